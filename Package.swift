@@ -1,0 +1,54 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "bleinspect",
+    products: [
+        .executable(name: "bleinspect", targets: ["bleinspect"]),
+        .library(name: "BLEInspect", targets: ["BLEInspect"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    ],
+    targets: [
+        // Frame model and helpers shared by every layer; standard library only.
+        .target(name: "BLEInspectCore"),
+        // Pure-Swift capture formats: btsnoop, PacketLogger, pcapng writing, format detection.
+        .target(name: "BLECapture", dependencies: ["BLEInspectCore", "CCaptureShims"]),
+        // libpcap-backed pcap/pcapng reading and pcap writing. The only target that sees libpcap.
+        .target(name: "BLECapturePcap", dependencies: ["BLECapture", "CPcap"]),
+        .systemLibrary(name: "CPcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
+        // Small C helpers that need glibc extensions (a FILE* over a pipe whose first bytes were peeked).
+        .target(name: "CCaptureShims"),
+        // Everything the CLI uses: opening any capture, writing, the read pipeline and its output.
+        .target(name: "BLEInspect", dependencies: ["BLEInspectCore", "BLECapture", "BLECapturePcap"]),
+        .executableTarget(
+            name: "bleinspect",
+            dependencies: [
+                "BLEInspect",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .plugin(
+            name: "LintSource",
+            capability: .command(
+                intent: .custom(verb: "lint-source", description: "Run the toolchain's swift-format lint over Sources")
+            )
+        ),
+        .testTarget(name: "BLECaptureTests", dependencies: ["BLECapture", "BLECapturePcap", "BLEInspect"]),
+        .testTarget(name: "BLEInspectTests", dependencies: ["BLEInspect", "bleinspect"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets {
+    switch target.type {
+    case .regular, .test, .executable:
+        var settings = target.swiftSettings ?? []
+        settings.append(.enableUpcomingFeature("ExistentialAny"))
+        settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+        target.swiftSettings = settings
+    default:
+        break
+    }
+}

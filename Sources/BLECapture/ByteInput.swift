@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A buffered reader over a file descriptor (a file, a pipe or standard input) that tracks the
+/// absolute offset of every byte, so record readers can say where damage is.
+///
+/// Readers ask for `ensure(n)` bytes, look at them through `byte(at:)` and the integer helpers,
+/// then `consume` or `take` them. Memory is one fixed buffer, whatever the size of the input.
+public final class ByteInput {
+    public let fd: Int32
+    private let ownsDescriptor: Bool
+    private var buffer: [UInt8]
+    private var start = 0
+    private var end = 0
+    private var atEOF = false
+    /// Absolute offset of the next unread byte.
+    public private(set) var position: Int64 = 0
+    /// Size of the input when it is a regular file, for progress reports.
+    public let regularFileSize: Int64?
+
+    /// The largest run of bytes `ensure` can make available at once.
+    public static let capacity = 1 << 18
+
+    /// Wraps `fd`. When `ownsDescriptor` is true the descriptor is closed with the input.
+    public init(fd: Int32, ownsDescriptor: Bool) {
+        self.fd = fd
+        self.ownsDescriptor = ownsDescriptor
+        self.buffer = [UInt8](repeating: 0, count: ByteInput.capacity)
+        var st = stat()
+        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG {
+            regularFileSize = Int64(st.st_size)
+        } else {
+            regularFileSize = nil
+        }
+    }
+
+    deinit {
+        if ownsDescriptor { close(fd) }
+    }
+
+    /// Bytes buffered and not yet consumed.
+    public var available: Int { end - start }
+
+    /// Reads until at least `n` bytes are buffered or the input ends; returns how many are buffered.
+    /// - Precondition: `n <= ByteInput.capacity` (a programmer error, not an input error).
+    public func ensure(_ n: Int) throws(CaptureError) -> Int {
+        precondition(n <= ByteInput.capacity, "ByteInput.ensure beyond capacity")
+        if end - start >= n || atEOF { return end - start }
+        if start > 0 {
+            // Move the unread tail to the front to make room.
+            let count = end - start
+            buffer.withUnsafeMutableBufferPointer { p in
+                guard let base = p.baseAddress else { return }
+                memmove(base, base + start, count)
+            }
+            start = 0
+            end = count
+        }
+        while end - start < n {
+            let room = buffer.count - end
+            let got = buffer.withUnsafeMutableBufferPointer { p -> Int in
+                guard let base = p.baseAddress else { return 0 }
+                return read(fd, base + end, room)
+            }
+            if got > 0 {
+                end += got
+            } else if got == 0 {
+                atEOF = true
+                break
+            } else {
+                let err = errno
+                if err == EINTR { continue }
+                throw CaptureError(.unreadable, "read failed: \(String(cString: strerror(err)))", offset: position)
+            }
+        }
+        return end - start
+    }
+
+    /// The buffered byte `i` places past the read position. - Precondition: `i < available`.
+    @inline(__always)
+    public func byte(at i: Int) -> UInt8 { buffer[start + i] }
+
+    /// A big-endian UInt32 at `i` past the read position.
+    public func uint32BE(at i: Int) -> UInt32 {
+        UInt32(byte(at: i)) << 24 | UInt32(byte(at: i + 1)) << 16 | UInt32(byte(at: i + 2)) << 8
+            | UInt32(byte(at: i + 3))
+    }
+
+    /// A little-endian UInt32 at `i` past the read position.
+    public func uint32LE(at i: Int) -> UInt32 {
+        UInt32(byte(at: i + 3)) << 24 | UInt32(byte(at: i + 2)) << 16 | UInt32(byte(at: i + 1)) << 8
+            | UInt32(byte(at: i))
+    }
+
+    /// A big-endian UInt64 at `i` past the read position.
+    public func uint64BE(at i: Int) -> UInt64 {
+        UInt64(uint32BE(at: i)) << 32 | UInt64(uint32BE(at: i + 4))
+    }
+
+    /// Copies `count` buffered bytes starting `from` past the read position.
+    public func copy(from: Int, count: Int) -> [UInt8] {
+        Array(buffer[(start + from)..<(start + from + count)])
+    }
+
+    /// Skips `n` buffered bytes. - Precondition: `n <= available`.
+    public func consume(_ n: Int) {
+        precondition(n <= end - start)
+        start += n
+        position += Int64(n)
+    }
+
+    /// The buffered bytes that have not been consumed, without consuming them.
+    public func peekBuffered() -> [UInt8] {
+        Array(buffer[start..<end])
+    }
+}

@@ -1,0 +1,47 @@
+public import BLEInspectCore
+
+/// Writes frames to a capture file.
+public protocol FrameWriter: AnyObject {
+    /// Writes `frame`. Returns false, writing nothing, when the format has no place for this kind
+    /// of record (for example a monitor index record in an H4 btsnoop file).
+    func write(_ frame: CapturedFrame) throws(CaptureError) -> Bool
+    /// Flushes and closes the file. Further writes are errors.
+    func finish() throws(CaptureError)
+}
+
+/// How a frame is laid out in a pcap or pcapng record of a given link type.
+public enum PcapRecordLayout {
+    /// Link type 201: HCI H4 with a 4-byte direction pseudo-header.
+    public static let hciH4WithDirection: UInt16 = 201
+    /// Link type 187: HCI H4, no direction.
+    public static let hciH4: UInt16 = 187
+    /// Link type 254: Linux monitor.
+    public static let linuxMonitor: UInt16 = 254
+
+    /// The link type a capture of frames like `frame` is written with.
+    public static func linkType(for frame: CapturedFrame) -> UInt16? {
+        switch frame.kind {
+        case .linkLayer(let linkType): linkType
+        default: frame.kind.isHCI ? hciH4WithDirection : nil
+        }
+    }
+
+    /// The record bytes for `frame` under `linkType`, and the original length in the same terms;
+    /// nil when the frame cannot be stored under that link type.
+    public static func record(for frame: CapturedFrame, linkType: UInt16) -> (bytes: [UInt8], originalLength: Int)? {
+        if case .linkLayer(let frameLinkType) = frame.kind {
+            return frameLinkType == linkType ? (frame.bytes, frame.originalLength) : nil
+        }
+        guard linkType == hciH4WithDirection, let h4 = frame.kind.h4Type else { return nil }
+        let received: UInt8
+        switch frame.direction {
+        case .controllerToHost: received = 1
+        case .hostToController: received = 0
+        case .unknown: received = frame.kind == .hciEvent ? 1 : 0
+        }
+        var bytes: [UInt8] = [0, 0, 0, received, h4]
+        bytes.reserveCapacity(5 + frame.bytes.count)
+        bytes.append(contentsOf: frame.bytes)
+        return (bytes, frame.originalLength + 5)
+    }
+}

@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A buffered writer to a file descriptor, for capture writers and text output alike.
+public final class OutputSink {
+    public let fd: Int32
+    private let ownsDescriptor: Bool
+    private var buffer: [UInt8] = []
+    private let flushThreshold: Int
+    /// The first write error, sticky.
+    public private(set) var failure: Int32? = nil
+
+    public init(fd: Int32, ownsDescriptor: Bool, bufferSize: Int = 1 << 16) {
+        self.fd = fd
+        self.ownsDescriptor = ownsDescriptor
+        self.flushThreshold = bufferSize
+        buffer.reserveCapacity(bufferSize + 1024)
+    }
+
+    /// Creates (or truncates) the file at `path` for writing; `-` means standard output.
+    public static func create(path: String) throws(CaptureError) -> OutputSink {
+        if path == "-" { return OutputSink(fd: 1, ownsDescriptor: false) }
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw CaptureError(.writeFailed, "cannot create \(path): \(String(cString: strerror(errno)))")
+        }
+        return OutputSink(fd: fd, ownsDescriptor: true)
+    }
+
+    deinit {
+        flush()
+        if ownsDescriptor { close(fd) }
+    }
+
+    @inline(__always)
+    public func append(_ byte: UInt8) {
+        buffer.append(byte)
+    }
+
+    public func append<C: Collection<UInt8>>(contentsOf bytes: C) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= flushThreshold { flush() }
+    }
+
+    public func append(_ string: String) {
+        var s = string
+        s.withUTF8 { buffer.append(contentsOf: $0) }
+        if buffer.count >= flushThreshold { flush() }
+    }
+
+    public func appendUInt32BE(_ v: UInt32) {
+        buffer.append(UInt8(truncatingIfNeeded: v >> 24))
+        buffer.append(UInt8(truncatingIfNeeded: v >> 16))
+        buffer.append(UInt8(truncatingIfNeeded: v >> 8))
+        buffer.append(UInt8(truncatingIfNeeded: v))
+    }
+
+    public func appendUInt32LE(_ v: UInt32) {
+        buffer.append(UInt8(truncatingIfNeeded: v))
+        buffer.append(UInt8(truncatingIfNeeded: v >> 8))
+        buffer.append(UInt8(truncatingIfNeeded: v >> 16))
+        buffer.append(UInt8(truncatingIfNeeded: v >> 24))
+    }
+
+    public func appendUInt16LE(_ v: UInt16) {
+        buffer.append(UInt8(truncatingIfNeeded: v))
+        buffer.append(UInt8(truncatingIfNeeded: v >> 8))
+    }
+
+    /// Flushes when the buffer is past its threshold; call after a batch of small appends.
+    @inline(__always)
+    public func flushIfFull() {
+        if buffer.count >= flushThreshold { flush() }
+    }
+
+    /// Writes out everything buffered. After an error, output is discarded and `failure` is set.
+    public func flush() {
+        defer { buffer.removeAll(keepingCapacity: true) }
+        guard failure == nil else { return }
+        var done = 0
+        let total = buffer.count
+        while done < total {
+            let n = buffer.withUnsafeBytes { p -> Int in
+                guard let base = p.baseAddress else { return 0 }
+                return systemWrite(fd, base + done, total - done)
+            }
+            if n > 0 {
+                done += n
+            } else if n < 0 && errno == EINTR {
+                continue
+            } else {
+                failure = n < 0 ? errno : EIO
+                return
+            }
+        }
+    }
+
+    /// Flushes and reports a sticky write error as a CaptureError.
+    public func finish(name: String) throws(CaptureError) {
+        flush()
+        if let failure {
+            throw CaptureError(.writeFailed, "writing \(name) failed: \(String(cString: strerror(failure)))")
+        }
+    }
+}
+
+@inline(__always)
+private func systemWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
+    write(fd, p, n)
+}

@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+public import BLECapture
+public import BLEInspectCore
+internal import CPcap
+
+/// Writes classic pcap files through libpcap.
+public final class PcapWriter: FrameWriter {
+    private let handle: OpaquePointer
+    private let dumper: OpaquePointer
+    private let name: String
+    public let linkType: UInt16
+    private let precision: Timestamp.Precision
+    private var closed = false
+
+    /// Creates `path` (`-` for standard output) as a pcap file of `linkType`.
+    public init(path: String, linkType: UInt16, precision: Timestamp.Precision) throws(CaptureError) {
+        let tsPrecision = precision == .nanoseconds ? PCAP_TSTAMP_PRECISION_NANO : PCAP_TSTAMP_PRECISION_MICRO
+        guard let p = pcap_open_dead_with_tstamp_precision(Int32(linkType), 262_144, UInt32(tsPrecision)) else {
+            throw CaptureError(.writeFailed, "libpcap could not set up a writer for link type \(linkType)")
+        }
+        guard let d = pcap_dump_open(p, path) else {
+            let message = String(cString: pcap_geterr(p))
+            pcap_close(p)
+            throw CaptureError(.writeFailed, "cannot create \(path): \(message)")
+        }
+        handle = p
+        dumper = d
+        name = path
+        self.linkType = linkType
+        self.precision = precision
+    }
+
+    deinit {
+        if !closed { pcap_dump_close(dumper) }
+        pcap_close(handle)
+    }
+
+    public func write(_ frame: CapturedFrame) throws(CaptureError) -> Bool {
+        guard !closed, let record = PcapRecordLayout.record(for: frame, linkType: linkType) else { return false }
+        var header = pcap_pkthdr()
+        header.ts.tv_sec = Int(clamping: min(max(frame.timestamp.seconds, 0), Int64(UInt32.max)))
+        let fraction = precision == .nanoseconds ? frame.timestamp.nanoseconds : frame.timestamp.nanoseconds / 1000
+        header.ts.tv_usec = Int(fraction)
+        header.caplen = UInt32(clamping: record.bytes.count)
+        header.len = UInt32(clamping: record.originalLength)
+        record.bytes.withUnsafeBufferPointer { p in
+            pcap_dump(UnsafeMutablePointer<u_char>(dumper), &header, p.baseAddress)
+        }
+        return true
+    }
+
+    public func finish() throws(CaptureError) {
+        guard !closed else { return }
+        closed = true
+        let flushed = pcap_dump_flush(dumper)
+        pcap_dump_close(dumper)
+        if flushed != 0 {
+            throw CaptureError(.writeFailed, "writing \(name) failed: \(String(cString: strerror(errno)))")
+        }
+    }
+}

@@ -1,0 +1,185 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+public import BLECapture
+public import BLEInspectCore
+
+/// What `bleinspect read` was asked to do.
+public struct ReadOptions: Sendable {
+    public var paths: [String]
+    /// Stop after this many frames in all.
+    public var frameLimit: Int?
+    /// Print only the number of frames.
+    public var countOnly = false
+    /// Write the frames to this capture file (`-` for standard output).
+    public var outputPath: String?
+    /// The output format; from the output file's extension when nil.
+    public var outputFormat: OutputFormat?
+    public var timeFormat: TimeFormat = .relative
+    /// Show a progress line on standard error: nil decides from the terminals and the file size.
+    public var progress: Bool?
+
+    public init(paths: [String]) {
+        self.paths = paths
+    }
+}
+
+/// Runs `read`: streams every input once, printing a line per frame and/or writing them out.
+public struct ReadRunner {
+    public let options: ReadOptions
+    private let out: OutputSink
+    private let errorOutput: (String) -> Void
+
+    /// Inputs at least this large get a progress line (when the terminals allow).
+    public static let progressThreshold: Int64 = 16 << 20
+
+    public init(options: ReadOptions, output: OutputSink, errorOutput: @escaping (String) -> Void) {
+        self.options = options
+        self.out = output
+        self.errorOutput = errorOutput
+    }
+
+    /// The output format `options` ask for, or a usage message.
+    public static func resolveOutputFormat(_ options: ReadOptions) -> Result<OutputFormat?, UsageError> {
+        guard let path = options.outputPath else { return .success(nil) }
+        if let format = options.outputFormat ?? OutputFormat.fromExtension(of: path) { return .success(format) }
+        return .failure(
+            UsageError(
+                "cannot tell the output format from '\(path)': name it .pcap, .pcapng or .btsnoop, or give -F"))
+    }
+
+    /// Reads everything and returns the exit status.
+    public func run() -> ExitStatus {
+        let format: OutputFormat?
+        switch Self.resolveOutputFormat(options) {
+        case .success(let f): format = f
+        case .failure(let usage):
+            errorOutput("bleinspect: \(usage.message)")
+            return .usage
+        }
+        let capture = options.outputPath.map { CaptureOutput(path: $0, format: format ?? .pcap) }
+        // Text goes to stdout unless the capture itself does.
+        let printLines = !options.countOnly && options.outputPath != "-"
+        var status = ExitStatus.success
+        var total = 0
+        var remaining = options.frameLimit ?? Int.max
+
+        for path in options.paths where remaining > 0 {
+            let shownName = path == "-" ? "<stdin>" : path
+            do throws(CaptureError) {
+                let reader = try CaptureOpener.open(path: path)
+                if printLines && options.paths.count > 1 {
+                    out.append("# \(TerminalSafeText.escape(shownName)): \(reader.format)\n")
+                }
+                var progress = ProgressLine(
+                    name: shownName, total: reader.totalBytes, enabled: progressWanted(reader.totalBytes))
+                defer { progress.clear() }
+                var first: Timestamp? = nil
+                var previous: Timestamp? = nil
+                while remaining > 0, let frame = try reader.next() {
+                    remaining -= 1
+                    total += 1
+                    if printLines {
+                        let start = first ?? frame.timestamp
+                        first = start
+                        printLine(frame, first: start, previous: previous ?? frame.timestamp)
+                        previous = frame.timestamp
+                    }
+                    if let capture { try capture.write(frame) }
+                    progress.update(frames: total, bytes: reader.bytesRead)
+                }
+            } catch {
+                out.flush()
+                errorOutput("bleinspect: \(TerminalSafeText.escape(shownName)): \(error)")
+                if status == .success {
+                    status = error.isDamage ? .damagedInput : .unreadableInput
+                }
+                if error.code == .writeFailed { return .cannotCreateOutput }
+            }
+        }
+        if let capture {
+            do throws(CaptureError) {
+                try capture.finish()
+            } catch {
+                errorOutput("bleinspect: \(error)")
+                return .cannotCreateOutput
+            }
+            if let summary = capture.skippedSummary { errorOutput("bleinspect: note: \(summary)") }
+        }
+        if options.countOnly { out.append("\(total)\n") }
+        out.flush()
+        return status
+    }
+
+    private func progressWanted(_ size: Int64?) -> Bool {
+        if let forced = options.progress { return forced }
+        guard let size, size >= Self.progressThreshold else { return false }
+        let stdoutIsCapture = options.outputPath == "-"
+        return isatty(2) == 1 && (stdoutIsCapture || isatty(1) == 0)
+    }
+
+    private func printLine(_ frame: CapturedFrame, first: Timestamp, previous: Timestamp) {
+        let number = String(frame.number)
+        let time = options.timeFormat.format(frame.timestamp, first: first, previous: previous)
+        let controller = frame.controllerIndex.map { "hci\($0)" } ?? "-"
+        var line = String(repeating: " ", count: max(0, 7 - number.count)) + number
+        line += " "
+        line += String(repeating: " ", count: max(0, 12 - time.count)) + time
+        line += " \(frame.direction.mark) "
+        line += controller + String(repeating: " ", count: max(0, 5 - controller.count))
+        line += " "
+        line += FrameSummary.summary(of: frame)
+        line += "\n"
+        out.append(line)
+    }
+}
+
+/// A usage mistake found while running, reported with exit status 64.
+public struct UsageError: Error, Sendable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+}
+
+/// A self-updating progress line on standard error.
+struct ProgressLine {
+    let name: String
+    let total: Int64?
+    let enabled: Bool
+    private var lastUpdate: UInt64 = 0
+    private var shown = false
+
+    init(name: String, total: Int64?, enabled: Bool) {
+        self.name = TerminalSafeText.escape(name)
+        self.total = total
+        self.enabled = enabled
+    }
+
+    mutating func update(frames: Int, bytes: Int64) {
+        guard enabled, frames & 0x3FF == 0 else { return }
+        let now = Self.monotonicMilliseconds()
+        guard now &- lastUpdate >= 200 else { return }
+        lastUpdate = now
+        var text = "\r\u{1B}[K\(name): \(frames) frames"
+        if let total, total > 0 {
+            text += ", \(min(100, bytes * 100 / total))%"
+        }
+        writeToStderr(text)
+        shown = true
+    }
+
+    mutating func clear() {
+        if shown { writeToStderr("\r\u{1B}[K") }
+        shown = false
+    }
+
+    private func writeToStderr(_ s: String) {
+        var s = s
+        s.withUTF8 { p in _ = write(2, p.baseAddress, p.count) }
+    }
+
+    static func monotonicMilliseconds() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) &* 1000 &+ UInt64(ts.tv_nsec / 1_000_000)
+    }
+}

@@ -1,0 +1,41 @@
+/// One record from any capture source, normalised: the single frame type every reader produces.
+public struct CapturedFrame: Sendable {
+    /// 1-based position in the source, counting every record the source reports (as tshark does).
+    public var number: Int
+    public var timestamp: Timestamp
+    public var direction: Direction
+    /// The controller (hciN) the record belongs to, when the format says.
+    public var controllerIndex: UInt16?
+    public var kind: FrameKind
+    /// The record's bytes. HCI packets are stored without the H4 packet indicator, which `kind`
+    /// carries; link-layer frames keep their sniffer header; text records hold their text.
+    public var bytes: [UInt8]
+    /// The length of the record on the wire, in the same terms as `bytes`. Larger than
+    /// `bytes.count` when the capture was cut by a snapshot length.
+    public var originalLength: Int
+    /// Byte offset of the record in its source, for messages about it.
+    public var sourceOffset: Int64
+
+    public init(
+        number: Int,
+        timestamp: Timestamp,
+        direction: Direction,
+        controllerIndex: UInt16?,
+        kind: FrameKind,
+        bytes: [UInt8],
+        originalLength: Int,
+        sourceOffset: Int64
+    ) {
+        self.number = number
+        self.timestamp = timestamp
+        self.direction = direction
+        self.controllerIndex = controllerIndex
+        self.kind = kind
+        self.bytes = bytes
+        self.originalLength = originalLength
+        self.sourceOffset = sourceOffset
+    }
+
+    /// True when the capture holds fewer bytes than the record had.
+    public var isTruncated: Bool { bytes.count < originalLength }
+}

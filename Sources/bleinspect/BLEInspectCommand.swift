@@ -1,0 +1,22 @@
+import ArgumentParser
+import BLEInspect
+
+@main
+struct BLEInspectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bleinspect",
+        abstract: "Inspect Bluetooth Low Energy captures: HCI logs, PacketLogger files and sniffer pcaps.",
+        discussion: """
+            Reads Android btsnoop_hci.log, btmon btsnoop, Wireshark pcap/pcapng and iOS PacketLogger
+            (.pklg) files, choosing the format from the content, never the file name.
+
+            Shell completion: bleinspect --generate-completion-script bash|zsh|fish
+
+            Exit status: 0 success, 64 usage error, 65 damaged input, 66 unreadable input,
+            73 output could not be written.
+            """,
+        version: "0.1.0",
+        subcommands: [Read.self],
+        defaultSubcommand: Read.self
+    )
+}

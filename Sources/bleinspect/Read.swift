@@ -1,0 +1,73 @@
+import ArgumentParser
+import BLECapture
+import BLEInspect
+
+extension TimeFormat: ExpressibleByArgument {}
+extension OutputFormat: ExpressibleByArgument {}
+
+struct Read: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the frames of one or more captures, one line each, and optionally save them.",
+        discussion: """
+            Each line shows the frame number, the time, the direction (< host to controller,
+            > controller to host, ? unknown), the controller and a summary.
+
+            Examples:
+              bleinspect read btsnoop_hci.log
+              bleinspect read -c 20 capture.pklg
+              bleinspect read --count capture.pcapng
+              bleinspect read -t a capture.btsnoop            # wall-clock times (UTC)
+              cat btsnoop_hci.log | bleinspect read -
+              bleinspect read capture.pklg -w capture.pcapng   # convert; format from the extension
+              bleinspect read capture.pklg -w - -F btsnoop | bleinspect read -
+            """
+    )
+
+    @Argument(help: "Capture files to read; - reads standard input.")
+    var files: [String]
+
+    @Option(name: .customShort("c"), help: "Stop after this many frames.")
+    var count: Int?
+
+    @Flag(name: .customLong("count"), help: "Print only the number of frames.")
+    var countOnly = false
+
+    @Option(name: .short, help: "Write the frames to this capture file (- for standard output).")
+    var w: String?
+
+    @Option(name: .customShort("F"), help: "Format for -w when the extension does not say: pcap, pcapng or btsnoop.")
+    var writeFormat: OutputFormat?
+
+    @Option(name: .short, help: "Time format: r relative to the first frame, d delta, a absolute (UTC), e epoch.")
+    var t: TimeFormat = .relative
+
+    @Flag(inversion: .prefixedNo, help: "Show a progress line on standard error (default: for large files when stderr is a terminal and stdout is not).")
+    var progress: Bool?
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("Give at least one capture file, or - for standard input.") }
+        if let count, count < 0 { throw ValidationError("-c takes a count of 0 or more.") }
+        if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("Standard input (-) can be read only once.") }
+        var options = ReadOptions(paths: files)
+        options.outputPath = w
+        options.outputFormat = writeFormat
+        if case .failure(let usage) = ReadRunner.resolveOutputFormat(options) {
+            throw ValidationError(usage.message)
+        }
+    }
+
+    func run() throws {
+        var options = ReadOptions(paths: files)
+        options.frameLimit = count
+        options.countOnly = countOnly
+        options.outputPath = w
+        options.outputFormat = writeFormat
+        options.timeFormat = t
+        options.progress = progress
+        let runner = ReadRunner(
+            options: options, output: OutputSink(fd: 1, ownsDescriptor: false),
+            errorOutput: { message in StandardError.print(message) })
+        let status = runner.run()
+        if status != .success { throw ExitCode(status.rawValue) }
+    }
+}
