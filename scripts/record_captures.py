@@ -1,0 +1,798 @@
+#!/usr/bin/env python3
+"""Record genuine BLE HCI traffic with Bumble, for bleinspect's test inputs.
+
+Usage:
+    python3 -m pip install -r scripts/requirements-captures.txt
+    python3 scripts/record_captures.py [OUTDIR]   # default: the repository's captures/
+
+Two Bumble hosts (``bumble.device.Device`` + ``bumble.host.Host``) run in one
+process, each on its own Bumble virtual controller (``bumble.controller.Controller``),
+both controllers attached to one ``bumble.link.LocalLink``.  One device is the
+central, the other the peripheral.  For each scenario the HCI traffic seen by ONE
+host (the central's) is written with Bumble's btsnoop writer
+(``bumble.snoop.BtSnooper``, datalink 1002 = H4), attached as ``Host.snooper``.
+
+Scenarios (one file each):
+  adv-scan.btsnoop           legacy advertising + scan response, active scanning
+  adv-extended.btsnoop       extended advertising (non-legacy PDUs), extended scanning
+  gatt-discovery.btsnoop     connect, MTU exchange, full discovery, reads,
+                             CCCD write, notifications, disconnect
+  le-coc.btsnoop             PSM read from GATT (L2CAP PSM characteristic), LE
+                             credit-based channel, segmented SDUs both ways with
+                             credit starvation, channel + link disconnection
+  smp-pairing.btsnoop        LE Secure Connections (Just Works), key distribution
+  smp-legacy-pairing.btsnoop LE legacy pairing (Just Works), key distribution
+plus, derived from gatt-discovery.btsnoop:
+  gatt-discovery-be.pklg / gatt-discovery-le.pklg   Apple PacketLogger, both byte orders
+  le-coc.sdus.json           the L2CAP SDUs sent on the LE CoC, in send order
+
+Determinism: everything is fixed that Bumble lets one fix (addresses, IRKs, names,
+payloads).  What Bumble draws at random (SMP random values, LTK/CSRK, ECDH private
+keys, LE_Rand) is made reproducible by replacing ``secrets.token_bytes`` /
+``secrets.randbelow``, ``random`` and ``bumble.crypto.EccKey.generate`` with
+generators seeded per scenario.  asyncio runs on a virtual clock (the loop never
+sleeps; when idle it jumps to the next timer), and the btsnoop timestamps are
+taken from that clock, starting at 2025-01-01T00:00:00.123456Z.  Re-running the script
+therefore re-creates byte-identical files.  NEVER use these patches outside of
+test-capture generation: they remove all the security of the pairing.
+
+The Bumble virtual controller is simplified; captures/README.md lists what in the
+recordings differs from a real controller.  One controller behaviour is corrected
+here (see ``RecordingController``): Bumble's scanner reports the advertising data
+again as the "scan response"; the subclass puts the advertiser's real scan
+response data in those reports and drops scan-response reports for advertisers
+that have none.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import io
+import json
+import random
+import secrets
+import selectors
+import struct
+import sys
+from pathlib import Path
+
+from bumble import crypto, hci, l2cap
+from bumble.controller import Controller
+from bumble.core import UUID
+from bumble.device import (
+    AdvertisingEventProperties,
+    AdvertisingParameters,
+    Device,
+    DeviceConfiguration,
+    Peer,
+)
+from bumble.gatt import Characteristic, Descriptor, Service
+from bumble.host import Host
+from bumble.link import LocalLink
+from bumble.pairing import PairingConfig, PairingDelegate
+from bumble.snoop import BtSnooper
+from bumble.transport.common import AsyncPipeSink
+
+# -----------------------------------------------------------------------------
+# Fixed parameters
+# -----------------------------------------------------------------------------
+# Static random addresses (two most significant bits set).
+CENTRAL_ADDRESS = 'C0:DE:C0:DE:00:01'
+PERIPHERAL_ADDRESS = 'C0:DE:C0:DE:00:02'
+CENTRAL_IRK = bytes.fromhex('00112233445566778899aabbccddeeff')
+PERIPHERAL_IRK = bytes.fromhex('ffeeddccbbaa99887766554433221100')
+CENTRAL_NAME = 'bleinspect-central'
+PERIPHERAL_NAME = 'bleinspect-periph'
+
+# btsnoop timestamps: µs since 0000-01-01; the capture starts at 2025-01-01.
+BTSNOOP_EPOCH_DELTA_US = 0x00DCDDB30F2F8000  # 1970-01-01 in btsnoop time
+CAPTURE_START_UNIX_US = 1_735_689_600_123_456  # 2025-01-01T00:00:00.123456Z
+MIN_PACKET_SPACING_US = 100  # strictly increasing timestamps within a burst
+
+COMPANY_ID = 0xFFFF  # "reserved for testing" company identifier
+MANUFACTURER_DATA = b'BLE'
+TX_POWER = -4  # dBm, in the TX Power Level AD
+
+PSM_CHARACTERISTIC_UUID = 'ABDD3056-28FA-441D-A470-55A75A52553A'
+COC_SERVICE_UUID = 'B1E15EC7-0000-4000-8000-00000000C0C0'
+CUSTOM_SERVICE_UUID = 'B1E15EC7-0000-4000-8000-000000000001'
+CUSTOM_CHAR_UUID = 'B1E15EC7-0001-4000-8000-000000000001'
+LE_PSM = 0x0085
+# Bumble's receiver grants credits back to max_credits as soon as the sender's
+# remaining credits fall to max_credits // 2.
+# Peripheral side (receives central->peripheral SDUs): MPS 64, 4 credits.  The
+# central sends 4 K-frames, is out of credits, and waits for grants of 2.
+PERIPHERAL_COC = dict(mtu=512, mps=64, max_credits=4)
+# Central side (receives peripheral->central SDUs): minimum MPS 23, 1 credit: the
+# peripheral sends one K-frame, then waits for each grant of 1 credit.
+CENTRAL_COC = dict(mtu=512, mps=23, max_credits=1)
+SDU_LENGTHS = {
+    'central->peripheral': (200, 333, 500),
+    'peripheral->central': (256, 420, 487),
+}
+
+BATTERY_LEVELS = (87, 86, 85, 84)  # first: read value; the rest: notifications
+
+
+def check(condition: bool, message) -> None:
+    """Stop with an error when a scenario did not produce what it claims."""
+    if not condition:
+        raise RuntimeError(f'check failed: {message}')
+
+
+# -----------------------------------------------------------------------------
+# Determinism helpers
+# -----------------------------------------------------------------------------
+class _VirtualClockSelector(selectors.DefaultSelector):  # type: ignore[misc,valid-type]
+    """Selector that never sleeps: an idle wait advances the loop's virtual clock."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loop: VirtualClockLoop | None = None
+
+    def select(self, timeout=None):
+        events = super().select(0)
+        if events or timeout == 0 or self.loop is None:
+            return events
+        if timeout is None:  # nothing scheduled: only another thread can wake us
+            return super().select(None)
+        self.loop.now += timeout  # idle until the next timer: jump to it
+        return events
+
+
+class VirtualClockLoop(asyncio.SelectorEventLoop):
+    """Event loop whose time() is virtual: timers fire in order, instantly."""
+
+    def __init__(self) -> None:
+        selector = _VirtualClockSelector()
+        self.now = 0.0
+        super().__init__(selector)
+        selector.loop = self
+
+    def time(self) -> float:
+        return self.now
+
+
+def seed_randomness(seed: str) -> None:
+    """Make every random value Bumble draws reproducible (see module docstring)."""
+    rng = random.Random(f'bleinspect:{seed}')
+    secrets.token_bytes = lambda n=32: rng.randbytes(n)  # type: ignore[assignment]
+    secrets.randbelow = lambda n: rng.randrange(n)  # type: ignore[assignment]
+    random.seed(f'bleinspect-random:{seed}')
+    p256_order = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
+
+    def generate(_cls=None):
+        d = rng.randrange(1, p256_order)
+        return crypto.EccKey.from_private_key_bytes(d.to_bytes(32, 'big'))
+
+    crypto.EccKey.generate = classmethod(generate)  # type: ignore[method-assign,assignment]
+
+
+class RecordingBtSnooper(BtSnooper):
+    """Bumble's BtSnooper, with timestamps from the virtual clock.
+
+    Each record is produced by BtSnooper.snoop(); only its 64-bit timestamp field
+    is replaced, so that the file does not depend on the wall clock.
+    """
+
+    def __init__(self, output, loop: VirtualClockLoop) -> None:
+        super().__init__(output)
+        self.loop = loop
+        self.last_timestamp = 0
+
+    def snoop(self, hci_packet: bytes, direction) -> None:
+        real_output, self.output = self.output, io.BytesIO()
+        try:
+            super().snoop(hci_packet, direction)
+            record = bytearray(self.output.getvalue())
+        finally:
+            self.output = real_output
+        timestamp = (
+            BTSNOOP_EPOCH_DELTA_US
+            + CAPTURE_START_UNIX_US
+            + round(self.loop.time() * 1_000_000)
+        )
+        timestamp = max(timestamp, self.last_timestamp + MIN_PACKET_SPACING_US)
+        self.last_timestamp = timestamp
+        struct.pack_into('>Q', record, 16, timestamp)
+        self.output.write(record)
+
+
+class RecordingController(Controller):
+    """Bumble's virtual controller, with scan-response reports carrying real data.
+
+    Bumble's controller answers every received advertising PDU with two reports,
+    the second flagged as scan response but carrying the advertising data again.
+    Here the second report gets the advertiser's configured scan response data,
+    and is dropped when the advertiser has none (non-scannable) or the scan is
+    passive.  Nothing else is changed.
+    """
+
+    def _scan_response_of(self, address: hci.Address) -> bytes:
+        advertiser = self.link.find_le_controller(address)
+        if advertiser is None:
+            return b''
+        legacy = advertiser.le_legacy_advertiser
+        if legacy.enabled and legacy.address == address:
+            return bytes(legacy.scan_response_data)
+        for adv_set in advertiser.advertising_sets.values():
+            if adv_set.enabled and adv_set.address == address:
+                return bytes(adv_set.scan_response_data)
+        return b''
+
+    def send_hci_packet(self, packet: hci.HCI_Packet) -> None:
+        if isinstance(packet, hci.HCI_LE_Advertising_Report_Event):
+            scan_rsp = hci.HCI_LE_Advertising_Report_Event.EventType.SCAN_RSP
+            report = packet.reports[0]
+            if report.event_type == scan_rsp:
+                data = self._scan_response_of(report.address)
+                if not data or self.le_scan_type == 0:
+                    return
+                packet = hci.HCI_LE_Advertising_Report_Event(
+                    [
+                        hci.HCI_LE_Advertising_Report_Event.Report(
+                            event_type=scan_rsp,
+                            address_type=report.address_type,
+                            address=report.address,
+                            data=data,
+                            rssi=report.rssi,
+                        )
+                    ]
+                )
+        elif isinstance(packet, hci.HCI_LE_Extended_Advertising_Report_Event):
+            ext = hci.HCI_LE_Extended_Advertising_Report_Event
+            report = packet.reports[0]
+            if report.event_type & ext.EventType.SCAN_RESPONSE:
+                data = self._scan_response_of(report.address)
+                if not data:
+                    return
+                report.data = data
+                packet = ext([report])
+        super().send_hci_packet(packet)
+
+
+# -----------------------------------------------------------------------------
+# Setup
+# -----------------------------------------------------------------------------
+LEGACY_ONLY_LE_FEATURES = Controller.le_features & ~(
+    hci.LeFeatureMask.LE_EXTENDED_ADVERTISING | hci.LeFeatureMask.LE_PERIODIC_ADVERTISING
+)
+
+
+class Pair:
+    """A central and a peripheral, each a Bumble host on a Bumble controller."""
+
+    def __init__(self, loop: VirtualClockLoop, snoop_file, extended: bool = False):
+        self.link = LocalLink()
+        self.devices: list[Device] = []
+        self.controllers: list[Controller] = []
+        for name, address, irk in (
+            (CENTRAL_NAME, CENTRAL_ADDRESS, CENTRAL_IRK),
+            (PERIPHERAL_NAME, PERIPHERAL_ADDRESS, PERIPHERAL_IRK),
+        ):
+            controller = RecordingController(
+                f'controller-{name}', link=self.link, public_address='00:00:00:00:00:00'
+            )
+            if not extended:
+                controller.le_features = LEGACY_ONLY_LE_FEATURES
+            config = DeviceConfiguration()
+            config.name = name
+            config.address = hci.Address(address)
+            config.irk = irk
+            host = Host(controller, AsyncPipeSink(controller))
+            device = Device(config=config, host=host)
+            self.controllers.append(controller)
+            self.devices.append(device)
+        self.snooper = RecordingBtSnooper(snoop_file, loop)
+        self.central.host.snooper = self.snooper
+
+    @property
+    def central(self) -> Device:
+        return self.devices[0]
+
+    @property
+    def peripheral(self) -> Device:
+        return self.devices[1]
+
+    async def power_on(self) -> None:
+        for device in self.devices:
+            await device.power_on()
+
+    async def connect(self):
+        """Peripheral advertises (legacy, connectable), central connects."""
+        peripheral_connection = asyncio.get_running_loop().create_future()
+        self.peripheral.once('connection', peripheral_connection.set_result)
+        await self.peripheral.start_advertising(
+            advertising_data=ad_structure(0x01, b'\x06')
+            + ad_structure(0x09, PERIPHERAL_NAME.encode()),
+            advertising_interval_min=100,
+            advertising_interval_max=100,
+        )
+        central_connection = await self.central.connect(
+            hci.Address(PERIPHERAL_ADDRESS), timeout=10
+        )
+        return central_connection, await peripheral_connection
+
+
+def ad_structure(ad_type: int, payload: bytes) -> bytes:
+    return bytes([len(payload) + 1, ad_type]) + payload
+
+
+def uuid16_list(*uuids: int) -> bytes:
+    return b''.join(struct.pack('<H', u) for u in uuids)
+
+
+def uuid128_bytes(uuid: str) -> bytes:
+    return bytes(UUID(uuid))  # little-endian, as on the air
+
+
+# -----------------------------------------------------------------------------
+# Scenarios
+# -----------------------------------------------------------------------------
+ADV_DATA = (
+    ad_structure(0x01, b'\x06')  # Flags: LE General Discoverable, BR/EDR not supp.
+    + ad_structure(0x09, b'bleinspect')  # Complete Local Name
+    + ad_structure(0x03, uuid16_list(0x180F, 0x180A))  # Complete 16-bit UUIDs
+    + ad_structure(0x0A, struct.pack('<b', TX_POWER))  # TX Power Level
+    + ad_structure(0xFF, struct.pack('<H', COMPANY_ID) + MANUFACTURER_DATA)
+)
+SCAN_RESPONSE_DATA = ad_structure(
+    0x07, uuid128_bytes(CUSTOM_SERVICE_UUID)  # Complete 128-bit UUIDs
+) + ad_structure(0x19, struct.pack('<H', 0x0540))  # Appearance: Generic Sensor
+EXTENDED_ADV_DATA = (
+    ad_structure(0x01, b'\x06')
+    + ad_structure(0x09, b'bleinspect extended advertiser')
+    + ad_structure(0x03, uuid16_list(0x180F, 0x180A, 0x1809))
+    + ad_structure(0x07, uuid128_bytes(CUSTOM_SERVICE_UUID) + uuid128_bytes(COC_SERVICE_UUID))
+    + ad_structure(0x0A, struct.pack('<b', TX_POWER))
+    + ad_structure(0xFF, struct.pack('<H', COMPANY_ID) + bytes(range(0x20, 0x60)))
+)
+check(len(ADV_DATA) <= 31 and len(SCAN_RESPONSE_DATA) <= 31, 'legacy AD too long')
+check(len(EXTENDED_ADV_DATA) <= 251, 'extended AD too long')
+
+
+async def scenario_adv_scan(pair: Pair, extended: bool) -> dict:
+    await pair.power_on()
+    if extended:
+        await pair.peripheral.create_advertising_set(
+            advertising_parameters=AdvertisingParameters(
+                advertising_event_properties=AdvertisingEventProperties(
+                    is_connectable=True,
+                    is_scannable=False,
+                    is_directed=False,
+                    is_high_duty_cycle_directed_connectable=False,
+                    is_legacy=False,
+                    is_anonymous=False,
+                    include_tx_power=True,
+                ),
+                primary_advertising_interval_min=100,
+                primary_advertising_interval_max=100,
+                primary_advertising_phy=hci.Phy.LE_1M,
+                secondary_advertising_phy=hci.Phy.LE_2M,
+                advertising_sid=3,
+            ),
+            random_address=hci.Address(PERIPHERAL_ADDRESS),
+            advertising_data=EXTENDED_ADV_DATA,
+        )
+    else:
+        await pair.peripheral.start_advertising(
+            advertising_data=ADV_DATA,
+            scan_response_data=SCAN_RESPONSE_DATA,
+            advertising_interval_min=100,
+            advertising_interval_max=100,
+        )
+
+    wanted = 4
+    advertisements = []
+    done = asyncio.get_running_loop().create_future()
+
+    def on_advertisement(advertisement):
+        advertisements.append(advertisement)
+        if len(advertisements) == wanted and not done.done():
+            done.set_result(None)
+
+    pair.central.on('advertisement', on_advertisement)
+    await pair.central.start_scanning(
+        legacy=not extended, active=True, scan_interval=60, scan_window=30
+    )
+    await asyncio.wait_for(done, 30)
+    await pair.central.stop_scanning(legacy=not extended)
+    first = advertisements[0]
+    return {
+        'advertisements': len(advertisements),
+        'name': str(first.data.get(0x09)),
+    }
+
+
+async def scenario_gatt_discovery(pair: Pair) -> dict:
+    battery_level = Characteristic(
+        '2A19',
+        Characteristic.Properties.READ | Characteristic.Properties.NOTIFY,
+        Characteristic.READABLE,
+        bytes([BATTERY_LEVELS[0]]),
+    )
+    custom = Characteristic(
+        CUSTOM_CHAR_UUID,
+        Characteristic.Properties.READ | Characteristic.Properties.WRITE,
+        Characteristic.READABLE | Characteristic.WRITEABLE,
+        b'hello bleinspect',
+        descriptors=[
+            Descriptor('2901', Descriptor.READABLE, b'bleinspect test value'),
+        ],
+    )
+    pair.peripheral.add_services(
+        [
+            Service('180F', [battery_level]),
+            Service(
+                '180A',
+                [
+                    Characteristic(
+                        '2A29',
+                        Characteristic.Properties.READ,
+                        Characteristic.READABLE,
+                        b'bleinspect',
+                    )
+                ],
+            ),
+            Service(CUSTOM_SERVICE_UUID, [custom]),
+        ]
+    )
+    await pair.power_on()
+    connection, peripheral_connection = await pair.connect()
+    peer = Peer(connection)
+    mtu = await peer.request_mtu(247)
+    await peer.discover_all()
+
+    name_chars = peer.get_characteristics_by_uuid(UUID('2A00'))
+    device_name = (await peer.read_value(name_chars[0])).decode()
+    battery_chars = peer.get_characteristics_by_uuid(UUID('2A19'))
+    level = (await peer.read_value(battery_chars[0]))[0]
+
+    notifications: list[int] = []
+    await peer.subscribe(battery_chars[0], lambda value: notifications.append(value[0]))
+    for value in BATTERY_LEVELS[1:]:
+        await asyncio.sleep(1.0)
+        await pair.peripheral.notify_subscribers(battery_level, bytes([value]))
+    await asyncio.sleep(0.5)
+    await connection.disconnect()
+    check(notifications == list(BATTERY_LEVELS[1:]), f'notifications {notifications}')
+    return {
+        'mtu': mtu,
+        'services': len(peer.services),
+        'device_name': device_name,
+        'battery_level': level,
+        'notifications': notifications,
+    }
+
+
+def sdu_payload(direction: str, index: int, length: int) -> bytes:
+    tag = b'C>P' if direction == 'central->peripheral' else b'P>C'
+    head = tag + b' SDU %d len %03d |' % (index, length)
+    base = (0x40 if direction == 'central->peripheral' else 0xA0) + 0x10 * index
+    body = bytes((base + i) & 0xFF for i in range(length - len(head)))
+    return head + body
+
+
+async def scenario_le_coc(pair: Pair) -> dict:
+    psm_characteristic = Characteristic(
+        PSM_CHARACTERISTIC_UUID,
+        Characteristic.Properties.READ,
+        Characteristic.READABLE,
+        struct.pack('<H', LE_PSM),
+    )
+    pair.peripheral.add_service(Service(COC_SERVICE_UUID, [psm_characteristic]))
+
+    sent: list[dict] = []
+    received = {'central->peripheral': [], 'peripheral->central': []}
+    peripheral_channel = asyncio.get_running_loop().create_future()
+
+    def on_peripheral_channel(channel):
+        channel.sink = received['central->peripheral'].append
+        peripheral_channel.set_result(channel)
+
+    pair.peripheral.create_l2cap_server(
+        spec=l2cap.LeCreditBasedChannelSpec(psm=LE_PSM, **PERIPHERAL_COC),
+        handler=on_peripheral_channel,
+    )
+
+    await pair.power_on()
+    connection, _ = await pair.connect()
+    peer = Peer(connection)
+    services = await peer.discover_service(UUID(COC_SERVICE_UUID))
+    characteristics = await peer.discover_characteristics(
+        uuids=[UUID(PSM_CHARACTERISTIC_UUID)], service=services[0]
+    )
+    psm = struct.unpack('<H', await peer.read_value(characteristics[0]))[0]
+    check(psm == LE_PSM, f'PSM read from GATT is {psm:#06x}')
+
+    channel = await connection.create_l2cap_channel(
+        spec=l2cap.LeCreditBasedChannelSpec(psm=psm, **CENTRAL_COC)
+    )
+    channel.sink = received['peripheral->central'].append
+    remote = await peripheral_channel
+
+    for direction, sender in (
+        ('central->peripheral', channel),
+        ('peripheral->central', remote),
+    ):
+        for index, length in enumerate(SDU_LENGTHS[direction], start=1):
+            sdu = sdu_payload(direction, index, length)
+            sent.append({'direction': direction, 'hex': sdu.hex()})
+            sender.write(sdu)
+            await sender.drain()
+            await asyncio.sleep(0.05)
+
+    await asyncio.sleep(0.1)
+    await channel.disconnect()
+    await asyncio.sleep(0.1)
+    await connection.disconnect()
+
+    for direction in received:
+        expected = [bytes.fromhex(s['hex']) for s in sent if s['direction'] == direction]
+        check(received[direction] == expected, f'{direction}: SDUs differ')
+    return {'psm': psm, 'sdus': sent}
+
+
+KEY_DISTRIBUTION = (
+    PairingDelegate.KeyDistribution.DISTRIBUTE_ENCRYPTION_KEY
+    | PairingDelegate.KeyDistribution.DISTRIBUTE_IDENTITY_KEY
+    | PairingDelegate.KeyDistribution.DISTRIBUTE_SIGNING_KEY
+)
+
+
+async def scenario_smp(pair: Pair, secure_connections: bool) -> dict:
+    for device in pair.devices:
+        device.pairing_config_factory = lambda connection, sc=secure_connections: (
+            PairingConfig(
+                sc=sc,
+                mitm=False,
+                bonding=True,
+                delegate=PairingDelegate(
+                    io_capability=PairingDelegate.IoCapability.NO_OUTPUT_NO_INPUT,
+                    local_initiator_key_distribution=KEY_DISTRIBUTION,
+                    local_responder_key_distribution=KEY_DISTRIBUTION,
+                ),
+            )
+        )
+    await pair.power_on()
+    connection, peripheral_connection = await pair.connect()
+    paired = asyncio.get_running_loop().create_future()
+    peripheral_connection.on('pairing', lambda keys: paired.set_result(keys))
+    central_keys = asyncio.get_running_loop().create_future()
+    connection.on('pairing', lambda keys: central_keys.set_result(keys))
+    await connection.pair()
+    await asyncio.wait_for(paired, 10)
+    keys = await asyncio.wait_for(central_keys, 10)
+    check(connection.is_encrypted, 'link not encrypted after pairing')
+    await asyncio.sleep(0.5)
+    await connection.disconnect()
+
+    def key(k):
+        return k.value.hex() if k else None
+
+    return {
+        'secure_connections': secure_connections,
+        'ltk': key(keys.ltk),
+        'peripheral_ltk': key(keys.ltk_peripheral),
+        'peer_irk': key(keys.irk),
+        'peer_csrk': key(keys.csrk),
+    }
+
+
+# -----------------------------------------------------------------------------
+# btsnoop reading, checks, PacketLogger conversion
+# -----------------------------------------------------------------------------
+def read_btsnoop(path: Path) -> list[tuple[int, int, bytes]]:
+    data = path.read_bytes()
+    check(data[:8] == b'btsnoop\0', 'not a btsnoop file')
+    version, datalink = struct.unpack_from('>II', data, 8)
+    check((version, datalink) == (1, 1002), 'not btsnoop v1 / H4')
+    records, offset = [], 16
+    while offset < len(data):
+        _orig_len, incl_len, flags, _drops, ts = struct.unpack_from('>IIIIQ', data, offset)
+        offset += 24
+        records.append((flags, ts, data[offset : offset + incl_len]))
+        offset += incl_len
+    return records
+
+
+def write_packetlogger(records, path: Path, byte_order: str) -> int:
+    """PacketLogger: len(4) secs(4) usecs(4) type(1) payload, len = 9 + payload."""
+    fmt = byte_order + 'III'
+    out = bytearray()
+    first_unix_us = records[0][1] - BTSNOOP_EPOCH_DELTA_US
+
+    def add(unix_us: int, ptype: int, payload: bytes) -> None:
+        secs, usecs = divmod(unix_us, 1_000_000)
+        out.extend(struct.pack(fmt, 9 + len(payload), secs, usecs))
+        out.append(ptype)
+        out.extend(payload)
+
+    add(first_unix_us, 0xFC, b'bleinspect test capture')
+    for flags, ts, packet in records:
+        h4_type, payload = packet[0], packet[1:]
+        received = flags & 1
+        if h4_type == 0x01:
+            ptype = 0x00
+        elif h4_type == 0x04:
+            ptype = 0x01
+        elif h4_type == 0x02:
+            ptype = 0x03 if received else 0x02
+        else:
+            raise ValueError(f'unexpected H4 packet type {h4_type:#x}')
+        add(ts - BTSNOOP_EPOCH_DELTA_US, ptype, payload)
+    path.write_bytes(out)
+    return len(records) + 1
+
+
+def coc_check(records) -> tuple[dict, list[dict]]:
+    """Follow the LE CoC in the central's recording, independently of Bumble.
+
+    Reassembles ACL fragments into L2CAP PDUs and K-frames into SDUs, and
+    follows each sender's credits (initial credits, minus one per K-frame, plus
+    LE Flow Control Credit grants).  Returns a per-direction summary (K-frames,
+    lowest credit count, how often credits reached zero, credit packets) and the
+    reassembled SDUs in order.
+    """
+    pdus = {0: bytearray(), 1: bytearray()}  # per direction: reassembly
+    frames = []  # (received?, cid, payload)
+    for flags, _ts, packet in records:
+        if packet[0] != 0x02:
+            continue
+        direction = flags & 1
+        handle_flags, length = struct.unpack_from('<HH', packet, 1)
+        pb = (handle_flags >> 12) & 0x3
+        data = packet[5 : 5 + length]
+        if pb in (0, 2):
+            pdus[direction] = bytearray(data)
+        else:
+            pdus[direction] += data
+        buf = pdus[direction]
+        if len(buf) >= 4:
+            l2len, cid = struct.unpack_from('<HH', buf, 0)
+            if len(buf) == 4 + l2len:
+                frames.append((direction, cid, bytes(buf[4:])))
+                pdus[direction] = bytearray()
+
+    # Signalling on CID 5: find the channel, its initial credits and grants.
+    # Index 0 = central->peripheral (sent by this host), 1 = peripheral->central.
+    names = {0: 'central->peripheral', 1: 'peripheral->central'}
+    credits: dict[int, int] = {}  # sender -> credits it holds
+    target_cid: dict[int, int] = {}  # sender -> CID its K-frames are sent to
+    minimum: dict[int, int] = {}
+    zero_hits = {0: 0, 1: 0}
+    credit_packets = {0: 0, 1: 0}  # sender -> 0x16 packets granting it credits
+    k_frames = {0: 0, 1: 0}
+    partial = {0: bytearray(), 1: bytearray()}
+    sdu_length = {0: 0, 1: 0}
+    sdus: list[dict] = []  # reassembled from the recording, in order
+    for direction, cid, payload in frames:
+        other = 1 - direction
+        if cid == 0x0005:
+            code = payload[0]
+            if code == 0x14:  # LE Credit Based Connection Request
+                _psm, scid, _mtu, _mps, initial = struct.unpack_from('<HHHHH', payload, 4)
+                target_cid[other], credits[other] = scid, initial
+            elif code == 0x15:  # LE Credit Based Connection Response
+                dcid, _mtu, _mps, initial, _res = struct.unpack_from('<HHHHH', payload, 4)
+                target_cid[other], credits[other] = dcid, initial
+            elif code == 0x16:  # LE Flow Control Credit: receiver grants sender
+                _cid, amount = struct.unpack_from('<HH', payload, 4)
+                credits[other] += amount
+                credit_packets[other] += 1
+        elif target_cid.get(direction) == cid:
+            credits[direction] -= 1
+            k_frames[direction] += 1
+            if not partial[direction]:  # first K-frame of an SDU: SDU length
+                sdu_length[direction] = struct.unpack_from('<H', payload, 0)[0]
+                payload = payload[2:]
+            partial[direction] += payload
+            if len(partial[direction]) == sdu_length[direction]:
+                sdus.append({'direction': names[direction], 'hex': partial[direction].hex()})
+                partial[direction] = bytearray()
+            check(credits[direction] >= 0, 'K-frame sent without credit')
+            minimum[direction] = min(minimum.get(direction, 1 << 16), credits[direction])
+            zero_hits[direction] += credits[direction] == 0
+    summary = {
+        names[d]: {
+            'k_frames': k_frames[d],
+            'min_credits': minimum.get(d),
+            'times_credits_ran_out': zero_hits[d],
+            'credit_packets_received': credit_packets[d],
+        }
+        for d in (0, 1)
+    }
+    return summary, sdus
+
+
+# -----------------------------------------------------------------------------
+# Main
+# -----------------------------------------------------------------------------
+def run_scenario(name: str, outdir: Path, coroutine_factory, extended=False) -> dict:
+    seed_randomness(name)
+    path = outdir / f'{name}.btsnoop'
+
+    async def run(snoop_file) -> dict:
+        pair = Pair(asyncio.get_running_loop(), snoop_file, extended=extended)
+        result = await asyncio.wait_for(coroutine_factory(pair), 120)
+        # let the last packets (e.g. Disconnection Complete) arrive
+        await asyncio.sleep(0.5)
+        return result
+
+    with asyncio.Runner(loop_factory=VirtualClockLoop) as runner:
+        with open(path, 'wb') as snoop_file:
+            result = runner.run(run(snoop_file))
+    result['frames'] = len(read_btsnoop(path))
+    result['bytes'] = path.stat().st_size
+    check(result['bytes'] < 64 * 1024, f'{path} is too large')
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    parser.add_argument(
+        'outdir',
+        nargs='?',
+        type=Path,
+        default=Path(__file__).resolve().parent.parent / 'captures',
+        help="where to write the files (default: the repository's captures/)",
+    )
+    args = parser.parse_args()
+    outdir: Path = args.outdir
+    outdir.mkdir(parents=True, exist_ok=True)
+
+    import bumble
+
+    print(f'Bumble {bumble.__version__}, writing to {outdir}/')
+    results = {}
+    results['adv-scan'] = run_scenario(
+        'adv-scan', outdir, lambda p: scenario_adv_scan(p, extended=False)
+    )
+    results['adv-extended'] = run_scenario(
+        'adv-extended', outdir, lambda p: scenario_adv_scan(p, extended=True), True
+    )
+    results['gatt-discovery'] = run_scenario(
+        'gatt-discovery', outdir, scenario_gatt_discovery
+    )
+    results['le-coc'] = run_scenario('le-coc', outdir, scenario_le_coc)
+    results['smp-pairing'] = run_scenario(
+        'smp-pairing', outdir, lambda p: scenario_smp(p, secure_connections=True)
+    )
+    results['smp-legacy-pairing'] = run_scenario(
+        'smp-legacy-pairing', outdir, lambda p: scenario_smp(p, secure_connections=False)
+    )
+
+    # LE CoC SDUs and credit accounting
+    sdus = results['le-coc'].pop('sdus')
+    (outdir / 'le-coc.sdus.json').write_text(json.dumps(sdus, indent=1) + '\n')
+    credit_info, recorded_sdus = coc_check(read_btsnoop(outdir / 'le-coc.btsnoop'))
+    results['le-coc']['credits'] = credit_info
+    check(
+        all(c['min_credits'] == 0 for c in credit_info.values()),
+        f'LE CoC credits never ran out: {credit_info}',
+    )
+    check(recorded_sdus == sdus, 'SDUs reassembled from le-coc.btsnoop differ')
+    results['le-coc']['sdus_reassembled_from_recording'] = len(recorded_sdus)
+
+    # PacketLogger files derived from gatt-discovery
+    gatt_records = read_btsnoop(outdir / 'gatt-discovery.btsnoop')
+    for suffix, order in (('be', '>'), ('le', '<')):
+        n = write_packetlogger(gatt_records, outdir / f'gatt-discovery-{suffix}.pklg', order)
+        results[f'gatt-discovery-{suffix}.pklg'] = {'frames': n}
+
+    for name, result in results.items():
+        print(f'{name}: {json.dumps(result)}')
+    print('LE CoC SDUs (send order):')
+    for sdu in sdus:
+        data = bytes.fromhex(sdu['hex'])
+        print(
+            f"  {sdu['direction']:<20} {len(data):4d} bytes  "
+            f"sha256 {hashlib.sha256(data).hexdigest()}"
+        )
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
