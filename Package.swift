@@ -35,8 +35,12 @@ let package = Package(
                 intent: .custom(verb: "lint-source", description: "Run the toolchain's swift-format lint over Sources")
             )
         ),
-        .testTarget(name: "BLECaptureTests", dependencies: ["BLECapture", "BLECapturePcap", "BLEInspect"]),
-        .testTarget(name: "BLEInspectTests", dependencies: ["BLEInspect", "bleinspect"]),
+        .target(name: "BLEInspectTestSupport", dependencies: ["BLEInspect"], path: "Tests/Support"),
+        .testTarget(
+            name: "BLECaptureTests",
+            dependencies: ["BLECapture", "BLECapturePcap", "BLEInspect", "BLEInspectTestSupport"]
+        ),
+        .testTarget(name: "BLEInspectTests", dependencies: ["BLEInspect", "BLEInspectTestSupport", "bleinspect"]),
     ],
     swiftLanguageModes: [.v6]
 )

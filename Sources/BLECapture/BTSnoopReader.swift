@@ -33,7 +33,11 @@ public final class BTSnoopReader: FrameReader {
         case 1002: name = "datalink 1002 (HCI H4/UART)"
         case 2001: name = "datalink 2001 (Linux monitor)"
         default:
-            throw CaptureError(.unsupported, "btsnoop datalink \(datalink) is not supported (1001, 1002, 2001 are)", offset: 12)
+            throw CaptureError(
+                .unsupported,
+                "btsnoop datalink \(datalink) is not supported (1001, 1002, 2001 are)",
+                offset: 12
+            )
         }
         format = CaptureFormat(container: .btsnoop, linkType: datalink, linkTypeName: name, precision: .microseconds)
         input.consume(16)
@@ -61,7 +65,12 @@ public final class BTSnoopReader: FrameReader {
             return nil
         }
         guard have >= 24 else {
-            throw CaptureError(.truncated, "record header cut short: \(have) of 24 bytes", frame: number, offset: offset)
+            throw CaptureError(
+                .truncated,
+                "record header cut short: \(have) of 24 bytes",
+                frame: number,
+                offset: offset
+            )
         }
         let originalLength = Int(input.uint32BE(at: 0))
         let includedLength = Int(input.uint32BE(at: 4))
@@ -69,14 +78,21 @@ public final class BTSnoopReader: FrameReader {
         let rawTime = input.uint64BE(at: 16)
         guard includedLength <= maximumRecordLength else {
             throw CaptureError(
-                .badLength, "record length \(includedLength) is over the limit of \(maximumRecordLength)",
-                frame: number, offset: offset)
+                .badLength,
+                "record length \(includedLength) is over the limit of \(maximumRecordLength)",
+                frame: number,
+                offset: offset
+            )
         }
         let total = 24 + includedLength
         let got = try input.ensure(total)
         guard got >= total else {
             throw CaptureError(
-                .truncated, "record cut short: \(got - 24) of \(includedLength) bytes", frame: number, offset: offset)
+                .truncated,
+                "record cut short: \(got - 24) of \(includedLength) bytes",
+                frame: number,
+                offset: offset
+            )
         }
         let (micros, overflow) = Int64(bitPattern: rawTime).subtractingReportingOverflow(Self.epochOffset)
         let timestamp = overflow ? Timestamp.zero : Timestamp(unixMicroseconds: micros)
@@ -109,7 +125,14 @@ public final class BTSnoopReader: FrameReader {
         input.consume(total)
         frameNumber = number
         return CapturedFrame(
-            number: number, timestamp: timestamp, direction: direction, controllerIndex: controller, kind: kind,
-            bytes: bytes, originalLength: max(originalLength - headerBytes, bytes.count), sourceOffset: offset)
+            number: number,
+            timestamp: timestamp,
+            direction: direction,
+            controllerIndex: controller,
+            kind: kind,
+            bytes: bytes,
+            originalLength: max(originalLength - headerBytes, bytes.count),
+            sourceOffset: offset
+        )
     }
 }

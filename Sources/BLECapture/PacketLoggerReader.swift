@@ -73,8 +73,11 @@ public final class PacketLoggerReader: FrameReader {
         }
         byteOrder = order
         format = CaptureFormat(
-            container: .packetLogger, linkType: 0,
-            linkTypeName: order == .big ? "big-endian records" : "little-endian records", precision: .microseconds)
+            container: .packetLogger,
+            linkType: 0,
+            linkTypeName: order == .big ? "big-endian records" : "little-endian records",
+            precision: .microseconds
+        )
     }
 
     public var bytesRead: Int64 { input.position }
@@ -110,24 +113,40 @@ public final class PacketLoggerReader: FrameReader {
             throw CaptureError(
                 .badLength,
                 "record length \(length) is outside \(Self.minimumLength)...\(maximumRecordLength)",
-                frame: number, offset: offset)
+                frame: number,
+                offset: offset
+            )
         }
         let total = 4 + length
         let got = try input.ensure(total)
         guard got >= total else {
-            throw CaptureError(.truncated, "record cut short: \(got - 4) of \(length) bytes", frame: number, offset: offset)
+            throw CaptureError(
+                .truncated,
+                "record cut short: \(got - 4) of \(length) bytes",
+                frame: number,
+                offset: offset
+            )
         }
         let seconds = Int64(uint32(at: 4))
         let micros = uint32(at: 8)
         let timestamp = Timestamp(
-            seconds: seconds + Int64(micros / 1_000_000), nanoseconds: (micros % 1_000_000) * 1000,
-            precision: .microseconds)
+            seconds: seconds + Int64(micros / 1_000_000),
+            nanoseconds: (micros % 1_000_000) * 1000,
+            precision: .microseconds
+        )
         let (kind, direction) = Self.classify(type: input.byte(at: 12))
         let bytes = input.copy(from: 13, count: total - 13)
         input.consume(total)
         frameNumber = number
         return CapturedFrame(
-            number: number, timestamp: timestamp, direction: direction, controllerIndex: nil, kind: kind,
-            bytes: bytes, originalLength: bytes.count, sourceOffset: offset)
+            number: number,
+            timestamp: timestamp,
+            direction: direction,
+            controllerIndex: nil,
+            kind: kind,
+            bytes: bytes,
+            originalLength: bytes.count,
+            sourceOffset: offset
+        )
     }
 }

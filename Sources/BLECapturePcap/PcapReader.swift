@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 public import BLECapture
 public import BLEInspectCore
-internal import CPcap
 internal import CCaptureShims
+internal import CPcap
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Reads pcap and pcapng captures through libpcap.
 ///
@@ -41,9 +42,11 @@ public final class PcapReader: FrameReader {
         let precision = try Self.nativePrecision(input: input, container: container)
         let prefix = input.peekBuffered()
         lastOffset = input.position
-        guard let file = prefix.withUnsafeBufferPointer({ p in
-            bleinspect_fopen_prefixed(input.fd, p.baseAddress, p.count, 0)
-        }) else {
+        guard
+            let file = prefix.withUnsafeBufferPointer({ p in
+                bleinspect_fopen_prefixed(input.fd, p.baseAddress, p.count, 0)
+            })
+        else {
             throw CaptureError(.unreadable, "cannot open stream: \(String(cString: strerror(errno)))")
         }
         var errbuf = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE) + 1)
@@ -65,11 +68,16 @@ public final class PcapReader: FrameReader {
                 .unsupported,
                 "link type \(dlt) (\(dltName)) is not a Bluetooth link type this program reads"
                     + " (187, 201, 254, 251, 256, 272, 192)",
-                offset: 0)
+                offset: 0
+            )
         }
         linkType = UInt16(dlt)
         format = CaptureFormat(
-            container: container, linkType: UInt32(dlt), linkTypeName: name, precision: precision)
+            container: container,
+            linkType: UInt32(dlt),
+            linkTypeName: name,
+            precision: precision
+        )
     }
 
     deinit {
@@ -113,8 +121,10 @@ public final class PcapReader: FrameReader {
         let original = max(Int(header.len), captured)
         let raw = UnsafeBufferPointer(start: data, count: captured)
         let timestamp = Timestamp(
-            seconds: Int64(header.ts.tv_sec), nanoseconds: UInt32(clamping: header.ts.tv_usec % 1_000_000_000),
-            precision: format.precision)
+            seconds: Int64(header.ts.tv_sec),
+            nanoseconds: UInt32(clamping: header.ts.tv_usec % 1_000_000_000),
+            precision: format.precision
+        )
         var kind: FrameKind = .linkLayer(linkType: linkType)
         var direction = Direction.unknown
         var controller: UInt16? = nil
@@ -148,8 +158,15 @@ public final class PcapReader: FrameReader {
             break
         }
         return CapturedFrame(
-            number: number, timestamp: timestamp, direction: direction, controllerIndex: controller, kind: kind,
-            bytes: Array(raw[skip...]), originalLength: original - skip, sourceOffset: offset)
+            number: number,
+            timestamp: timestamp,
+            direction: direction,
+            controllerIndex: controller,
+            kind: kind,
+            bytes: Array(raw[skip...]),
+            originalLength: original - skip,
+            sourceOffset: offset
+        )
     }
 
     /// The timestamp precision the file itself records: from the pcap magic, or from the first
@@ -165,7 +182,8 @@ public final class PcapReader: FrameReader {
         let little = input.uint32BE(at: 8) == 0x4D3C_2B1A
         func u32(_ i: Int) -> Int { Int(little ? input.uint32LE(at: i) : input.uint32BE(at: i)) }
         func u16(_ i: Int) -> Int {
-            little ? Int(input.byte(at: i)) | Int(input.byte(at: i + 1)) << 8
+            little
+                ? Int(input.byte(at: i)) | Int(input.byte(at: i + 1)) << 8
                 : Int(input.byte(at: i)) << 8 | Int(input.byte(at: i + 1))
         }
         let shbLength = u32(4)

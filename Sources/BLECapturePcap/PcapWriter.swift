@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 public import BLECapture
 public import BLEInspectCore
 internal import CPcap
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Writes classic pcap files through libpcap.
 public final class PcapWriter: FrameWriter {

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 public import BLECapture
 import BLECapturePcap
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Opens any capture this program reads, choosing the reader from the content, never the name.
 public enum CaptureOpener {
@@ -57,6 +58,7 @@ public enum CaptureOpener {
         throw CaptureError(
             .badMagic,
             "not a capture this program reads (starts with \(shown)); expected btsnoop, pcap, pcapng or PacketLogger",
-            offset: 0)
+            offset: 0
+        )
     }
 }

@@ -1,6 +1,6 @@
 public import BLECapture
-public import BLEInspectCore
 import BLECapturePcap
+public import BLEInspectCore
 
 /// The capture formats `-w` writes.
 public enum OutputFormat: String, Sendable, CaseIterable {
@@ -57,7 +57,11 @@ public final class CaptureOutput {
             writer = try PcapWriter(path: path, linkType: linkType, precision: precision)
         case .pcapng:
             writer = PcapngWriter(
-                sink: try OutputSink.create(path: path), name: path, linkType: linkType, precision: precision)
+                sink: try OutputSink.create(path: path),
+                name: path,
+                linkType: linkType,
+                precision: precision
+            )
         case .btsnoop:
             writer = BTSnoopWriter(sink: try OutputSink.create(path: path), name: path)
         }
@@ -81,6 +85,7 @@ public final class CaptureOutput {
         case .btsnoop: target = "btsnoop datalink 1002 (HCI H4)"
         case .pcap, .pcapng: target = "\(format.rawValue) link type \(linkType ?? PcapRecordLayout.hciH4WithDirection)"
         }
-        return "\(total) record\(total == 1 ? "" : "s") not written to \(path) (\(kinds)): \(target) has no place for them"
+        return
+            "\(total) record\(total == 1 ? "" : "s") not written to \(path) (\(kinds)): \(target) has no place for them"
     }
 }

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 public import BLECapture
 public import BLEInspectCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// What `bleinspect read` was asked to do.
 public struct ReadOptions: Sendable {
@@ -45,7 +46,9 @@ public struct ReadRunner {
         if let format = options.outputFormat ?? OutputFormat.fromExtension(of: path) { return .success(format) }
         return .failure(
             UsageError(
-                "cannot tell the output format from '\(path)': name it .pcap, .pcapng or .btsnoop, or give -F"))
+                "cannot tell the output format from '\(path)': name it .pcap, .pcapng or .btsnoop, or give -F"
+            )
+        )
     }
 
     /// Reads everything and returns the exit status.
@@ -72,7 +75,10 @@ public struct ReadRunner {
                     out.append("# \(TerminalSafeText.escape(shownName)): \(reader.format)\n")
                 }
                 var progress = ProgressLine(
-                    name: shownName, total: reader.totalBytes, enabled: progressWanted(reader.totalBytes))
+                    name: shownName,
+                    total: reader.totalBytes,
+                    enabled: progressWanted(reader.totalBytes)
+                )
                 defer { progress.clear() }
                 var first: Timestamp? = nil
                 var previous: Timestamp? = nil

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 public import BLEInspectCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// How frame times are shown.
 public enum TimeFormat: String, Sendable, CaseIterable {
@@ -26,7 +27,9 @@ public enum TimeFormat: String, Sendable, CaseIterable {
         case .absolute:
             var t = time_t(clamping: time.seconds)
             var parts = tm()
-            guard gmtime_r(&t, &parts) != nil else { return Self.seconds((time.seconds, time.nanoseconds), digits: time.precision) }
+            guard gmtime_r(&t, &parts) != nil else {
+                return Self.seconds((time.seconds, time.nanoseconds), digits: time.precision)
+            }
             func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
             let date = "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))"
             let clock = "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"

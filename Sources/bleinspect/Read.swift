@@ -41,7 +41,11 @@ struct Read: ParsableCommand {
     @Option(name: .short, help: "Time format: r relative to the first frame, d delta, a absolute (UTC), e epoch.")
     var t: TimeFormat = .relative
 
-    @Flag(inversion: .prefixedNo, help: "Show a progress line on standard error (default: for large files when stderr is a terminal and stdout is not).")
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "Show a progress line on standard error (default: for large files when stderr is a terminal and stdout is not)."
+    )
     var progress: Bool?
 
     func validate() throws {
@@ -65,8 +69,10 @@ struct Read: ParsableCommand {
         options.timeFormat = t
         options.progress = progress
         let runner = ReadRunner(
-            options: options, output: OutputSink(fd: 1, ownsDescriptor: false),
-            errorOutput: { message in StandardError.print(message) })
+            options: options,
+            output: OutputSink(fd: 1, ownsDescriptor: false),
+            errorOutput: { message in StandardError.print(message) }
+        )
         let status = runner.run()
         if status != .success { throw ExitCode(status.rawValue) }
     }
