@@ -103,7 +103,7 @@ public final class PcapReader: FrameReader {
             }
             frameNumber = number
             return makeFrame(number: number, header: header.pointee, data: data, offset: lastOffset)
-        case PCAP_ERROR_BREAK, -2:
+        case -2:  // end of file
             finished = true
             return nil
         default:

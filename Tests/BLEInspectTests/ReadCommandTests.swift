@@ -132,6 +132,20 @@ struct ReadCommandTests {
         #expect(try Run.bleinspect(["read", "--no-such-option", "f"]).status == 64)
     }
 
+    @Test("--progress draws a progress line on standard error and clears it; --no-progress keeps quiet")
+    func progressLine() throws {
+        let dir = TemporaryDirectory()
+        var bytes = B.btsnoopHeader(datalink: 1002)
+        for i in 0..<2048 { bytes += B.btsnoopRecord([0x01, 0x03, 0x0C, 0x00], flags: 2, unixMicros: Int64(i)) }
+        let file = dir.write(bytes, to: "many.btsnoop")
+        let shown = try Run.bleinspect(["read", "--progress", "--count", file])
+        #expect(shown.stdoutText == "2048\n")
+        #expect(shown.stderr.contains("many.btsnoop: 1024 frames, "))
+        #expect(shown.stderr.hasSuffix("\r\u{1B}[K"))
+        let quiet = try Run.bleinspect(["read", "--no-progress", "--count", file])
+        #expect(quiet.stderr.isEmpty)
+    }
+
     @Test("help shows examples; completion scripts are generated")
     func helpAndCompletion() throws {
         let help = try Run.bleinspect(["read", "--help"])
