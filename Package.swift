@@ -1,6 +1,19 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// Dissector modules: each is its own target and never imports another (they meet through tables).
+let dissectors = ["HCI", "Advertising", "L2CAP", "ATT", "SMP"]
+let dissectorTargets: [Target] = dissectors.flatMap { name -> [Target] in
+    [
+        .target(name: "BLEDissector\(name)", dependencies: ["BLEInspectCore", "BLEAssignedNumbers"]),
+        .testTarget(
+            name: "BLEDissector\(name)Tests",
+            dependencies: [.target(name: "BLEDissector\(name)"), "BLEInspect", "BLEInspectTestSupport"]
+        ),
+    ]
+}
+let dissectorDependencies: [Target.Dependency] = dissectors.map { .target(name: "BLEDissector\($0)") }
+
 let package = Package(
     name: "bleinspect",
     products: [
@@ -13,6 +26,9 @@ let package = Package(
     targets: [
         // Frame model and helpers shared by every layer; standard library only.
         .target(name: "BLEInspectCore"),
+        // Bluetooth SIG assigned numbers (companies, UUID names), generated from the PyPI package
+        // bluetooth-numbers by scripts/generate_assigned_numbers.py; the output is committed.
+        .target(name: "BLEAssignedNumbers"),
         // Pure-Swift capture formats: btsnoop, PacketLogger, pcapng writing, format detection.
         .target(name: "BLECapture", dependencies: ["BLEInspectCore", "CCaptureShims"]),
         // libpcap-backed pcap/pcapng reading and pcap writing. The only target that sees libpcap.
@@ -21,7 +37,10 @@ let package = Package(
         // Small C helpers that need glibc extensions (a FILE* over a pipe whose first bytes were peeked).
         .target(name: "CCaptureShims"),
         // Everything the CLI uses: opening any capture, writing, the read pipeline and its output.
-        .target(name: "BLEInspect", dependencies: ["BLEInspectCore", "BLECapture", "BLECapturePcap"]),
+        .target(
+            name: "BLEInspect",
+            dependencies: ["BLEInspectCore", "BLECapture", "BLECapturePcap", "BLEAssignedNumbers"] + dissectorDependencies
+        ),
         .executableTarget(
             name: "bleinspect",
             dependencies: [
@@ -40,8 +59,9 @@ let package = Package(
             name: "BLECaptureTests",
             dependencies: ["BLECapture", "BLECapturePcap", "BLEInspect", "BLEInspectTestSupport"]
         ),
+        .testTarget(name: "BLEAssignedNumbersTests", dependencies: ["BLEAssignedNumbers"]),
         .testTarget(name: "BLEInspectTests", dependencies: ["BLEInspect", "BLEInspectTestSupport", "bleinspect"]),
-    ],
+    ] + dissectorTargets,
     swiftLanguageModes: [.v6]
 )
 

@@ -1,0 +1,20 @@
+public import BLEInspectCore
+import BLEDissectorATT
+import BLEDissectorAdvertising
+import BLEDissectorHCI
+import BLEDissectorL2CAP
+import BLEDissectorSMP
+
+/// The dissector modules built into bleinspect, in registration order (order does not matter:
+/// bindings are resolved after every module has registered).
+public enum StandardModules {
+    public static let all: [any DissectorModule.Type] = [
+        HCIModule.self, AdvertisingModule.self, L2CAPModule.self, ATTModule.self, SMPModule.self,
+    ]
+
+    /// The registry of the standard modules. Fails only on a programming error (a duplicate key
+    /// or field), which the tests catch.
+    public static func registry() throws(RegistryError) -> DissectorRegistry {
+        try RegistryBuilder.build(modules: all)
+    }
+}

@@ -1,0 +1,178 @@
+/// A checked cursor over bytes: every read is bounds-checked and throws `DecodeError` instead of
+/// trapping; a failed read does not move the cursor. Bluetooth is little-endian, so that is the
+/// default.
+///
+/// The reader shares its storage (no copy) and remembers which data source it reads (0 for the
+/// frame's own bytes, others for reassembled PDUs), so that every field can point back at the
+/// bytes it came from.
+public struct ByteReader: Sendable {
+    @usableFromInline let storage: [UInt8]
+    /// Index of the next byte in `storage`.
+    @usableFromInline var index: Int
+    /// One past the last readable index in `storage`.
+    @usableFromInline let end: Int
+    /// The data source this reader reads: 0 for the frame, n for `tree.sources[n - 1]`.
+    public let source: Int
+
+    @inlinable
+    public init(_ bytes: [UInt8], source: Int = 0) {
+        storage = bytes
+        index = 0
+        end = bytes.count
+        self.source = source
+    }
+
+    @inlinable
+    init(storage: [UInt8], index: Int, end: Int, source: Int) {
+        self.storage = storage
+        self.index = index
+        self.end = end
+        self.source = source
+    }
+
+    /// Offset of the next byte within its data source.
+    @inlinable public var offset: Int { index }
+    /// Bytes left.
+    @inlinable public var remaining: Int { end - index }
+    @inlinable public var isAtEnd: Bool { index >= end }
+
+    @inlinable
+    func need(_ n: Int) throws(DecodeError) {
+        guard n >= 0, end - index >= n else { throw DecodeError.truncated(at: index, need: n, have: end - index) }
+    }
+
+    /// The byte `at` places ahead, without moving; nil past the end.
+    @inlinable
+    public func peekUInt8(at ahead: Int = 0) -> UInt8? {
+        ahead >= 0 && ahead < end - index ? storage[index + ahead] : nil
+    }
+
+    @inlinable
+    public mutating func readUInt8() throws(DecodeError) -> UInt8 {
+        try need(1)
+        defer { index += 1 }
+        return storage[index]
+    }
+
+    @inlinable
+    public mutating func readInt8() throws(DecodeError) -> Int8 {
+        Int8(bitPattern: try readUInt8())
+    }
+
+    @inlinable
+    public mutating func readUInt16() throws(DecodeError) -> UInt16 {
+        try need(2)
+        defer { index += 2 }
+        return UInt16(storage[index]) | UInt16(storage[index + 1]) << 8
+    }
+
+    @inlinable
+    public mutating func readUInt16BE() throws(DecodeError) -> UInt16 {
+        try need(2)
+        defer { index += 2 }
+        return UInt16(storage[index]) << 8 | UInt16(storage[index + 1])
+    }
+
+    @inlinable
+    public mutating func readUInt24() throws(DecodeError) -> UInt32 {
+        try need(3)
+        defer { index += 3 }
+        return UInt32(storage[index]) | UInt32(storage[index + 1]) << 8 | UInt32(storage[index + 2]) << 16
+    }
+
+    @inlinable
+    public mutating func readUInt32() throws(DecodeError) -> UInt32 {
+        try need(4)
+        defer { index += 4 }
+        return UInt32(storage[index]) | UInt32(storage[index + 1]) << 8 | UInt32(storage[index + 2]) << 16
+            | UInt32(storage[index + 3]) << 24
+    }
+
+    @inlinable
+    public mutating func readUInt64() throws(DecodeError) -> UInt64 {
+        let lo = try readUInt32()
+        let hi = try readUInt32()
+        return UInt64(hi) << 32 | UInt64(lo)
+    }
+
+    /// Reads a little-endian unsigned integer of `count` bytes (1...8).
+    @inlinable
+    public mutating func readUnsigned(bytes count: Int) throws(DecodeError) -> UInt64 {
+        precondition(count >= 1 && count <= 8)
+        try need(count)
+        var v: UInt64 = 0
+        for k in 0..<count { v |= UInt64(storage[index + k]) << (8 * UInt64(k)) }
+        index += count
+        return v
+    }
+
+    /// Reads a 6-byte Bluetooth device address (little-endian on the wire).
+    @inlinable
+    public mutating func readAddress() throws(DecodeError) -> BDAddr {
+        BDAddr(rawValue: try readUnsigned(bytes: 6))
+    }
+
+    /// Reads a 16-, 32- or 128-bit little-endian UUID.
+    @inlinable
+    public mutating func readUUID(bytes count: Int) throws(DecodeError) -> BluetoothUUID {
+        switch count {
+        case 2: return BluetoothUUID(uuid16: try readUInt16())
+        case 4: return BluetoothUUID(uuid32: try readUInt32())
+        case 16:
+            let lo = try readUInt64()
+            let hi = try readUInt64()
+            return BluetoothUUID(high: hi, low: lo, width: 16)
+        default:
+            throw DecodeError(.malformed, offset: index, "a UUID is 2, 4 or 16 bytes, not \(count)")
+        }
+    }
+
+    /// Copies the next `count` bytes.
+    @inlinable
+    public mutating func readBytes(_ count: Int) throws(DecodeError) -> [UInt8] {
+        try need(count)
+        defer { index += count }
+        return Array(storage[index..<(index + count)])
+    }
+
+    /// A reader over the next `count` bytes (shares storage); this reader moves past them.
+    @inlinable
+    public mutating func readSlice(_ count: Int) throws(DecodeError) -> ByteReader {
+        try need(count)
+        defer { index += count }
+        return ByteReader(storage: storage, index: index, end: index + count, source: source)
+    }
+
+    /// A reader over everything left; this reader ends up at its end.
+    @inlinable
+    public mutating func readRest() -> ByteReader {
+        defer { index = end }
+        return ByteReader(storage: storage, index: index, end: end, source: source)
+    }
+
+    @inlinable
+    public mutating func skip(_ count: Int) throws(DecodeError) {
+        try need(count)
+        index += count
+    }
+
+    /// The bytes left, copied, without moving.
+    @inlinable
+    public var remainingBytes: [UInt8] { Array(storage[index..<end]) }
+
+    /// The bytes left as a slice of the storage, without moving.
+    @inlinable
+    public var remainingSlice: ArraySlice<UInt8> { storage[index..<end] }
+
+    /// The range `start ..< offset` (used to give a field the bytes read since `start`).
+    @inlinable
+    public func range(from start: Int) -> Range<Int> { start..<index }
+
+    /// Throws `.malformed` when bytes are left over after a fixed-size PDU.
+    @inlinable
+    public func expectEnd(_ what: @autoclosure () -> String = "PDU") throws(DecodeError) {
+        guard index == end else {
+            throw DecodeError(.malformed, offset: index, "\(end - index) unexpected byte\(end - index == 1 ? "" : "s") after the \(what())")
+        }
+    }
+}

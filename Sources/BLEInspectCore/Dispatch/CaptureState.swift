@@ -1,0 +1,60 @@
+/// A connection's identity: the controller and the connection handle.
+public struct ConnectionKey: Hashable, Sendable {
+    public let controller: UInt16
+    public let handle: UInt16
+    public init(controller: UInt16, handle: UInt16) {
+        self.controller = controller
+        self.handle = handle
+    }
+}
+
+/// What is known of a connection from the HCI events that created it.
+public struct ConnectionInfo: Sendable {
+    public var peer: BDAddr
+    public var peerAddressType: UInt8
+    /// 0 central, 1 peripheral (the local controller's role).
+    public var role: UInt8
+    public var openedInFrame: Int
+}
+
+/// Module state that belongs to connections and is dropped when one closes.
+public protocol ConnectionScopedState: AnyObject {
+    func connectionClosed(_ key: ConnectionKey)
+}
+
+/// Everything learned across a capture: the connection table and each module's own state.
+/// One per capture; no globals.
+public final class CaptureState {
+    /// Open connections, from connection-complete events until disconnection.
+    public private(set) var connections: [ConnectionKey: ConnectionInfo] = [:]
+    private var moduleStates: [ObjectIdentifier: AnyObject] = [:]
+    private var scoped: [any ConnectionScopedState] = []
+
+    /// The most connections tracked at once; older ones are forgotten past it.
+    public static let maximumConnections = 4096
+
+    public init() {}
+
+    /// The state object of type `T`, made on first use.
+    public func module<T: AnyObject>(_ type: T.Type, make: () -> T) -> T {
+        let key = ObjectIdentifier(type)
+        if let existing = moduleStates[key] as? T { return existing }
+        let created = make()
+        moduleStates[key] = created
+        if let s = created as? any ConnectionScopedState { scoped.append(s) }
+        return created
+    }
+
+    public func openConnection(_ key: ConnectionKey, _ info: ConnectionInfo) {
+        if connections[key] != nil { closeConnection(key) }
+        if connections.count >= Self.maximumConnections, let oldest = connections.min(by: { $0.value.openedInFrame < $1.value.openedInFrame }) {
+            closeConnection(oldest.key)
+        }
+        connections[key] = info
+    }
+
+    public func closeConnection(_ key: ConnectionKey) {
+        connections[key] = nil
+        for s in scoped { s.connectionClosed(key) }
+    }
+}

@@ -1,0 +1,43 @@
+/// Fields every frame has, and the generic ones the engine adds: malformed notes, expert notes,
+/// undissected data.
+public enum CoreField: UInt16, FieldSet {
+    case number, timeEpoch, length, capturedLength, direction, controller, kind, note
+    case malformed, expert, expertMessage, expertSeverity, data
+
+    public static let layer = FieldDescriptor("frame", "Frame", .layer, short: "FRAME")
+
+    public var descriptor: FieldDescriptor {
+        switch self {
+        case .number: FieldDescriptor("frame.number", "Frame Number", .unsigned(bits: 32))
+        case .timeEpoch: FieldDescriptor("frame.time_epoch", "Epoch Time", .time, help: "Seconds since 1970-01-01 UTC")
+        case .length: FieldDescriptor("frame.len", "Frame Length", .unsigned(bits: 32), help: "Length on the wire")
+        case .capturedLength: FieldDescriptor("frame.cap_len", "Capture Length", .unsigned(bits: 32))
+        case .direction:
+            FieldDescriptor(
+                "frame.direction", "Direction", .unsigned(bits: 8),
+                names: ValueNames([(0, "Unknown"), (1, "Host to controller"), (2, "Controller to host")]))
+        case .controller: FieldDescriptor("frame.controller", "Controller Index", .unsigned(bits: 16), help: "hciN")
+        case .kind: FieldDescriptor("frame.kind", "Record Kind", .string)
+        case .note: FieldDescriptor("frame.note", "Note", .string, help: "Text of a note or log record")
+        case .malformed:
+            FieldDescriptor("_ws.malformed", "Malformed Packet", .expert, help: "A PDU that could not be decoded")
+        case .expert: FieldDescriptor("_ws.expert", "Expert Info", .expert)
+        case .expertMessage: FieldDescriptor("_ws.expert.message", "Message", .string)
+        case .expertSeverity:
+            FieldDescriptor(
+                "_ws.expert.severity", "Severity", .unsigned(bits: 8),
+                names: ValueNames([(0, "Comment"), (1, "Note"), (2, "Warning"), (3, "Error")]))
+        case .data: FieldDescriptor("data.data", "Data", .bytes, help: "Bytes no dissector decoded")
+        }
+    }
+}
+
+/// The core fields' ids.
+public typealias CoreFields = Fields<CoreField>
+
+enum CoreFieldsModule: DissectorModule {
+    static let name = "core"
+    static func register(_ registry: inout RegistryBuilder) {
+        _ = registry.register(CoreField.self)
+    }
+}

@@ -1,0 +1,119 @@
+/// What lower layers tell upper ones about the current PDU (Wireshark calls this "pinfo").
+public struct PacketInfo: Sendable {
+    /// The connection the ACL data belongs to.
+    public var connection: ConnectionKey?
+    /// The L2CAP channel id of the current PDU.
+    public var cid: UInt16?
+    /// The PSM of the current credit-based channel.
+    public var psm: UInt16?
+    public init() {}
+}
+
+/// The state of dissecting one frame: the tree being built, the capture-wide state, the frame's
+/// metadata, and the dispatcher. Passed `inout` to every dissector.
+public struct DissectionContext {
+    public let registry: DissectorRegistry
+    public let state: CaptureState
+    public var tree: ProtocolTree
+    public let frameNumber: Int
+    public let timestamp: Timestamp
+    public let direction: Direction
+    public let controller: UInt16
+    public var packet = PacketInfo()
+    /// Whether one-line summaries are wanted; when false, `setInfo` does not build strings.
+    public let wantsInfo: Bool
+    private var dispatchDepth = 0
+
+    /// The deepest chain of dispatches allowed.
+    public static let maximumDispatchDepth = 16
+
+    public init(
+        registry: DissectorRegistry, state: CaptureState, tree: ProtocolTree, frame: CapturedFrame, wantsInfo: Bool
+    ) {
+        self.registry = registry
+        self.state = state
+        self.tree = tree
+        self.frameNumber = frame.number
+        self.timestamp = frame.timestamp
+        self.direction = frame.direction
+        self.controller = frame.controllerIndex ?? 0
+        self.wantsInfo = wantsInfo
+    }
+
+    /// The core fields (frame, expert, data).
+    public var core: CoreFields { registry.core }
+
+    /// Sets the one-line summary; the text is built only when summaries are wanted.
+    @inlinable
+    public mutating func setInfo(_ text: @autoclosure () -> String) {
+        if wantsInfo { tree.info = text() }
+    }
+
+    /// Appends to the one-line summary, separated by a comma.
+    @inlinable
+    public mutating func appendInfo(_ text: @autoclosure () -> String) {
+        if wantsInfo {
+            let t = text()
+            tree.info = tree.info.isEmpty ? t : tree.info + ", " + t
+        }
+    }
+
+    /// Adds an expert note at `range` of the data `source`.
+    public mutating func expert(_ severity: ExpertSeverity, _ message: String, _ range: Range<Int>, source: Int = 0) {
+        tree.open(core[.expert], .expert(severity, message), range, source: source)
+        tree.add(core[.expertMessage], .string(message), range, source: source)
+        tree.add(core[.expertSeverity], .unsigned(UInt64(severity.rawValue)), range, source: source)
+        tree.close()
+    }
+
+    /// Hands `reader` to the dissector bound to `key` in `table`.
+    ///
+    /// Errors stop here: a `DecodeError` from that dissector (or deeper) becomes a malformed
+    /// note, the nodes already added stay, and the caller carries on. With no binding, the bytes
+    /// are added as undissected data. Returns true when a dissector was found.
+    @discardableResult
+    public mutating func dispatch(_ table: TableID, _ key: DissectorKey, _ reader: inout ByteReader) -> Bool {
+        guard let binding = registry.binding(table, key) else {
+            if !reader.isAtEnd {
+                tree.add(core[.data], .bytes, reader.offset..<(reader.offset + reader.remaining), source: reader.source)
+            }
+            return false
+        }
+        run(binding.dissector, &reader)
+        return true
+    }
+
+    /// Runs `dissector` on `reader` inside an error boundary (as `dispatch` does).
+    public mutating func run(_ dissector: any Dissector, _ reader: inout ByteReader) {
+        guard dispatchDepth < Self.maximumDispatchDepth else {
+            malformed(DecodeError(.limitExceeded, offset: reader.offset, "dispatch nested too deep"), reader)
+            return
+        }
+        let savedDepth = tree.depth
+        dispatchDepth += 1
+        do {
+            try dissector.dissect(&reader, &self)
+        } catch {
+            tree.restoreDepth(savedDepth + (tree.depth > savedDepth ? 1 : 0))
+            malformed(error, reader)
+        }
+        dispatchDepth -= 1
+        tree.restoreDepth(savedDepth)
+    }
+
+    /// Records a malformed note for `error`, with the bytes that were not decoded.
+    public mutating func malformed(_ error: DecodeError, _ reader: ByteReader) {
+        let at = min(error.offset, reader.offset + reader.remaining)
+        let end = reader.offset + reader.remaining
+        let message: String
+        switch error.code {
+        case .truncated: message = "Malformed: packet too short: \(error.reason)"
+        case .malformed: message = "Malformed: \(error.reason)"
+        case .limitExceeded: message = "Limit reached: \(error.reason)"
+        }
+        tree.open(core[.malformed], .expert(.error, message), at..<max(at, end), source: reader.source)
+        tree.add(core[.expertMessage], .string(message), at..<max(at, end), source: reader.source)
+        tree.close()
+        if wantsInfo { tree.info += tree.info.isEmpty ? "[Malformed]" : " [Malformed]" }
+    }
+}

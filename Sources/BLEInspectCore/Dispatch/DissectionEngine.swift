@@ -1,0 +1,51 @@
+/// Dissects frames one after another, keeping the capture's state between them.
+public struct DissectionEngine {
+    public let registry: DissectorRegistry
+    public let state = CaptureState()
+    private var tree = ProtocolTree()
+
+    public init(registry: DissectorRegistry) {
+        self.registry = registry
+    }
+
+    /// Dissects `frame` and passes the tree to `body` (valid only during the call).
+    public mutating func dissect<R>(_ frame: CapturedFrame, wantsInfo: Bool, _ body: (borrowing ProtocolTree) -> R) -> R {
+        // The context takes the reused storage while it works, so no copy is made.
+        var reused = ProtocolTree()
+        swap(&reused, &tree)
+        reused.reset()
+        var context = DissectionContext(
+            registry: registry, state: state, tree: reused, frame: frame, wantsInfo: wantsInfo)
+        let core = registry.core
+        let all = 0..<frame.bytes.count
+        context.tree.open(core.layer, .none, all)
+        context.tree.add(core[.number], .unsigned(UInt64(frame.number)), all)
+        let nanos = frame.timestamp.seconds &* 1_000_000_000 &+ Int64(frame.timestamp.nanoseconds)
+        context.tree.add(core[.timeEpoch], .signed(nanos), all)
+        context.tree.add(core[.length], .unsigned(UInt64(frame.originalLength)), all)
+        context.tree.add(core[.capturedLength], .unsigned(UInt64(frame.bytes.count)), all)
+        context.tree.add(core[.direction], .unsigned(UInt64(frame.direction.rawValue)), all)
+        if let c = frame.controllerIndex { context.tree.add(core[.controller], .unsigned(UInt64(c)), all) }
+        context.tree.add(core[.kind], .string(frame.kind.name), all)
+        context.tree.close()
+
+        var reader = ByteReader(frame.bytes)
+        if let h4 = frame.kind.h4Type {
+            context.dispatch(StandardTables.hciPacketType, DissectorKey(h4), &reader)
+        } else if frame.kind.isText {
+            context.tree.add(core[.note], .string(String(decoding: frame.bytes, as: UTF8.self)), all)
+            context.setInfo("\(frame.kind.name): " + TerminalSafeText.escape(frame.bytes.prefix(200)))
+        } else if !frame.bytes.isEmpty {
+            context.tree.add(core[.data], .bytes, all)
+        }
+        if frame.isTruncated {
+            context.expert(.warning, "Frame truncated by the capture: \(frame.bytes.count) of \(frame.originalLength) bytes", all)
+        }
+        if context.tree.overflowed {
+            context.tree.restoreDepth(0)
+            context.expert(.warning, "Tree limit of \(ProtocolTree.maximumNodes) fields reached; later fields are not shown", all)
+        }
+        defer { tree = context.tree }
+        return body(context.tree)
+    }
+}

@@ -1,0 +1,190 @@
+/// A group of dissectors and fields that registers itself: its fields, its own tables, and its
+/// bindings into other modules' tables.
+public protocol DissectorModule {
+    static var name: String { get }
+    static func register(_ registry: inout RegistryBuilder)
+}
+
+/// A binding in a table, with the module that made it.
+public struct Binding: Sendable {
+    public let dissector: any Dissector
+    public let owner: String
+    public let label: String
+}
+
+/// A dissector table after freezing.
+public struct DissectorTable: Sendable {
+    public let id: TableID
+    public let owner: String
+    public let description: String
+    public let keyKind: TableKeyKind
+    public fileprivate(set) var bindings: [DissectorKey: Binding]
+    /// Dense array for small integer keys (< 65536), filled from `bindings`.
+    fileprivate var dense: [Binding?]
+}
+
+/// Why registration failed.
+public struct RegistryError: Error, Sendable, CustomStringConvertible {
+    public let problems: [String]
+    public var description: String { problems.joined(separator: "\n") }
+}
+
+/// Collects registrations, then checks and freezes them into a `DissectorRegistry`.
+public struct RegistryBuilder {
+    private var fields: [FieldDescriptor] = []
+    private var fieldOwners: [String] = []
+    private var tables: [TableID: DissectorTable] = [:]
+    private var pendingBindings: [(TableID, DissectorKey, Binding)] = []
+    private var aliases: [(String, String, String)] = []
+    private var problems: [String] = []
+    /// The module registering now; set by `build(modules:)`.
+    public var currentModule = "core"
+
+    public init() {}
+
+    /// Registers a field set; its layer descriptor first, then its cases in raw-value order.
+    public mutating func register<F: FieldSet>(_ type: F.Type) -> Fields<F> {
+        let layer = FieldID(UInt32(fields.count))
+        fields.append(F.layer)
+        fieldOwners.append(currentModule)
+        let base = UInt32(fields.count)
+        let cases = Array(F.allCases).sorted { $0.rawValue < $1.rawValue }
+        for (i, c) in cases.enumerated() {
+            if Int(c.rawValue) != i {
+                problems.append("\(F.self): raw values must run 0, 1, 2…; \(c) is \(c.rawValue), expected \(i)")
+            }
+            fields.append(c.descriptor)
+            fieldOwners.append(currentModule)
+        }
+        return Fields(layer: layer, base: base)
+    }
+
+    /// Declares a table this module owns.
+    public mutating func declareTable(_ id: TableID, _ description: String, keys: TableKeyKind) {
+        if let existing = tables[id] {
+            problems.append("table \(id) declared twice (by \(existing.owner) and \(currentModule))")
+            return
+        }
+        tables[id] = DissectorTable(
+            id: id, owner: currentModule, description: description, keyKind: keys, bindings: [:], dense: [])
+    }
+
+    /// Binds `dissector` to `key` in `table` (which may belong to another module).
+    public mutating func bind(_ dissector: any Dissector, to table: TableID, key: DissectorKey, label: String = "") {
+        pendingBindings.append((table, key, Binding(dissector: dissector, owner: currentModule, label: label)))
+    }
+
+    /// Makes `alias` another filter name for the field `target`.
+    public mutating func alias(_ alias: String, for target: String) {
+        aliases.append((alias, target, currentModule))
+    }
+
+    /// Runs every module's registration, then checks and freezes the result. Every problem is
+    /// reported, not only the first.
+    public static func build(modules: [any DissectorModule.Type]) throws(RegistryError) -> DissectorRegistry {
+        var builder = RegistryBuilder()
+        builder.currentModule = "core"
+        CoreFieldsModule.register(&builder)
+        for module in modules {
+            builder.currentModule = module.name
+            module.register(&builder)
+        }
+        return try builder.freeze()
+    }
+
+    private mutating func freeze() throws(RegistryError) -> DissectorRegistry {
+        var index: [String: FieldID] = [:]
+        var layerOfField: [UInt32] = []
+        var currentLayer: UInt32 = 0
+        for (i, d) in fields.enumerated() {
+            if d.kind == .layer { currentLayer = UInt32(i) }
+            layerOfField.append(currentLayer)
+            if let existing = index[d.abbrev] {
+                problems.append(
+                    "field \(d.abbrev) registered twice (by \(fieldOwners[Int(existing.rawValue)]) and \(fieldOwners[i]))")
+            } else {
+                index[d.abbrev] = FieldID(UInt32(i))
+            }
+            if d.kind != .layer && !d.abbrev.contains(".") {
+                problems.append("field \(d.abbrev) has no protocol prefix")
+            }
+        }
+        for (alias, target, owner) in aliases {
+            guard let id = index[target] else {
+                problems.append("alias \(alias) (by \(owner)) names unknown field \(target)")
+                continue
+            }
+            if index[alias] != nil {
+                problems.append("alias \(alias) (by \(owner)) clashes with an existing field name")
+                continue
+            }
+            index[alias] = id
+        }
+        for (table, key, binding) in pendingBindings {
+            guard var t = tables[table] else {
+                problems.append("\(binding.owner) binds to table \(table), which no module declares")
+                continue
+            }
+            if let existing = t.bindings[key] {
+                problems.append(
+                    "duplicate key \(key) in table \(table): bound by \(existing.owner) and by \(binding.owner)")
+                continue
+            }
+            t.bindings[key] = binding
+            tables[table] = t
+        }
+        guard problems.isEmpty else { throw RegistryError(problems: problems) }
+        for (id, var t) in tables {
+            if case .integer(let bits) = t.keyKind, bits <= 16 {
+                var dense = [Binding?](repeating: nil, count: 1 << Int(bits))
+                for (k, b) in t.bindings where !k.isUUID && k.low < UInt64(dense.count) { dense[Int(k.low)] = b }
+                t.dense = dense
+            }
+            tables[id] = t
+        }
+        return DissectorRegistry(fields: fields, index: index, layerOfField: layerOfField, tables: tables)
+    }
+}
+
+/// The frozen catalog of fields and tables, shared by the engine, the filter and the renderers.
+public final class DissectorRegistry: Sendable {
+    public let fields: [FieldDescriptor]
+    /// Filter name (and alias) → field.
+    public let index: [String: FieldID]
+    /// For each field, the id of the layer it belongs to.
+    let layerOfField: [UInt32]
+    public let tables: [TableID: DissectorTable]
+    public let core: CoreFields
+
+    init(fields: [FieldDescriptor], index: [String: FieldID], layerOfField: [UInt32], tables: [TableID: DissectorTable]) {
+        self.fields = fields
+        self.index = index
+        self.layerOfField = layerOfField
+        self.tables = tables
+        // The core set is registered first, so its layer is field 0.
+        self.core = CoreFields(layer: FieldID(0), base: 1)
+    }
+
+    @inlinable
+    public func descriptor(_ id: FieldID) -> FieldDescriptor { fields[Int(id.rawValue)] }
+
+    public func field(named name: String) -> FieldID? { index[name] }
+
+    /// The layer a field belongs to.
+    public func layer(of id: FieldID) -> FieldID { FieldID(layerOfField[Int(id.rawValue)]) }
+
+    /// The dissector bound to `key` in `table`, if any.
+    @inlinable
+    public func binding(_ table: TableID, _ key: DissectorKey) -> Binding? {
+        guard let t = tables[table] else { return nil }
+        return t.lookup(key)
+    }
+}
+
+extension DissectorTable {
+    @usableFromInline
+    func lookup(_ key: DissectorKey) -> Binding? {
+        if !key.isUUID, key.high == 0, key.low < UInt64(dense.count) { return dense[Int(key.low)] }
+        return bindings[key]
+    }
+}

@@ -1,0 +1,96 @@
+/// The name of a dissector table: a place where modules bind dissectors by key.
+public struct TableID: Hashable, Sendable, CustomStringConvertible {
+    public let name: String
+    public init(_ name: String) { self.name = name }
+    public var description: String { name }
+}
+
+/// A key in a dissector table: an integer (opcode, CID, PSM, AD type, company id) or a UUID.
+public struct DissectorKey: Hashable, Sendable, CustomStringConvertible {
+    public let high: UInt64
+    public let low: UInt64
+    public let isUUID: Bool
+
+    @inlinable
+    public init(_ value: UInt64) {
+        high = 0
+        low = value
+        isUUID = false
+    }
+
+    @inlinable
+    public init<I: BinaryInteger>(_ value: I) { self.init(UInt64(truncatingIfNeeded: value)) }
+
+    public init(_ uuid: BluetoothUUID) {
+        high = uuid.high
+        low = uuid.low
+        isUUID = true
+    }
+
+    public var description: String {
+        isUUID
+            ? BluetoothUUID(high: high, low: low, width: 16).description
+            : "0x" + String(low, radix: 16, uppercase: true)
+    }
+}
+
+/// What kind of keys a table takes, for listings and plugin validation.
+public enum TableKeyKind: Sendable, Hashable {
+    case integer(bits: UInt8)
+    case uuid
+}
+
+/// The tables the standard modules own. Modules meet only through these names, never by
+/// importing one another.
+public enum StandardTables {
+    /// HCI packet indicator (1 command, 2 ACL, 3 SCO, 4 event, 5 ISO).
+    public static let hciPacketType = TableID("hci.packet_type")
+    /// HCI command opcode (OGF << 10 | OCF): command parameters.
+    public static let hciCommand = TableID("bthci_cmd.opcode")
+    /// HCI command opcode: return parameters of Command Complete.
+    public static let hciCommandComplete = TableID("bthci_evt.command_complete.opcode")
+    /// HCI event code.
+    public static let hciEvent = TableID("bthci_evt.code")
+    /// LE Meta event subevent code.
+    public static let leMetaSubevent = TableID("bthci_evt.le_meta_subevent")
+    /// Complete L2CAP PDUs reassembled from LE ACL data (key 0).
+    public static let l2cap = TableID("btl2cap")
+    /// L2CAP fixed channel id (4 ATT, 5 LE signalling, 6 SMP).
+    public static let l2capCID = TableID("btl2cap.cid")
+    /// L2CAP PSM of a credit-based channel: SDUs, already reassembled.
+    public static let l2capPSM = TableID("btl2cap.psm")
+    /// ATT opcode.
+    public static let attOpcode = TableID("btatt.opcode")
+    /// GATT characteristic or descriptor UUID: decoders of attribute values.
+    public static let gattUUID = TableID("bluetooth.uuid")
+    /// Advertising data (AD) type.
+    public static let adType = TableID("btcommon.eir_ad.type")
+    /// Manufacturer-specific data by company identifier.
+    public static let companyID = TableID("btcommon.eir_ad.company_id")
+    /// Service data by service UUID.
+    public static let serviceData = TableID("btcommon.eir_ad.service_data")
+    /// A whole advertising-data block (the AD structures of a report or a Set Data command), key 0.
+    public static let advertisingData = TableID("btcommon.eir_ad")
+    /// SMP opcode.
+    public static let smpOpcode = TableID("btsmp.opcode")
+}
+
+/// Decodes one kind of PDU. Reads through `reader`, adds fields to `context.tree`, and hands
+/// payloads on with `context.dispatch`. Throws `DecodeError` for bad bytes; the engine turns that
+/// into a malformed note at this layer and keeps what was decoded.
+public protocol Dissector: Sendable {
+    func dissect(_ reader: inout ByteReader, _ context: inout DissectionContext) throws(DecodeError)
+}
+
+/// A dissector made from a closure, for small decoders.
+public struct ClosureDissector: Dissector {
+    let body: @Sendable (inout ByteReader, inout DissectionContext) throws(DecodeError) -> Void
+
+    public init(_ body: @escaping @Sendable (inout ByteReader, inout DissectionContext) throws(DecodeError) -> Void) {
+        self.body = body
+    }
+
+    public func dissect(_ reader: inout ByteReader, _ context: inout DissectionContext) throws(DecodeError) {
+        try body(&reader, &context)
+    }
+}

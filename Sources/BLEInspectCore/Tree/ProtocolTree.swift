@@ -1,0 +1,96 @@
+/// One decoded field in a frame's tree.
+public struct FieldNode: Sendable {
+    public var field: FieldID
+    /// Nesting depth: 0 for layers under the frame, +1 for each level inside.
+    public var depth: UInt16
+    /// Data source: 0 for the frame's bytes, n for `ProtocolTree.sources[n - 1]`.
+    public var source: UInt16
+    public var start: Int32
+    public var length: Int32
+    public var value: FieldValue
+
+    public var range: Range<Int> { Int(start)..<(Int(start) + Int(length)) }
+}
+
+/// A frame's decoded fields: a flat, pre-order array of nodes with depths, plus the extra data
+/// sources (reassembled PDUs) that nodes may point into. Reused from frame to frame.
+public struct ProtocolTree: Sendable {
+    public private(set) var nodes: [FieldNode] = []
+    /// Data sources besides the frame's bytes: reassembled PDUs and SDUs.
+    public private(set) var sources: [[UInt8]] = []
+    public private(set) var sourceNames: [String] = []
+    /// The depth new nodes get.
+    public private(set) var depth: Int = 0
+    /// The innermost protocol's summary, for one-line output.
+    public var info: String = ""
+    /// Set when the node limit dropped nodes.
+    public private(set) var overflowed = false
+
+    /// The most nodes one frame may have; past it, one expert note says so.
+    public static let maximumNodes = 4096
+    /// The deepest nesting allowed.
+    public static let maximumDepth = 32
+
+    public init() {}
+
+    /// Empties the tree, keeping its capacity.
+    public mutating func reset() {
+        nodes.removeAll(keepingCapacity: true)
+        sources.removeAll(keepingCapacity: true)
+        sourceNames.removeAll(keepingCapacity: true)
+        depth = 0
+        info = ""
+        overflowed = false
+    }
+
+    /// Adds a node at the current depth.
+    public mutating func add(_ field: FieldID, _ value: FieldValue, _ range: Range<Int>, source: Int = 0) {
+        append(FieldNode(
+            field: field, depth: UInt16(clamping: depth), source: UInt16(clamping: source),
+            start: Int32(clamping: range.lowerBound), length: Int32(clamping: range.count), value: value))
+    }
+
+    /// Adds a node and makes the following nodes its children until `close()`.
+    public mutating func open(_ field: FieldID, _ value: FieldValue = .none, _ range: Range<Int>, source: Int = 0) {
+        add(field, value, range, source: source)
+        depth += 1
+    }
+
+    /// Ends the children of the last `open`.
+    public mutating func close() {
+        if depth > 0 { depth -= 1 }
+    }
+
+    /// Restores the depth saved before a dissector ran (after an error left nodes open).
+    public mutating func restoreDepth(_ saved: Int) { depth = saved }
+
+    /// Extends the byte range of the node at `index` to `end` (for layers whose length is known
+    /// only after decoding).
+    public mutating func setEnd(ofNode index: Int, to end: Int) {
+        guard nodes.indices.contains(index) else { return }
+        nodes[index].length = Int32(clamping: max(0, end - Int(nodes[index].start)))
+    }
+
+    /// Index the next node will get.
+    public var nextIndex: Int { nodes.count }
+
+    /// Adds a data source (a reassembled PDU) and returns its source number for readers.
+    public mutating func addSource(_ bytes: [UInt8], name: String) -> Int {
+        sources.append(bytes)
+        sourceNames.append(name)
+        return sources.count
+    }
+
+    mutating func append(_ node: FieldNode) {
+        if nodes.count < Self.maximumNodes {
+            nodes.append(node)
+        } else {
+            overflowed = true
+        }
+    }
+
+    /// The bytes of a data source: 0 is `frameBytes`.
+    public func bytes(of source: UInt16, frameBytes: [UInt8]) -> [UInt8] {
+        source == 0 ? frameBytes : (Int(source) <= sources.count ? sources[Int(source) - 1] : [])
+    }
+}

@@ -1,0 +1,1 @@
+import BLEDissectorL2CAP
