@@ -39,5 +39,10 @@ enum CoreFieldsModule: DissectorModule {
     static let name = "core"
     static func register(_ registry: inout RegistryBuilder) {
         _ = registry.register(CoreField.self)
+        // The standard tables are declared here, not by the modules that fill them, so that any
+        // module can bind into any of them whatever else is built.
+        for (id, description, keys) in StandardTables.declarations {
+            registry.declareTable(id, description, keys: keys)
+        }
     }
 }

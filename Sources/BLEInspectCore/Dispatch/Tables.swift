@@ -73,6 +73,25 @@ public enum StandardTables {
     public static let advertisingData = TableID("btcommon.eir_ad")
     /// SMP opcode.
     public static let smpOpcode = TableID("btsmp.opcode")
+
+    /// Every standard table with its description and key kind.
+    public static let declarations: [(TableID, String, TableKeyKind)] = [
+        (hciPacketType, "HCI packet type (H4 indicator)", .integer(bits: 8)),
+        (hciCommand, "HCI command parameters by opcode", .integer(bits: 16)),
+        (hciCommandComplete, "HCI return parameters by command opcode", .integer(bits: 16)),
+        (hciEvent, "HCI event parameters by event code", .integer(bits: 8)),
+        (leMetaSubevent, "LE Meta event parameters by subevent code", .integer(bits: 8)),
+        (l2cap, "Complete L2CAP PDUs from ACL data", .integer(bits: 8)),
+        (l2capCID, "L2CAP fixed channels by CID", .integer(bits: 16)),
+        (l2capPSM, "L2CAP credit-based channel SDUs by PSM", .integer(bits: 16)),
+        (attOpcode, "ATT PDUs by opcode", .integer(bits: 8)),
+        (gattUUID, "GATT attribute values by characteristic or descriptor UUID", .uuid),
+        (adType, "Advertising data structures by AD type", .integer(bits: 8)),
+        (companyID, "Manufacturer-specific data by company identifier", .integer(bits: 16)),
+        (serviceData, "Service data by service UUID", .uuid),
+        (advertisingData, "Advertising data blocks", .integer(bits: 8)),
+        (smpOpcode, "SMP PDUs by opcode", .integer(bits: 8)),
+    ]
 }
 
 /// Decodes one kind of PDU. Reads through `reader`, adds fields to `context.tree`, and hands
