@@ -7,6 +7,8 @@ public enum ExitStatus: Int32, Sendable {
     case damagedInput = 65
     /// An input could not be read at all: missing, a directory, empty, no permission.
     case unreadableInput = 66
+    /// An internal error (a bug): the dissector registry did not build.
+    case software = 70
     /// An output could not be written.
     case cannotCreateOutput = 73
 }

@@ -17,6 +17,9 @@ public struct ReadOptions: Sendable {
     /// The output format; from the output file's extension when nil.
     public var outputFormat: OutputFormat?
     public var timeFormat: TimeFormat = .relative
+    /// What to print for each frame.
+    public var output: OutputMode = .text(verbose: false, hexDump: false)
+    public var color: ColorMode = .auto
     /// Show a progress line on standard error: nil decides from the terminals and the file size.
     public var progress: Bool?
 
@@ -63,6 +66,23 @@ public struct ReadRunner {
         let capture = options.outputPath.map { CaptureOutput(path: $0, format: format ?? .pcap) }
         // Text goes to stdout unless the capture itself does.
         let printLines = !options.countOnly && options.outputPath != "-"
+        let registry: DissectorRegistry
+        do throws(RegistryError) {
+            registry = try StandardModules.registry()
+        } catch {
+            errorOutput("bleinspect: internal error: the dissector registry does not build:\n\(error)")
+            return .software
+        }
+        if case .fields(let names) = options.output {
+            let unknown = FrameRenderer.unknownFields(names, registry: registry)
+            if !unknown.isEmpty {
+                errorOutput("bleinspect: unknown field\(unknown.count == 1 ? "" : "s"): \(unknown.joined(separator: ", ")) (see 'bleinspect fields')")
+                return .usage
+            }
+        }
+        let renderer = FrameRenderer(
+            registry: registry, mode: options.output, style: ANSIStyle(enabled: options.color.enabled(fd: 1)),
+            timeFormat: options.timeFormat)
         var status = ExitStatus.success
         var total = 0
         var remaining = options.frameLimit ?? Int.max
@@ -82,13 +102,18 @@ public struct ReadRunner {
                 defer { progress.clear() }
                 var first: Timestamp? = nil
                 var previous: Timestamp? = nil
+                var engine = DissectionEngine(registry: registry)
                 while remaining > 0, let frame = try reader.next() {
                     remaining -= 1
                     total += 1
                     if printLines {
                         let start = first ?? frame.timestamp
                         first = start
-                        printLine(frame, first: start, previous: previous ?? frame.timestamp)
+                        let before = previous ?? frame.timestamp
+                        engine.dissect(frame, wantsInfo: renderer.wantsInfo) { tree in
+                            renderer.render(frame, tree, first: start, previous: before, to: out)
+                        }
+                        out.flushIfFull()
                         previous = frame.timestamp
                     }
                     if let capture { try capture.write(frame) }
@@ -122,21 +147,6 @@ public struct ReadRunner {
         guard let size, size >= Self.progressThreshold else { return false }
         let stdoutIsCapture = options.outputPath == "-"
         return isatty(2) == 1 && (stdoutIsCapture || isatty(1) == 0)
-    }
-
-    private func printLine(_ frame: CapturedFrame, first: Timestamp, previous: Timestamp) {
-        let number = String(frame.number)
-        let time = options.timeFormat.format(frame.timestamp, first: first, previous: previous)
-        let controller = frame.controllerIndex.map { "hci\($0)" } ?? "-"
-        var line = String(repeating: " ", count: max(0, 7 - number.count)) + number
-        line += " "
-        line += String(repeating: " ", count: max(0, 12 - time.count)) + time
-        line += " \(frame.direction.mark) "
-        line += controller + String(repeating: " ", count: max(0, 5 - controller.count))
-        line += " "
-        line += FrameSummary.summary(of: frame)
-        line += "\n"
-        out.append(line)
     }
 }
 

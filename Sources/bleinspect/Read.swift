@@ -4,6 +4,12 @@ import BLEInspect
 
 extension TimeFormat: ExpressibleByArgument {}
 extension OutputFormat: ExpressibleByArgument {}
+extension ColorMode: ExpressibleByArgument {}
+
+/// `-T`: the output format.
+enum TextFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, fields
+}
 
 struct Read: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,6 +23,9 @@ struct Read: ParsableCommand {
               bleinspect read -c 20 capture.pklg
               bleinspect read --count capture.pcapng
               bleinspect read -t a capture.btsnoop            # wall-clock times (UTC)
+              bleinspect read -V capture.btsnoop              # every field of every frame
+              bleinspect read -T json capture.pcapng | jq .    # NDJSON, one object per frame
+              bleinspect read -T fields -e frame.number -e btatt.opcode -e btatt.handle capture.log
               cat btsnoop_hci.log | bleinspect read -
               bleinspect read capture.pklg -w capture.pcapng   # convert; format from the extension
               bleinspect read capture.pklg -w - -F btsnoop | bleinspect read -
@@ -41,6 +50,21 @@ struct Read: ParsableCommand {
     @Option(name: .short, help: "Time format: r relative to the first frame, d delta, a absolute (UTC), e epoch.")
     var t: TimeFormat = .relative
 
+    @Flag(name: .customShort("V"), help: "Show the full tree of every frame: names, values and value names.")
+    var verbose = false
+
+    @Flag(name: .customShort("x"), help: "Add a hex dump of each frame (and of reassembled PDUs).")
+    var hexDump = false
+
+    @Option(name: .customShort("T"), help: "Output format: text (default), json (NDJSON), or fields (with -e).")
+    var format: TextFormat = .text
+
+    @Option(name: .customShort("e"), help: "A field to print with -T fields; repeat for more columns.")
+    var fields: [String] = []
+
+    @Option(help: "Colour: auto (on a terminal, unless NO_COLOR is set), always or never.")
+    var color: ColorMode = .auto
+
     @Flag(
         inversion: .prefixedNo,
         help:
@@ -58,6 +82,8 @@ struct Read: ParsableCommand {
         if case .failure(let usage) = ReadRunner.resolveOutputFormat(options) {
             throw ValidationError(usage.message)
         }
+        if format == .fields && fields.isEmpty { throw ValidationError("-T fields needs at least one -e FIELD.") }
+        if format != .fields && !fields.isEmpty { throw ValidationError("-e goes with -T fields.") }
     }
 
     func run() throws {
@@ -68,6 +94,12 @@ struct Read: ParsableCommand {
         options.outputFormat = writeFormat
         options.timeFormat = t
         options.progress = progress
+        options.color = color
+        switch format {
+        case .text: options.output = .text(verbose: verbose, hexDump: hexDump)
+        case .json: options.output = .json
+        case .fields: options.output = .fields(fields)
+        }
         let runner = ReadRunner(
             options: options,
             output: OutputSink(fd: 1, ownsDescriptor: false),

@@ -1,0 +1,51 @@
+import ArgumentParser
+import BLECapture
+import BLEInspect
+import BLEInspectCore
+
+struct Fields: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List every field bleinspect decodes, with its type and description.",
+        discussion: """
+            Field names are the names used by -T fields -e and by filters. Where Wireshark has the
+            field, the name is Wireshark's abbreviation, so existing filters carry over.
+
+            Examples:
+              bleinspect fields
+              bleinspect fields btatt          # only names starting with btatt
+              bleinspect fields --markdown > FIELDS.md
+            """
+    )
+
+    @Argument(help: "Show only fields whose name starts with this prefix.")
+    var prefix: String?
+
+    @Flag(help: "Print a Markdown table.")
+    var markdown = false
+
+    func run() throws {
+        let registry: DissectorRegistry
+        do {
+            registry = try StandardModules.registry()
+        } catch {
+            StandardError.print("bleinspect: internal error: \(error)")
+            throw ExitCode(70)
+        }
+        let out = OutputSink(fd: 1, ownsDescriptor: false)
+        let aliases = Dictionary(grouping: registry.index.filter { registry.descriptor($0.value).abbrev != $0.key }, by: \.value)
+        if markdown { out.append("| Field | Type | Name | Description |\n|---|---|---|---|\n") }
+        for d in registry.fields where prefix.map({ d.abbrev.hasPrefix($0) }) ?? true {
+            var help = d.help
+            if let id = registry.field(named: d.abbrev), let names = aliases[id] {
+                let list = names.map(\.key).sorted().joined(separator: ", ")
+                help += (help.isEmpty ? "" : " ") + "(alias: \(list))"
+            }
+            if markdown {
+                out.append("| `\(d.abbrev)` | \(d.kind.typeName) | \(d.name) | \(help) |\n")
+            } else {
+                out.append("\(d.abbrev)\t\(d.kind.typeName)\t\(d.name)\(help.isEmpty ? "" : "\t" + help)\n")
+            }
+        }
+        out.flush()
+    }
+}
