@@ -10,6 +10,14 @@ public struct FrameSnapshot: Sendable {
     public let info: String
     public let registry: DissectorRegistry
 
+    public init(frame: CapturedFrame, nodes: [FieldNode], sources: [[UInt8]], info: String, registry: DissectorRegistry) {
+        self.frame = frame
+        self.nodes = nodes
+        self.sources = sources
+        self.info = info
+        self.registry = registry
+    }
+
     /// Values of every node of the field (or alias) named `name`, in tree order.
     public func values(_ name: String) -> [FieldValue] {
         guard let id = registry.field(named: name) else { return [] }

@@ -1,1 +1,0 @@
-import BLEDissectorL2CAP
