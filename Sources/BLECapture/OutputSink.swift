@@ -70,6 +70,44 @@ public final class OutputSink {
         buffer.append(UInt8(truncatingIfNeeded: v >> 8))
     }
 
+    /// Appends `n` spaces.
+    public func appendSpaces(_ n: Int) {
+        if n > 0 { buffer.append(contentsOf: repeatElement(0x20, count: n)) }
+    }
+
+    /// Appends a signed decimal number, right-aligned in `width` columns.
+    public func appendDecimal(_ value: Int64, width: Int = 0) {
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+            UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var v = value.magnitude
+        withUnsafeMutableBytes(of: &digits) { p in
+            repeat {
+                p[19 - count] = UInt8(v % 10) + 0x30
+                v /= 10
+                count += 1
+            } while v > 0 && count < 20
+        }
+        let negative = value < 0
+        appendSpaces(width - count - (negative ? 1 : 0))
+        if negative { buffer.append(0x2D) }
+        withUnsafeBytes(of: &digits) { p in buffer.append(contentsOf: p[(20 - count)...]) }
+    }
+
+    /// Appends `value` as exactly `digits` decimal digits, zero-padded (for fractions).
+    public func appendZeroPadded(_ value: UInt32, digits: Int) {
+        var divisor: UInt32 = 1
+        for _ in 1..<max(1, digits) { divisor &*= 10 }
+        var v = value
+        for _ in 0..<digits {
+            buffer.append(UInt8((v / divisor) % 10) + 0x30)
+            v %= divisor
+            divisor /= 10
+            if divisor == 0 { divisor = 1 }
+        }
+    }
+
     /// Flushes when the buffer is past its threshold; call after a batch of small appends.
     @inline(__always)
     public func flushIfFull() {

@@ -50,9 +50,9 @@ struct ReadCommandTests {
         #expect(result.status == 0)
         let lines = result.stdoutText.split(separator: "\n").map(String.init)
         #expect(lines == [
-            "      1     0.000000 < hci0  HCI Command, 3 bytes",
-            "      2     0.250000 > hci0  HCI Event, 6 bytes",
-            "      3     1.000001 ? -     Note: evil\\x1B]0;title\\x07\\u{202E}name\\xFF",
+            "      1     0.000000 < hci0  HCI_CMD  Sent Reset",
+            "      2     0.250000 > hci0  HCI_EVT  Rcvd Command Complete (Reset)",
+            "      3     1.000001 ? -     NOTE     Note: evil\\x1B]0;title\\x07\\u{202E}name\\xFF",
         ])
         #expect(!result.stdoutText.contains("\u{1B}"))
         let delta = try Run.bleinspect(["read", "-t", "d", file]).stdoutText.split(separator: "\n").map(String.init)

@@ -51,7 +51,7 @@ public struct FrameRenderer {
     ) {
         switch mode {
         case .text(let verbose, let hexDump):
-            out.append(summaryLine(frame, tree, first: first, previous: previous))
+            summaryLine(frame, tree, first: first, previous: previous, to: out)
             if verbose { renderTree(frame, tree, to: out) }
             if hexDump { renderHex(frame, tree, to: out) }
             if verbose || hexDump { out.append("\n") }
@@ -65,34 +65,63 @@ public struct FrameRenderer {
 
     /// The innermost layer's short name: the protocol column.
     func protocolName(_ tree: borrowing ProtocolTree) -> String {
-        var name = ""
-        for node in tree.nodes {
-            let d = registry.descriptor(node.field)
-            if d.kind == .layer, node.field != registry.core.layer {
-                name = d.short.isEmpty ? d.abbrev.uppercased() : d.short
-            }
+        var last: FieldID? = nil
+        let core = registry.core.layer
+        for node in tree.nodes where registry.isLayer[Int(node.field.rawValue)] && node.field != core {
+            last = node.field
         }
-        return name
+        return last.map { registry.shortNames[Int($0.rawValue)] } ?? ""
     }
 
     func summaryLine(
-        _ frame: CapturedFrame, _ tree: borrowing ProtocolTree, first: Timestamp, previous: Timestamp
-    ) -> String {
-        let number = String(frame.number)
-        let time = timeFormat.format(frame.timestamp, first: first, previous: previous)
-        let controller = frame.controllerIndex.map { "hci\($0)" } ?? "-"
+        _ frame: CapturedFrame, _ tree: borrowing ProtocolTree, first: Timestamp, previous: Timestamp,
+        to out: OutputSink
+    ) {
+        out.appendDecimal(Int64(frame.number), width: 7)
+        out.append(0x20)
+        let digits = Int(frame.timestamp.precision.rawValue)
+        switch timeFormat {
+        case .absolute:
+            let time = timeFormat.format(frame.timestamp, first: first, previous: previous)
+            out.appendSpaces(12 - time.utf8.count)
+            out.append(time)
+        case .relative, .delta, .epoch:
+            let (seconds, nanos): (Int64, UInt32)
+            switch timeFormat {
+            case .relative: (seconds, nanos) = frame.timestamp.difference(from: first)
+            case .delta: (seconds, nanos) = frame.timestamp.difference(from: previous)
+            default: (seconds, nanos) = (frame.timestamp.seconds, frame.timestamp.nanoseconds)
+            }
+            out.appendDecimal(seconds, width: 12 - digits - 1)
+            out.append(0x2E)
+            out.appendZeroPadded(digits == 9 ? nanos : nanos / 1000, digits: digits)
+        }
+        out.append(0x20)
+        out.append(UInt8(ascii: frame.direction.mark.unicodeScalars.first ?? "?"))
+        out.append(0x20)
+        if let c = frame.controllerIndex {
+            out.append("hci")
+            out.appendDecimal(Int64(c))
+            out.appendSpaces(2 - (c < 10 ? 1 : c < 100 ? 2 : 3))
+        } else {
+            out.append("-    ")
+        }
+        out.append(0x20)
         var proto = protocolName(tree)
         if proto.isEmpty { proto = frame.kind.isText ? "NOTE" : frame.kind.isHCI ? "HCI" : "DATA" }
-        let info = tree.info.isEmpty ? FrameSummary.summary(of: frame) : tree.info
+        if style.enabled { out.append(style.bold) }
+        out.append(proto)
+        if style.enabled { out.append(style.reset) }
+        out.appendSpaces(max(1, 9 - proto.utf8.count))
         let malformed = tree.nodes.contains { $0.field == registry.core[.malformed] }
-        var line = String(repeating: " ", count: max(0, 7 - number.count)) + number
-        line += " " + String(repeating: " ", count: max(0, 12 - time.count)) + time
-        line += " \(frame.direction.mark) "
-        line += controller + String(repeating: " ", count: max(0, 5 - controller.count)) + " "
-        line += style.bold + proto + style.reset + String(repeating: " ", count: max(1, 9 - proto.count))
-        line += malformed ? style.red + info + style.reset : info
-        line += "\n"
-        return line
+        if malformed && style.enabled { out.append(style.red) }
+        if tree.info.isEmpty {
+            out.append(FrameSummary.summary(of: frame))
+        } else {
+            out.append(tree.info)
+        }
+        if malformed && style.enabled { out.append(style.reset) }
+        out.append(0x0A)
     }
 
     func renderTree(_ frame: CapturedFrame, _ tree: borrowing ProtocolTree, to out: OutputSink) {

@@ -33,8 +33,9 @@ public struct DissectionEngine {
         if let h4 = frame.kind.h4Type {
             context.dispatch(StandardTables.hciPacketType, DissectorKey(h4), &reader)
         } else if frame.kind.isText {
-            context.tree.add(core[.note], .string(String(decoding: frame.bytes, as: UTF8.self)), all)
-            context.setInfo("\(frame.kind.name): " + TerminalSafeText.escape(frame.bytes.prefix(200)))
+            let text = frame.bytes.prefix { $0 != 0 }
+            context.tree.add(core[.note], .string(String(decoding: text, as: UTF8.self)), all)
+            context.setInfo("\(frame.kind.name): " + TerminalSafeText.escape(text.prefix(200)))
         } else if !frame.bytes.isEmpty {
             context.tree.add(core[.data], .bytes, all)
         }

@@ -19,8 +19,9 @@ public struct DissectorTable: Sendable {
     public let description: String
     public let keyKind: TableKeyKind
     public fileprivate(set) var bindings: [DissectorKey: Binding]
-    /// Dense array for small integer keys (< 65536), filled from `bindings`.
-    fileprivate var dense: [Binding?]
+    /// For tables of small integer keys: `dense[key]` is 1 + the index in `denseBindings`, or 0.
+    fileprivate var dense: [UInt16]
+    fileprivate var denseBindings: [Binding]
 }
 
 /// Why registration failed.
@@ -66,7 +67,8 @@ public struct RegistryBuilder {
             return
         }
         tables[id] = DissectorTable(
-            id: id, owner: currentModule, description: description, keyKind: keys, bindings: [:], dense: [])
+            id: id, owner: currentModule, description: description, keyKind: keys, bindings: [:], dense: [],
+            denseBindings: [])
     }
 
     /// Binds `dissector` to `key` in `table` (which may belong to another module).
@@ -135,10 +137,15 @@ public struct RegistryBuilder {
         }
         guard problems.isEmpty else { throw RegistryError(problems: problems) }
         for (id, var t) in tables {
-            if case .integer(let bits) = t.keyKind, bits <= 16 {
-                var dense = [Binding?](repeating: nil, count: 1 << Int(bits))
-                for (k, b) in t.bindings where !k.isUUID && k.low < UInt64(dense.count) { dense[Int(k.low)] = b }
+            if case .integer(let bits) = t.keyKind, bits <= 16, t.bindings.count < Int(UInt16.max) {
+                var dense = [UInt16](repeating: 0, count: 1 << Int(bits))
+                var list: [Binding] = []
+                for (k, b) in t.bindings where !k.isUUID && k.low < UInt64(dense.count) {
+                    list.append(b)
+                    dense[Int(k.low)] = UInt16(list.count)
+                }
                 t.dense = dense
+                t.denseBindings = list
             }
             tables[id] = t
         }
@@ -155,6 +162,10 @@ public final class DissectorRegistry: Sendable {
     let layerOfField: [UInt32]
     public let tables: [TableID: DissectorTable]
     public let core: CoreFields
+    /// Per field: true for layers (kept apart so that hot loops need not copy descriptors).
+    public let isLayer: [Bool]
+    /// Per field: the short protocol name of layers, empty otherwise.
+    public let shortNames: [String]
 
     init(fields: [FieldDescriptor], index: [String: FieldID], layerOfField: [UInt32], tables: [TableID: DissectorTable]) {
         self.fields = fields
@@ -163,6 +174,10 @@ public final class DissectorRegistry: Sendable {
         self.tables = tables
         // The core set is registered first, so its layer is field 0.
         self.core = CoreFields(layer: FieldID(0), base: 1)
+        self.isLayer = fields.map { $0.kind == .layer }
+        self.shortNames = fields.map { d in
+            d.kind == .layer ? (d.short.isEmpty ? d.abbrev.uppercased() : d.short) : ""
+        }
     }
 
     @inlinable
@@ -184,7 +199,10 @@ public final class DissectorRegistry: Sendable {
 extension DissectorTable {
     @usableFromInline
     func lookup(_ key: DissectorKey) -> Binding? {
-        if !key.isUUID, key.high == 0, key.low < UInt64(dense.count) { return dense[Int(key.low)] }
+        if !key.isUUID, key.high == 0, key.low < UInt64(dense.count) {
+            let slot = Int(dense[Int(key.low)])
+            return slot == 0 ? nil : denseBindings[slot - 1]
+        }
         return bindings[key]
     }
 }
