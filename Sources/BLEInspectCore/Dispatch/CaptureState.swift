@@ -15,6 +15,13 @@ public struct ConnectionInfo: Sendable {
     /// 0 central, 1 peripheral (the local controller's role).
     public var role: UInt8
     public var openedInFrame: Int
+
+    public init(peer: BDAddr, peerAddressType: UInt8, role: UInt8, openedInFrame: Int) {
+        self.peer = peer
+        self.peerAddressType = peerAddressType
+        self.role = role
+        self.openedInFrame = openedInFrame
+    }
 }
 
 /// Module state that belongs to connections and is dropped when one closes.

@@ -1,0 +1,229 @@
+import BLEInspectCore
+
+/// ACL data packets (H4 type 2): the header, then L2CAP PDUs reassembled from the fragments
+/// per (controller, connection handle, direction) and handed to `StandardTables.l2cap`.
+struct HCIACLPacket: Dissector {
+    let f: HCIFieldIDs
+
+    /// The handle on which several Android controllers (Qualcomm) log vendor debug data that is
+    /// not L2CAP.
+    static let vendorDebugHandle: UInt16 = 0x0EDC
+
+    func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
+        HCIPacket.addH4(f, 2, &ctx)
+        let a = f.acl
+        ctx.tree.open(a.layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
+        let s = r.offset
+        let word = try r.readUInt16()
+        let handle = word & 0x0FFF
+        let pb = UInt8((word >> 12) & 0x3)
+        ctx.tree.add(a[.chandle], .unsigned(UInt64(handle)), s..<r.offset, source: r.source)
+        ctx.tree.add(a[.pbFlag], .unsigned(UInt64(pb)), s..<r.offset, source: r.source)
+        ctx.tree.add(a[.bcFlag], .unsigned(UInt64(word >> 14)), s..<r.offset, source: r.source)
+        let length = try ctx.u16(a[.length], &r)
+        let dir = ctx.directionWord(unknown: "")
+        ctx.setInfo((dir.isEmpty ? "" : dir + " ") + "ACL Data, Handle " + HCIPacket.hex16(handle))
+        let complete = r.remaining >= Int(length)
+        var payload = try HCIPacket.parameters(Int(length), &r, &ctx)
+
+        if handle == Self.vendorDebugHandle && !HCIConnections.isOpen(ctx, handle: handle) {
+            showBytes(payload, &ctx)
+            ctx.setInfo("Vendor debug data (handle 0x0EDC)")
+            ctx.tree.close()
+            return
+        }
+        ctx.packet.connection = ConnectionKey(controller: ctx.controller, handle: handle)
+        guard complete else {
+            // A cut packet cannot take part in reassembly; its bytes are shown.
+            showBytes(payload, &ctx)
+            ctx.tree.close()
+            return
+        }
+        // The L2CAP layer follows the ACL layer (it does not nest in it).
+        let pdu = reassemble(handle: handle, start: pb != 0x01, &payload, &ctx)
+        ctx.tree.close()
+        if var pdu { ctx.dispatch(StandardTables.l2cap, DissectorKey(0), &pdu) }
+    }
+
+    private func showBytes(_ r: ByteReader, _ ctx: inout DissectionContext) {
+        guard !r.isAtEnd else { return }
+        ctx.tree.add(ctx.core[.data], .bytes, r.offset..<(r.offset + r.remaining), source: r.source)
+    }
+
+    /// The PDU's full length from its first bytes, when its length field is there.
+    private static func expectedLength(_ bytes: ArraySlice<UInt8>) -> Int? {
+        guard bytes.count >= 2 else { return nil }
+        let lo = Int(bytes[bytes.startIndex])
+        let hi = Int(bytes[bytes.startIndex + 1])
+        return (hi << 8 | lo) + 4
+    }
+
+    /// Feeds one fragment to the reassembly of its connection and direction; returns the
+    /// complete PDU when there is one (in the frame's bytes, or in a new data source).
+    private func reassemble(
+        handle: UInt16,
+        start: Bool,
+        _ payload: inout ByteReader,
+        _ ctx: inout DissectionContext
+    ) -> ByteReader? {
+        let state = HCIState.of(ctx)
+        let key = HCIState.ReassemblyKey(controller: ctx.controller, handle: handle, direction: ctx.direction.rawValue)
+        let range = payload.offset..<(payload.offset + payload.remaining)
+        let source = payload.source
+
+        if start {
+            if let old = state.partials.removeValue(forKey: key) {
+                ctx.expert(
+                    .warning,
+                    "Incomplete L2CAP PDU discarded (\(old.bytes.count) of \(old.expected.map(String.init) ?? "?") bytes, started in frame \(old.startFrame))",
+                    range,
+                    source: source
+                )
+            }
+            let bytes = payload.remainingSlice
+            let expected = Self.expectedLength(bytes)
+            if let expected, bytes.count >= expected {
+                // The whole PDU in one packet: decoded in place.
+                return payload.readRest()
+            }
+            if bytes.isEmpty {
+                ctx.expert(.warning, "Empty ACL start fragment", range, source: source)
+                return nil
+            }
+            if state.partials.count >= HCIState.maximumPartials, let oldest = state.oldestPartial(),
+                let dropped = state.partials.removeValue(forKey: oldest)
+            {
+                ctx.expert(
+                    .warning,
+                    "Too many incomplete L2CAP PDUs (\(HCIState.maximumPartials)); dropped the one started in frame \(dropped.startFrame)",
+                    range,
+                    source: source
+                )
+            }
+            var stored = [UInt8]()
+            stored.reserveCapacity(expected ?? bytes.count)
+            stored.append(contentsOf: bytes)
+            state.partials[key] = HCIState.Partial(
+                bytes: stored,
+                expected: expected,
+                startFrame: ctx.frameNumber,
+                fragments: 1
+            )
+            showBytes(payload, &ctx)
+            let have = bytes.count
+            ctx.setInfo("ACL fragment (start, \(have) of \(expected.map(String.init) ?? "?") bytes)")
+            return nil
+        }
+
+        guard var partial = state.partials.removeValue(forKey: key) else {
+            showBytes(payload, &ctx)
+            ctx.expert(.warning, "ACL continuation fragment without a start fragment; discarded", range, source: source)
+            ctx.setInfo("ACL fragment (continuation, no start)")
+            return nil
+        }
+        let bytes = payload.remainingSlice
+        guard partial.bytes.count + bytes.count <= HCIState.maximumPDU else {
+            showBytes(payload, &ctx)
+            ctx.expert(
+                .warning,
+                "L2CAP PDU started in frame \(partial.startFrame) would exceed \(HCIState.maximumPDU) bytes; discarded",
+                range,
+                source: source
+            )
+            ctx.setInfo("ACL fragment (continuation, over the size limit)")
+            return nil
+        }
+        partial.bytes.append(contentsOf: bytes)
+        partial.fragments += 1
+        if partial.expected == nil { partial.expected = Self.expectedLength(partial.bytes[...]) }
+        guard let expected = partial.expected, partial.bytes.count >= expected else {
+            let have = partial.bytes.count
+            let total = partial.expected.map(String.init) ?? "?"
+            state.partials[key] = partial
+            showBytes(payload, &ctx)
+            ctx.setInfo("ACL fragment (continuation, \(have) of \(total) bytes)")
+            return nil
+        }
+        if partial.bytes.count > expected {
+            ctx.expert(
+                .warning,
+                "ACL fragments carry \(partial.bytes.count - expected) bytes beyond the L2CAP length",
+                range,
+                source: source
+            )
+        }
+        let a = f.acl
+        ctx.tree.add(a[.fragmentCount], .unsigned(UInt64(partial.fragments)), range, source: source)
+        ctx.tree.add(a[.reassembledLength], .unsigned(UInt64(partial.bytes.count)), range, source: source)
+        ctx.setInfo("ACL Data, reassembled from \(partial.fragments) fragments")
+        let pdu = partial.bytes
+        let src = ctx.tree.addSource(pdu, name: "Reassembled L2CAP")
+        return ByteReader(pdu, source: src)
+    }
+}
+
+/// SCO data packets (H4 type 3).
+struct HCISCOPacket: Dissector {
+    let f: HCIFieldIDs
+
+    func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
+        HCIPacket.addH4(f, 3, &ctx)
+        let c = f.sco
+        ctx.tree.open(c.layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
+        let s = r.offset
+        let word = try r.readUInt16()
+        ctx.tree.add(c[.chandle], .unsigned(UInt64(word & 0x0FFF)), s..<r.offset, source: r.source)
+        ctx.tree.add(c[.packetStatus], .unsigned(UInt64((word >> 12) & 0x3)), s..<r.offset, source: r.source)
+        let length = try ctx.u8(c[.length], &r)
+        let dir = ctx.directionWord(unknown: "")
+        ctx.setInfo((dir.isEmpty ? "" : dir + " ") + "SCO Data, Handle " + HCIPacket.hex16(word & 0x0FFF))
+        var data = try HCIPacket.parameters(Int(length), &r, &ctx)
+        if !data.isAtEnd {
+            let rest = data.readRest()
+            ctx.tree.add(ctx.core[.data], .bytes, rest.offset..<(rest.offset + rest.remaining), source: rest.source)
+        }
+        ctx.tree.close()
+    }
+}
+
+/// ISO data packets (H4 type 5): the header, and for a first or complete fragment the ISO data
+/// load header (timestamp, sequence number, SDU length).
+struct HCIISOPacket: Dissector {
+    let f: HCIFieldIDs
+
+    func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
+        HCIPacket.addH4(f, 5, &ctx)
+        let c = f.iso
+        ctx.tree.open(c.layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
+        let s = r.offset
+        let word = try r.readUInt16()
+        let handle = word & 0x0FFF
+        let pb = (word >> 12) & 0x3
+        let ts = (word >> 14) & 0x1
+        ctx.tree.add(c[.chandle], .unsigned(UInt64(handle)), s..<r.offset, source: r.source)
+        ctx.tree.add(c[.pbFlag], .unsigned(UInt64(pb)), s..<r.offset, source: r.source)
+        ctx.tree.add(c[.tsFlag], .unsigned(UInt64(ts)), s..<r.offset, source: r.source)
+        let ls = r.offset
+        let length = try r.readUInt16() & 0x3FFF
+        ctx.tree.add(c[.dataLength], .unsigned(UInt64(length)), ls..<r.offset, source: r.source)
+        let dir = ctx.directionWord(unknown: "")
+        ctx.setInfo((dir.isEmpty ? "" : dir + " ") + "ISO Data, Handle " + HCIPacket.hex16(handle))
+        var load = try HCIPacket.parameters(Int(length), &r, &ctx)
+        if pb == 0 || pb == 2 {
+            let d = f.isoData
+            ctx.tree.open(d.layer, .none, load.offset..<(load.offset + load.remaining), source: load.source)
+            if ts != 0 { try ctx.u32(d[.timestamp], &load) }
+            try ctx.u16(d[.packetSeqNum], &load)
+            let ss = load.offset
+            let sdu = try load.readUInt16()
+            ctx.tree.add(d[.sduLength], .unsigned(UInt64(sdu & 0x0FFF)), ss..<load.offset, source: load.source)
+            ctx.tree.add(d[.statusFlag], .unsigned(UInt64(sdu >> 14)), ss..<load.offset, source: load.source)
+            ctx.tree.close()
+        }
+        if !load.isAtEnd {
+            let rest = load.readRest()
+            ctx.tree.add(ctx.core[.data], .bytes, rest.offset..<(rest.offset + rest.remaining), source: rest.source)
+        }
+        ctx.tree.close()
+    }
+}

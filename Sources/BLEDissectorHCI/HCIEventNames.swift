@@ -1,0 +1,382 @@
+import BLEInspectCore
+
+/// Names of HCI events, LE Meta subevents, error codes and the other enumerations the HCI
+/// dissectors show, from the Core Specification (5.4 and 6.0, Vol 4, Part E §7.7 and Vol 1,
+/// Part F).
+enum HCIEventNames {
+    static func name(_ code: UInt8) -> String { table[code] ?? "Unknown" }
+
+    static let table: [UInt8: String] = Dictionary(uniqueKeysWithValues: events.map { (UInt8($0.0), $0.1) })
+
+    static let events: [(UInt64, String)] = [
+        (0x01, "Inquiry Complete"),
+        (0x02, "Inquiry Result"),
+        (0x03, "Connection Complete"),
+        (0x04, "Connection Request"),
+        (0x05, "Disconnection Complete"),
+        (0x06, "Authentication Complete"),
+        (0x07, "Remote Name Request Complete"),
+        (0x08, "Encryption Change [v1]"),
+        (0x09, "Change Connection Link Key Complete"),
+        (0x0A, "Link Key Type Changed"),
+        (0x0B, "Read Remote Supported Features Complete"),
+        (0x0C, "Read Remote Version Information Complete"),
+        (0x0D, "QoS Setup Complete"),
+        (0x0E, "Command Complete"),
+        (0x0F, "Command Status"),
+        (0x10, "Hardware Error"),
+        (0x11, "Flush Occurred"),
+        (0x12, "Role Change"),
+        (0x13, "Number Of Completed Packets"),
+        (0x14, "Mode Change"),
+        (0x15, "Return Link Keys"),
+        (0x16, "PIN Code Request"),
+        (0x17, "Link Key Request"),
+        (0x18, "Link Key Notification"),
+        (0x19, "Loopback Command"),
+        (0x1A, "Data Buffer Overflow"),
+        (0x1B, "Max Slots Change"),
+        (0x1C, "Read Clock Offset Complete"),
+        (0x1D, "Connection Packet Type Changed"),
+        (0x1E, "QoS Violation"),
+        (0x1F, "Page Scan Mode Change"),
+        (0x20, "Page Scan Repetition Mode Change"),
+        (0x21, "Flow Specification Complete"),
+        (0x22, "Inquiry Result with RSSI"),
+        (0x23, "Read Remote Extended Features Complete"),
+        (0x2C, "Synchronous Connection Complete"),
+        (0x2D, "Synchronous Connection Changed"),
+        (0x2E, "Sniff Subrating"),
+        (0x2F, "Extended Inquiry Result"),
+        (0x30, "Encryption Key Refresh Complete"),
+        (0x31, "IO Capability Request"),
+        (0x32, "IO Capability Response"),
+        (0x33, "User Confirmation Request"),
+        (0x34, "User Passkey Request"),
+        (0x35, "Remote OOB Data Request"),
+        (0x36, "Simple Pairing Complete"),
+        (0x38, "Link Supervision Timeout Changed"),
+        (0x39, "Enhanced Flush Complete"),
+        (0x3B, "User Passkey Notification"),
+        (0x3C, "Keypress Notification"),
+        (0x3D, "Remote Host Supported Features Notification"),
+        (0x3E, "LE Meta"),
+        (0x40, "Physical Link Complete"),
+        (0x41, "Channel Selected"),
+        (0x42, "Disconnection Physical Link Complete"),
+        (0x43, "Physical Link Loss Early Warning"),
+        (0x44, "Physical Link Recovery"),
+        (0x45, "Logical Link Complete"),
+        (0x46, "Disconnection Logical Link Complete"),
+        (0x47, "Flow Spec Modify Complete"),
+        (0x48, "Number Of Completed Data Blocks"),
+        (0x49, "AMP Start Test"),
+        (0x4A, "AMP Test End"),
+        (0x4B, "AMP Receiver Report"),
+        (0x4C, "Short Range Mode Change Complete"),
+        (0x4D, "AMP Status Change"),
+        (0x4E, "Triggered Clock Capture"),
+        (0x4F, "Synchronization Train Complete"),
+        (0x50, "Synchronization Train Received"),
+        (0x51, "Connectionless Peripheral Broadcast Receive"),
+        (0x52, "Connectionless Peripheral Broadcast Timeout"),
+        (0x53, "Truncated Page Complete"),
+        (0x54, "Peripheral Page Response Timeout"),
+        (0x55, "Connectionless Peripheral Broadcast Channel Map Change"),
+        (0x56, "Inquiry Response Notification"),
+        (0x57, "Authenticated Payload Timeout Expired"),
+        (0x58, "SAM Status Change"),
+        (0x59, "Encryption Change [v2]"),
+        (0xFF, "Vendor-Specific"),
+    ]
+
+    static func subeventName(_ code: UInt8) -> String { subeventTable[code] ?? "Unknown" }
+
+    static let subeventTable: [UInt8: String] = Dictionary(
+        uniqueKeysWithValues: subevents.map { (UInt8($0.0), $0.1) }
+    )
+
+    static let subevents: [(UInt64, String)] = [
+        (0x01, "LE Connection Complete"),
+        (0x02, "LE Advertising Report"),
+        (0x03, "LE Connection Update Complete"),
+        (0x04, "LE Read Remote Features Complete"),
+        (0x05, "LE Long Term Key Request"),
+        (0x06, "LE Remote Connection Parameter Request"),
+        (0x07, "LE Data Length Change"),
+        (0x08, "LE Read Local P-256 Public Key Complete"),
+        (0x09, "LE Generate DHKey Complete"),
+        (0x0A, "LE Enhanced Connection Complete [v1]"),
+        (0x0B, "LE Directed Advertising Report"),
+        (0x0C, "LE PHY Update Complete"),
+        (0x0D, "LE Extended Advertising Report"),
+        (0x0E, "LE Periodic Advertising Sync Established [v1]"),
+        (0x0F, "LE Periodic Advertising Report [v1]"),
+        (0x10, "LE Periodic Advertising Sync Lost"),
+        (0x11, "LE Scan Timeout"),
+        (0x12, "LE Advertising Set Terminated"),
+        (0x13, "LE Scan Request Received"),
+        (0x14, "LE Channel Selection Algorithm"),
+        (0x15, "LE Connectionless IQ Report"),
+        (0x16, "LE Connection IQ Report"),
+        (0x17, "LE CTE Request Failed"),
+        (0x18, "LE Periodic Advertising Sync Transfer Received [v1]"),
+        (0x19, "LE CIS Established [v1]"),
+        (0x1A, "LE CIS Request"),
+        (0x1B, "LE Create BIG Complete"),
+        (0x1C, "LE Terminate BIG Complete"),
+        (0x1D, "LE BIG Sync Established"),
+        (0x1E, "LE BIG Sync Lost"),
+        (0x1F, "LE Request Peer SCA Complete"),
+        (0x20, "LE Path Loss Threshold"),
+        (0x21, "LE Transmit Power Reporting"),
+        (0x22, "LE BIGInfo Advertising Report"),
+        (0x23, "LE Subrate Change"),
+        (0x24, "LE Periodic Advertising Sync Established [v2]"),
+        (0x25, "LE Periodic Advertising Report [v2]"),
+        (0x26, "LE Periodic Advertising Sync Transfer Received [v2]"),
+        (0x27, "LE Periodic Advertising Subevent Data Request"),
+        (0x28, "LE Periodic Advertising Response Report"),
+        (0x29, "LE Enhanced Connection Complete [v2]"),
+        (0x2A, "LE CIS Established [v2]"),
+        (0x2B, "LE Read All Remote Features Complete"),
+        (0x2C, "LE CS Read Remote Supported Capabilities Complete"),
+        (0x2D, "LE CS Read Remote FAE Table Complete"),
+        (0x2E, "LE CS Security Enable Complete"),
+        (0x2F, "LE CS Config Complete"),
+        (0x30, "LE CS Procedure Enable Complete"),
+        (0x31, "LE CS Subevent Result"),
+        (0x32, "LE CS Subevent Result Continue"),
+        (0x33, "LE CS Test End Complete"),
+        (0x34, "LE Monitored Advertisers Report"),
+        (0x35, "LE Frame Space Update Complete"),
+    ]
+
+    /// HCI error codes (Vol 1, Part F), used by status and reason parameters.
+    static let errors: [(UInt64, String)] = [
+        (0x00, "Success"),
+        (0x01, "Unknown HCI Command"),
+        (0x02, "Unknown Connection Identifier"),
+        (0x03, "Hardware Failure"),
+        (0x04, "Page Timeout"),
+        (0x05, "Authentication Failure"),
+        (0x06, "PIN or Key Missing"),
+        (0x07, "Memory Capacity Exceeded"),
+        (0x08, "Connection Timeout"),
+        (0x09, "Connection Limit Exceeded"),
+        (0x0A, "Synchronous Connection Limit To A Device Exceeded"),
+        (0x0B, "Connection Already Exists"),
+        (0x0C, "Command Disallowed"),
+        (0x0D, "Connection Rejected due to Limited Resources"),
+        (0x0E, "Connection Rejected Due To Security Reasons"),
+        (0x0F, "Connection Rejected due to Unacceptable BD_ADDR"),
+        (0x10, "Connection Accept Timeout Exceeded"),
+        (0x11, "Unsupported Feature or Parameter Value"),
+        (0x12, "Invalid HCI Command Parameters"),
+        (0x13, "Remote User Terminated Connection"),
+        (0x14, "Remote Device Terminated Connection due to Low Resources"),
+        (0x15, "Remote Device Terminated Connection due to Power Off"),
+        (0x16, "Connection Terminated By Local Host"),
+        (0x17, "Repeated Attempts"),
+        (0x18, "Pairing Not Allowed"),
+        (0x19, "Unknown LMP PDU"),
+        (0x1A, "Unsupported Remote Feature"),
+        (0x1B, "SCO Offset Rejected"),
+        (0x1C, "SCO Interval Rejected"),
+        (0x1D, "SCO Air Mode Rejected"),
+        (0x1E, "Invalid LMP Parameters / Invalid LL Parameters"),
+        (0x1F, "Unspecified Error"),
+        (0x20, "Unsupported LMP Parameter Value / Unsupported LL Parameter Value"),
+        (0x21, "Role Change Not Allowed"),
+        (0x22, "LMP Response Timeout / LL Response Timeout"),
+        (0x23, "LMP Error Transaction Collision / LL Procedure Collision"),
+        (0x24, "LMP PDU Not Allowed"),
+        (0x25, "Encryption Mode Not Acceptable"),
+        (0x26, "Link Key cannot be Changed"),
+        (0x27, "Requested QoS Not Supported"),
+        (0x28, "Instant Passed"),
+        (0x29, "Pairing With Unit Key Not Supported"),
+        (0x2A, "Different Transaction Collision"),
+        (0x2C, "QoS Unacceptable Parameter"),
+        (0x2D, "QoS Rejected"),
+        (0x2E, "Channel Classification Not Supported"),
+        (0x2F, "Insufficient Security"),
+        (0x30, "Parameter Out Of Mandatory Range"),
+        (0x32, "Role Switch Pending"),
+        (0x34, "Reserved Slot Violation"),
+        (0x35, "Role Switch Failed"),
+        (0x36, "Extended Inquiry Response Too Large"),
+        (0x37, "Secure Simple Pairing Not Supported By Host"),
+        (0x38, "Host Busy - Pairing"),
+        (0x39, "Connection Rejected due to No Suitable Channel Found"),
+        (0x3A, "Controller Busy"),
+        (0x3B, "Unacceptable Connection Parameters"),
+        (0x3C, "Advertising Timeout"),
+        (0x3D, "Connection Terminated due to MIC Failure"),
+        (0x3E, "Connection Failed to be Established / Synchronization Timeout"),
+        (0x3F, "Previously Used"),
+        (0x40, "Coarse Clock Adjustment Rejected but Will Try to Adjust Using Clock Dragging"),
+        (0x41, "Type0 Submap Not Defined"),
+        (0x42, "Unknown Advertising Identifier"),
+        (0x43, "Limit Reached"),
+        (0x44, "Operation Cancelled by Host"),
+        (0x45, "Packet Too Long"),
+        (0x46, "Too Late"),
+        (0x47, "Too Early"),
+    ]
+
+    static let errorTable: [UInt8: String] = Dictionary(uniqueKeysWithValues: errors.map { (UInt8($0.0), $0.1) })
+
+    static func errorName(_ code: UInt8) -> String { errorTable[code] ?? "Unknown" }
+}
+
+/// Value names of HCI parameters.
+enum HCIValueNames {
+    static let errors = ValueNames(HCIEventNames.errors)
+    static let opcode = ValueNames(lookup: { HCICommandNames.name(UInt16(truncatingIfNeeded: $0)) })
+    static let ogf = ValueNames(HCICommandNames.groups)
+    static let eventCode = ValueNames(lookup: { HCIEventNames.name(UInt8(truncatingIfNeeded: $0)) })
+    static let subevent = ValueNames(lookup: { HCIEventNames.subeventName(UInt8(truncatingIfNeeded: $0)) })
+
+    static let h4Type: [(UInt64, String)] = [
+        (0x01, "HCI Command"), (0x02, "ACL Data"), (0x03, "SCO Data"), (0x04, "HCI Event"), (0x05, "ISO Data"),
+    ]
+    static let h4Direction: [(UInt64, String)] = [(0x00, "Sent"), (0x01, "Rcvd")]
+
+    static let addressType: [(UInt64, String)] = [
+        (0x00, "Public Device Address"),
+        (0x01, "Random Device Address"),
+        (0x02, "Public Identity Address"),
+        (0x03, "Random (Static) Identity Address"),
+        (0xFF, "Anonymous (No Address Provided)"),
+    ]
+    static let ownAddressType: [(UInt64, String)] = [
+        (0x00, "Public Device Address"),
+        (0x01, "Random Device Address"),
+        (0x02, "Resolvable Private Address or Public Address"),
+        (0x03, "Resolvable Private Address or Random Address"),
+    ]
+    static let identityAddressType: [(UInt64, String)] = [
+        (0x00, "Public Identity Address"), (0x01, "Random (Static) Identity Address"),
+    ]
+    static let advertisingType: [(UInt64, String)] = [
+        (0x00, "Connectable and Scannable Undirected (ADV_IND)"),
+        (0x01, "Connectable High Duty Cycle Directed (ADV_DIRECT_IND)"),
+        (0x02, "Scannable Undirected (ADV_SCAN_IND)"),
+        (0x03, "Non-Connectable Undirected (ADV_NONCONN_IND)"),
+        (0x04, "Connectable Low Duty Cycle Directed (ADV_DIRECT_IND)"),
+    ]
+    static let advertisingReportType: [(UInt64, String)] = [
+        (0x00, "Connectable and Scannable Undirected (ADV_IND)"),
+        (0x01, "Connectable Directed (ADV_DIRECT_IND)"),
+        (0x02, "Scannable Undirected (ADV_SCAN_IND)"),
+        (0x03, "Non-Connectable Undirected (ADV_NONCONN_IND)"),
+        (0x04, "Scan Response (SCAN_RSP)"),
+    ]
+    static let dataStatus: [(UInt64, String)] = [
+        (0x00, "Complete"), (0x01, "Incomplete, more data to come"), (0x02, "Incomplete, data truncated"),
+        (0x03, "Reserved"),
+    ]
+    static let periodicDataStatus: [(UInt64, String)] = [
+        (0x00, "Complete"), (0x01, "Incomplete, more data to come"), (0x02, "Incomplete, data truncated"),
+        (0xFF, "Failed to receive an AUX_SYNC_SUBEVENT_IND PDU"),
+    ]
+    static let advertisingFilterPolicy: [(UInt64, String)] = [
+        (0x00, "Process scan and connection requests from all devices"),
+        (0x01, "Process connection requests from all devices, scan requests only from the Filter Accept List"),
+        (0x02, "Process scan requests from all devices, connection requests only from the Filter Accept List"),
+        (0x03, "Process scan and connection requests only from the Filter Accept List"),
+    ]
+    static let scanFilterPolicy: [(UInt64, String)] = [
+        (0x00, "Basic unfiltered"),
+        (0x01, "Basic filtered (Filter Accept List)"),
+        (0x02, "Extended unfiltered"),
+        (0x03, "Extended filtered (Filter Accept List)"),
+    ]
+    static let initiatorFilterPolicy: [(UInt64, String)] = [
+        (0x00, "Use the peer address, not the Filter Accept List"),
+        (0x01, "Use the Filter Accept List"),
+        (0x02, "Use decisions, not the Filter Accept List"),
+        (0x03, "Use the Filter Accept List and decisions"),
+    ]
+    static let scanType: [(UInt64, String)] = [(0x00, "Passive"), (0x01, "Active")]
+    static let enable: [(UInt64, String)] = [(0x00, "Disabled"), (0x01, "Enabled")]
+    static let filterDuplicates: [(UInt64, String)] = [
+        (0x00, "Disabled"), (0x01, "Enabled"), (0x02, "Enabled, reset for each scan period"),
+    ]
+    static let role: [(UInt64, String)] = [(0x00, "Central"), (0x01, "Peripheral")]
+    static let clockAccuracy: [(UInt64, String)] = [
+        (0x00, "500 ppm"), (0x01, "250 ppm"), (0x02, "150 ppm"), (0x03, "100 ppm"), (0x04, "75 ppm"),
+        (0x05, "50 ppm"), (0x06, "30 ppm"), (0x07, "20 ppm"),
+    ]
+    static let phy: [(UInt64, String)] = [
+        (0x00, "No packets on the secondary advertising physical channel"), (0x01, "LE 1M"), (0x02, "LE 2M"),
+        (0x03, "LE Coded"),
+    ]
+    static let advertisingPHY: [(UInt64, String)] = [
+        (0x01, "LE 1M"), (0x02, "LE 2M"), (0x03, "LE Coded (S=8)"), (0x04, "LE Coded (S=2)"),
+    ]
+    static let phyOptions: [(UInt64, String)] = [
+        (0x00, "No preferred coding"), (0x01, "Prefers S=2 coding"), (0x02, "Prefers S=8 coding"),
+    ]
+    static let dataOperation: [(UInt64, String)] = [
+        (0x00, "Intermediate fragment"),
+        (0x01, "First fragment"),
+        (0x02, "Last fragment"),
+        (0x03, "Complete data"),
+        (0x04, "Unchanged data (Advertising DID update only)"),
+    ]
+    static let fragmentPreference: [(UInt64, String)] = [
+        (0x00, "The Controller may fragment all data"), (0x01, "The Controller should not fragment"),
+    ]
+    static let linkType: [(UInt64, String)] = [(0x00, "SCO"), (0x01, "ACL"), (0x02, "eSCO")]
+    static let encryptionEnabled: [(UInt64, String)] = [
+        (0x00, "Off"),
+        (0x01, "On (E0 for BR/EDR, AES-CCM for LE)"),
+        (0x02, "On (AES-CCM for BR/EDR)"),
+    ]
+    static let coreVersion: [(UInt64, String)] = [
+        (0x00, "1.0b"), (0x01, "1.1"), (0x02, "1.2"), (0x03, "2.0 + EDR"), (0x04, "2.1 + EDR"),
+        (0x05, "3.0 + HS"), (0x06, "4.0"), (0x07, "4.1"), (0x08, "4.2"), (0x09, "5.0"), (0x0A, "5.1"),
+        (0x0B, "5.2"), (0x0C, "5.3"), (0x0D, "5.4"), (0x0E, "6.0"), (0x0F, "6.1"),
+    ]
+    static let channelSelection: [(UInt64, String)] = [(0x00, "Algorithm #1"), (0x01, "Algorithm #2")]
+    static let aclPB: [(UInt64, String)] = [
+        (0x00, "First Non-automatically-flushable Packet"),
+        (0x01, "Continuing Fragment"),
+        (0x02, "First Automatically Flushable Packet"),
+        (0x03, "Complete L2CAP PDU (deprecated)"),
+    ]
+    static let aclBC: [(UInt64, String)] = [
+        (0x00, "Point-To-Point"), (0x01, "BR/EDR Broadcast"), (0x02, "Reserved"), (0x03, "Reserved"),
+    ]
+    static let isoPB: [(UInt64, String)] = [
+        (0x00, "First fragment of a fragmented SDU"),
+        (0x01, "Continuation fragment of a fragmented SDU"),
+        (0x02, "Complete SDU"),
+        (0x03, "Last fragment of a fragmented SDU"),
+    ]
+    static let isoStatus: [(UInt64, String)] = [
+        (0x00, "Valid data"), (0x01, "Possibly invalid data"), (0x02, "Part(s) of the SDU were lost"),
+    ]
+    static let scoStatus: [(UInt64, String)] = [
+        (0x00, "Correctly received data"), (0x01, "Possibly invalid data"), (0x02, "No data received"),
+        (0x03, "Data partially lost"),
+    ]
+    static let ioCapability: [(UInt64, String)] = [
+        (0x00, "DisplayOnly"), (0x01, "DisplayYesNo"), (0x02, "KeyboardOnly"), (0x03, "NoInputNoOutput"),
+    ]
+    static let keyType: [(UInt64, String)] = [
+        (0x00, "Combination Key"), (0x03, "Debug Combination Key"),
+        (0x04, "Unauthenticated Combination Key generated from P-192"),
+        (0x05, "Authenticated Combination Key generated from P-192"), (0x06, "Changed Combination Key"),
+        (0x07, "Unauthenticated Combination Key generated from P-256"),
+        (0x08, "Authenticated Combination Key generated from P-256"),
+    ]
+    static let privacyMode: [(UInt64, String)] = [(0x00, "Network Privacy Mode"), (0x01, "Device Privacy Mode")]
+    static let currentMode: [(UInt64, String)] = [(0x00, "Active"), (0x01, "Hold"), (0x02, "Sniff")]
+    static let scanEnable: [(UInt64, String)] = [
+        (0x00, "No scans enabled"), (0x01, "Inquiry scan enabled, page scan disabled"),
+        (0x02, "Inquiry scan disabled, page scan enabled"), (0x03, "Inquiry scan and page scan enabled"),
+    ]
+}

@@ -1,0 +1,262 @@
+import BLEInspectCore
+
+/// HCI event packets (H4 type 4): the header, then the parameters by event code
+/// (`StandardTables.hciEvent`).
+struct HCIEventPacket: Dissector {
+    let f: HCIFieldIDs
+
+    func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
+        HCIPacket.addH4(f, 4, &ctx)
+        let e = f.evt
+        ctx.tree.open(e.layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
+        let code = try ctx.u8(e[.code], &r)
+        let length = try ctx.u8(e[.paramLength], &r)
+        let dir = ctx.directionWord(unknown: "Rcvd")
+        ctx.setInfo(dir + " " + HCIEventNames.name(code))
+        var params = try HCIPacket.parameters(Int(length), &r, &ctx)
+        ctx.dispatch(StandardTables.hciEvent, DissectorKey(code), &params)
+        ctx.tree.close()
+    }
+}
+
+/// Command Complete: the command's opcode, then its return parameters by opcode
+/// (`StandardTables.hciCommandComplete`, which get the bytes after the status).
+struct CommandCompleteDecoder: Dissector {
+    let f: HCIFieldIDs
+
+    func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
+        let e = f.evt
+        try ctx.u8(e[.numCommandPackets], &r)
+        let op = try HCIPacket.opcode(e[.opcode], ogf: e[.ogf], ocf: e[.ocf], &r, &ctx)
+        let dir = ctx.directionWord(unknown: "Rcvd")
+        ctx.setInfo(dir + " Command Complete (" + HCIPacket.commandLabel(op) + ")")
+        // The No Operation opcode (a controller announcing its command credits) has no
+        // return parameters.
+        guard op != 0, !r.isAtEnd else {
+            ctx.leftover(&r)
+            return
+        }
+        let status = try ctx.u8(e[.status], &r)
+        if status != 0 {
+            ctx.appendInfo(HCIEventNames.errorName(status))
+            if r.isAtEnd { return }
+        }
+        var rest = r.readRest()
+        ctx.dispatch(StandardTables.hciCommandComplete, DissectorKey(op), &rest)
+    }
+}
+
+/// Command Status.
+struct CommandStatusDecoder: Dissector {
+    let f: HCIFieldIDs
+
+    func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
+        let e = f.evt
+        let status = try ctx.u8(e[.status], &r)
+        try ctx.u8(e[.numCommandPackets], &r)
+        let op = try HCIPacket.opcode(e[.opcode], ogf: e[.ogf], ocf: e[.ocf], &r, &ctx)
+        let dir = ctx.directionWord(unknown: "Rcvd")
+        ctx.setInfo(dir + " Command Status (" + HCIPacket.commandLabel(op) + ")")
+        if status != 0 { ctx.appendInfo(HCIEventNames.errorName(status)) }
+        ctx.leftover(&r)
+    }
+}
+
+/// LE Meta: the subevent code, then its parameters by subevent (`StandardTables.leMetaSubevent`).
+struct LEMetaDecoder: Dissector {
+    let f: HCIFieldIDs
+
+    func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
+        let sub = try ctx.u8(f.evt[.leMetaSubevent], &r)
+        let dir = ctx.directionWord(unknown: "Rcvd")
+        ctx.setInfo(dir + " LE Meta (" + HCIEventNames.subeventName(sub) + ")")
+        var rest = r.readRest()
+        ctx.dispatch(StandardTables.leMetaSubevent, DissectorKey(sub), &rest)
+    }
+}
+
+/// Decoders of event parameters (other than the three above).
+enum HCIEventDecoders {
+    // swift-format-ignore
+    static func bindings(_ f: HCIFieldIDs) -> [(UInt8, any Dissector)] {
+        let e = f.evt
+        let status = Step.u8(e[.status])
+        let handle = Step.handle(e[.connectionHandle])
+        let addr = Step.addr(e[.bdAddr])
+        func fixed(_ s: [Step]) -> any Dissector { FixedParameters(s) }
+        func custom(_ body: @escaping HCIDecoder.Body) -> any Dissector { HCIDecoder(f, body) }
+        return [
+            (0x01, fixed([status])),
+            (0x03, custom(connectionComplete)),
+            (0x04, fixed([addr, .u24(e[.classOfDevice]), .u8(e[.linkType])])),
+            (0x05, custom(disconnectionComplete)),
+            (0x06, fixed([status, handle])),
+            (0x07, fixed([status, addr, .name(e[.remoteName], 248)])),
+            (0x08, custom { f, r, ctx throws(DecodeError) in try encryptionChange(f, &r, &ctx, v2: false) }),
+            (0x09, fixed([status, handle])),
+            (0x0B, fixed([status, handle, .bytes(e[.lmpFeatures], 8)])),
+            (0x0C, fixed([status, handle, .u8(e[.lmpVersion]), .u16(e[.compID]), .u16(e[.lmpSubversion])])),
+            (0x0E, CommandCompleteDecoder(f: f)),
+            (0x0F, CommandStatusDecoder(f: f)),
+            (0x10, fixed([.u8(e[.hardwareCode])])),
+            (0x11, fixed([handle])),
+            (0x12, fixed([status, addr, .u8(e[.role])])),
+            (0x13, custom(numberOfCompletedPackets)),
+            (0x14, fixed([status, handle, .u8(e[.currentMode]), .u16(e[.interval])])),
+            (0x16, fixed([addr])),
+            (0x17, fixed([addr])),
+            (0x18, fixed([addr, .bytes(e[.linkKey], 16), .u8(e[.keyType])])),
+            (0x1A, fixed([.u8(e[.linkType])])),
+            (0x1B, fixed([handle, .u8(e[.maxSlots])])),
+            (0x1C, fixed([status, handle, .u16(e[.clockOffset])])),
+            (0x1D, fixed([status, handle, .u16(e[.packetType])])),
+            (0x20, fixed([addr, .u8(e[.pageScanRepetitionMode])])),
+            (0x23, fixed([status, handle, .u8(e[.pageNumber]), .u8(e[.maxPageNumber]), .bytes(e[.lmpFeatures], 8)])),
+            (0x30, fixed([status, handle])),
+            (0x31, fixed([addr])),
+            (0x32, fixed([addr, .u8(e[.ioCapability]), .u8(e[.oobDataPresent]), .u8(e[.authRequirements])])),
+            (0x33, fixed([addr, .u32(e[.numericValue])])),
+            (0x34, fixed([addr])),
+            (0x35, fixed([addr])),
+            (0x36, fixed([status, addr])),
+            (0x38, fixed([handle, .u16(e[.linkSupervisionTimeout])])),
+            (0x39, fixed([handle])),
+            (0x3B, fixed([addr, .u32(e[.passkey])])),
+            (0x3E, LEMetaDecoder(f: f)),
+            (0x57, fixed([handle])),
+            (0x59, custom { f, r, ctx throws(DecodeError) in try encryptionChange(f, &r, &ctx, v2: true) }),
+        ]
+    }
+
+    static func connectionComplete(_ f: HCIFieldIDs, _ r: inout ByteReader, _ ctx: inout DissectionContext)
+        throws(DecodeError)
+    {
+        let e = f.evt
+        let status = try ctx.u8(e[.status], &r)
+        let h = try ctx.handle(e[.connectionHandle], &r)
+        let peer = try ctx.address(e[.bdAddr], &r)
+        let link = try ctx.u8(e[.linkType], &r)
+        try ctx.u8(e[.encryptionMode], &r)
+        if status == 0 && link == 0x01 {
+            HCIConnections.opened(&ctx, handle: h, peer: peer, peerAddressType: 0, role: 0)
+        }
+        if status != 0 { ctx.appendInfo(HCIEventNames.errorName(status)) }
+    }
+
+    static func disconnectionComplete(_ f: HCIFieldIDs, _ r: inout ByteReader, _ ctx: inout DissectionContext)
+        throws(DecodeError)
+    {
+        let e = f.evt
+        let status = try ctx.u8(e[.status], &r)
+        let h = try ctx.handle(e[.connectionHandle], &r)
+        let reason = try ctx.u8(e[.reason], &r)
+        if status == 0 {
+            HCIConnections.closed(&ctx, handle: h)
+            ctx.appendInfo("Handle " + HCIPacket.hex16(h) + ": " + HCIEventNames.errorName(reason))
+        } else {
+            ctx.appendInfo(HCIEventNames.errorName(status))
+        }
+    }
+
+    static func encryptionChange(
+        _ f: HCIFieldIDs,
+        _ r: inout ByteReader,
+        _ ctx: inout DissectionContext,
+        v2: Bool
+    ) throws(DecodeError) {
+        let e = f.evt
+        try ctx.u8(e[.status], &r)
+        try ctx.handle(e[.connectionHandle], &r)
+        try ctx.u8(e[.encryptionEnable], &r)
+        if v2 { try ctx.u8(e[.encKeySize], &r) }
+    }
+
+    static func numberOfCompletedPackets(
+        _ f: HCIFieldIDs,
+        _ r: inout ByteReader,
+        _ ctx: inout DissectionContext
+    ) throws(DecodeError) {
+        let n = try ctx.u8(f.evt[.numHandles], &r)
+        for _ in 0..<n {
+            try ctx.handle(f.evt[.connectionHandle], &r)
+            try ctx.u16(f.evt[.numCompletedPackets], &r)
+        }
+    }
+}
+
+/// Decoders of Command Complete return parameters (after the status).
+enum HCIReturnDecoders {
+    // swift-format-ignore
+    static func bindings(_ f: HCIFieldIDs) -> [(UInt16, any Dissector)] {
+        let e = f.evt
+        let handle = Step.handle(e[.connectionHandle])
+        func fixed(_ s: [Step]) -> any Dissector { FixedParameters(s) }
+        return [
+            (0x0406, fixed([])),
+            (0x0408, fixed([.addr(e[.bdAddr])])),
+            (0x0409, fixed([])),
+            (0x040B, fixed([.addr(e[.bdAddr])])),
+            (0x040C, fixed([.addr(e[.bdAddr])])),
+            (0x040D, fixed([.addr(e[.bdAddr])])),
+            (0x040E, fixed([.addr(e[.bdAddr])])),
+            (0x041A, fixed([.addr(e[.bdAddr])])),
+            (0x042B, fixed([.addr(e[.bdAddr])])),
+            (0x042C, fixed([.addr(e[.bdAddr])])),
+            (0x042D, fixed([.addr(e[.bdAddr])])),
+            (0x042E, fixed([.addr(e[.bdAddr])])),
+            (0x042F, fixed([.addr(e[.bdAddr])])),
+            (0x0430, fixed([.addr(e[.bdAddr])])),
+            (0x0433, fixed([.addr(e[.bdAddr])])),
+            (0x0434, fixed([.addr(e[.bdAddr])])),
+            (0x080C, fixed([handle, .u16(e[.linkPolicySettings])])),
+            (0x080E, fixed([.u16(e[.linkPolicySettings])])),
+            (0x080D, fixed([handle])),
+            (0x0811, fixed([handle])),
+            (0x0C08, fixed([handle])),
+            (0x0C14, fixed([.name(e[.deviceName], 248)])),
+            (0x0C27, fixed([handle, .u16(e[.flushTimeout])])),
+            (0x0C28, fixed([handle])),
+            (0x0C2D, fixed([handle, .i8(e[.transmitPowerLevel])])),
+            (0x0C36, fixed([handle, .u16(e[.linkSupervisionTimeout])])),
+            (0x0C37, fixed([handle])),
+            (0x0C6C, fixed([.u8(e[.leSupportedHost]), .u8(e[.leSimultaneousHost])])),
+            (0x0C7B, fixed([handle, .u16(e[.authenticatedPayloadTimeout])])),
+            (0x0C7C, fixed([handle])),
+            (0x1001, fixed([.u8(e[.hciVersion]), .u16(e[.hciRevision]), .u8(e[.lmpVersion]), .u16(e[.compID]), .u16(e[.lmpSubversion])])),
+            (0x1002, fixed([.bytes(e[.localSupportedCommands], 64)])),
+            (0x1003, fixed([.bytes(e[.lmpFeatures], 8)])),
+            (0x1004, fixed([.u8(e[.pageNumber]), .u8(e[.maxPageNumber]), .bytes(e[.lmpFeatures], 8)])),
+            (0x1005, fixed([.u16(e[.maxDataLengthACL]), .u8(e[.maxDataLengthSCO]), .u16(e[.maxDataNumACL]), .u16(e[.maxDataNumSCO])])),
+            (0x1009, fixed([.addr(e[.bdAddr])])),
+            (0x1405, fixed([handle, .i8(e[.rssi])])),
+            (0x1408, fixed([handle, .u8(e[.encKeySize])])),
+            (0x2002, fixed([.u16(e[.leACLDataPktLen]), .u8(e[.leTotalNumACLDataPkts])])),
+            (0x2003, fixed([.u64(e[.leFeatures])])),
+            (0x2007, fixed([.i8(e[.transmitPowerLevel])])),
+            (0x200F, fixed([.u8(e[.leWhiteListSize])])),
+            (0x2015, fixed([handle, .bytes(e[.leChannelMap], 5)])),
+            (0x2017, fixed([.bytes(e[.leEncryptedData], 16)])),
+            (0x2018, fixed([.bytes(e[.leRandomNumber], 8)])),
+            (0x201A, fixed([handle])),
+            (0x201B, fixed([handle])),
+            (0x201C, fixed([.u64(e[.leStates])])),
+            (0x2020, fixed([handle])),
+            (0x2021, fixed([handle])),
+            (0x2022, fixed([handle])),
+            (0x2023, fixed([.u16(e[.suggestedMaxTxOctets]), .u16(e[.suggestedMaxTxTime])])),
+            (0x202A, fixed([.u8(e[.resolvingListSize])])),
+            (0x202B, fixed([.addr(e[.lePeerRPA])])),
+            (0x202C, fixed([.addr(e[.leLocalRPA])])),
+            (0x202F, fixed([.u16(e[.suggestedMaxTxOctets]), .u16(e[.suggestedMaxTxTime]), .u16(e[.suggestedMaxRxOctets]), .u16(e[.suggestedMaxRxTime])])),
+            (0x2030, fixed([handle, .u8(e[.leTxPhy]), .u8(e[.leRxPhy])])),
+            (0x2036, fixed([.i8(e[.txPower])])),
+            (0x203A, fixed([.u16(e[.maxAdvDataLength])])),
+            (0x203B, fixed([.u8(e[.numSupportedAdvSets])])),
+            (0x204A, fixed([.u8(e[.lePeriodicAdvListSize])])),
+            (0x204B, fixed([.i8(e[.minTxPower]), .i8(e[.maxTxPower])])),
+            (0x204C, fixed([.i16(e[.rfTxPathCompensation]), .i16(e[.rfRxPathCompensation])])),
+            (0x2060, fixed([.u16(e[.leACLDataPktLen]), .u8(e[.leTotalNumACLDataPkts]), .u16(e[.isoDataPktLen]), .u8(e[.totalNumISODataPkts])])),
+            (0x207F, fixed([.i8(e[.txPower])])),
+        ]
+    }
+}

@@ -1,0 +1,90 @@
+import BLEInspectCore
+
+/// What the HCI module remembers across a capture: the connections it saw open (for the
+/// vendor-debug handle check) and the L2CAP PDUs being reassembled from ACL fragments.
+/// Every map is bounded.
+final class HCIState: ConnectionScopedState {
+    struct ReassemblyKey: Hashable {
+        let controller: UInt16
+        let handle: UInt16
+        let direction: UInt8
+    }
+
+    /// An L2CAP PDU whose fragments are still arriving.
+    struct Partial {
+        var bytes: [UInt8]
+        /// The PDU's full length (L2CAP header included), once its length field has arrived.
+        var expected: Int?
+        var startFrame: Int
+        var fragments: Int
+    }
+
+    /// The most partial PDUs tracked at once.
+    static let maximumPartials = 256
+    /// The largest L2CAP PDU: a 16-bit length plus the 4-byte header.
+    static let maximumPDU = 65535 + 4
+    /// The most connections remembered as open.
+    static let maximumConnections = CaptureState.maximumConnections
+
+    var partials: [ReassemblyKey: Partial] = [:]
+    /// Open connections, with the frame that opened them.
+    var open: [ConnectionKey: Int] = [:]
+
+    func connectionClosed(_ key: ConnectionKey) {
+        open[key] = nil
+        guard !partials.isEmpty else { return }
+        for k in partials.keys where k.controller == key.controller && k.handle == key.handle {
+            partials[k] = nil
+        }
+    }
+
+    /// The partial PDU started longest ago.
+    func oldestPartial() -> ReassemblyKey? {
+        partials.min { $0.value.startFrame < $1.value.startFrame }?.key
+    }
+
+    static func of(_ ctx: DissectionContext) -> HCIState {
+        ctx.state.module(HCIState.self) { HCIState() }
+    }
+}
+
+enum HCIConnections {
+    /// Records a connection opened by a connection-complete event with status 0.
+    ///
+    /// The capture-wide table (`CaptureState.openConnection`) cannot be filled from this module
+    /// yet: `ConnectionInfo` has no public initializer. The HCI module keeps its own record
+    /// meanwhile, which is what the vendor-debug check reads.
+    static func opened(
+        _ ctx: inout DissectionContext,
+        handle: UInt16,
+        peer: BDAddr,
+        peerAddressType: UInt8,
+        role: UInt8
+    ) {
+        let key = ConnectionKey(controller: ctx.controller, handle: handle)
+        let state = HCIState.of(ctx)
+        // A handle reused without a disconnection: forget what belonged to the old connection.
+        if state.open[key] != nil { ctx.state.closeConnection(key) }
+        if state.open.count >= HCIState.maximumConnections,
+            let oldest = state.open.min(by: { $0.value < $1.value })?.key
+        {
+            state.open[oldest] = nil
+        }
+        state.open[key] = ctx.frameNumber
+        ctx.state.openConnection(
+            key, ConnectionInfo(peer: peer, peerAddressType: peerAddressType, role: role, openedInFrame: ctx.frameNumber))
+    }
+
+    /// Closes a connection on Disconnection Complete: the capture-wide table and every module's
+    /// per-connection state (this module's reassembly buffers included) forget it.
+    static func closed(_ ctx: inout DissectionContext, handle: UInt16) {
+        let key = ConnectionKey(controller: ctx.controller, handle: handle)
+        _ = HCIState.of(ctx)  // made now if need be, so that it is told too
+        ctx.state.closeConnection(key)
+    }
+
+    static func isOpen(_ ctx: DissectionContext, handle: UInt16) -> Bool {
+        let key = ConnectionKey(controller: ctx.controller, handle: handle)
+        return ctx.state.connections[key] != nil || HCIState.of(ctx).open[key] != nil
+    }
+}
