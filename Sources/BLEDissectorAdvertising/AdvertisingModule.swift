@@ -1,7 +1,88 @@
 public import BLEInspectCore
 
-/// Placeholder: registers nothing yet.
+/// Advertising data (AD) and extended inquiry response (EIR) structures.
+///
+/// - `StandardTables.advertisingData` key 0: a whole AD block, walked structure by structure.
+/// - `StandardTables.adType`: one decoder per AD type of the Assigned Numbers (plugins add others).
+/// - `StandardTables.companyID`: Apple 0x004C (iBeacon, overflow area), Microsoft 0x0006 (Swift
+///   Pair).
+/// - `StandardTables.serviceData`: Eddystone 0xFEAA, Google Fast Pair 0xFE2C, Exposure
+///   Notification 0xFD6F.
+/// - AltBeacon is recognised in the manufacturer data of companies without a decoder.
+///
+/// Filter aliases: `adv.name` is the local name (`btcommon.eir_ad.entry.device_name`); `adv.uuid`
+/// is every advertised service UUID of any width.
 public enum AdvertisingModule: DissectorModule {
     public static let name = "advertising"
-    public static func register(_ registry: inout RegistryBuilder) {}
+
+    /// The key of a whole AD block in `StandardTables.advertisingData`.
+    public static let blockKey: UInt64 = 0
+
+    public static func register(_ registry: inout RegistryBuilder) {
+        let ad = registry.register(ADField.self)
+        let mesh = MeshFields(
+            pbadv: registry.register(PBADVField.self),
+            beacon: registry.register(MeshBeaconField.self),
+            network: registry.register(MeshNetworkField.self)
+        )
+        let apple = registry.register(AppleField.self)
+        let iBeacon = registry.register(IBeaconField.self)
+        let eddystone = registry.register(EddystoneField.self)
+        let swiftPair = registry.register(SwiftPairField.self)
+        let fastPair = registry.register(FastPairField.self)
+        let gaen = registry.register(GAENField.self)
+        let altBeacon = registry.register(AltBeaconField.self)
+
+        // The built-in decoders are boxed once and called straight from the block walker; the
+        // same instances are bound in the table, where plugins add other AD types.
+        var decoders = [(any Dissector)?](repeating: nil, count: 256)
+        for type in ADTypeDissector.decodedTypes {
+            let decoder: any Dissector = ADTypeDissector(type: type, f: ad, meshFields: mesh, altBeacon: altBeacon)
+            decoders[Int(type)] = decoder
+            registry.bind(
+                decoder,
+                to: StandardTables.adType,
+                key: DissectorKey(type),
+                label: ADNames.adTypeByCode[Int(type)]
+            )
+        }
+        registry.bind(
+            ADBlockDissector(f: ad, builtIn: decoders),
+            to: StandardTables.advertisingData,
+            key: DissectorKey(blockKey),
+            label: "Advertising data"
+        )
+        registry.bind(
+            AppleDissector(f: apple, beacon: iBeacon),
+            to: StandardTables.companyID,
+            key: DissectorKey(0x004C),
+            label: "Apple"
+        )
+        registry.bind(
+            MicrosoftDissector(f: swiftPair),
+            to: StandardTables.companyID,
+            key: DissectorKey(0x0006),
+            label: "Microsoft Beacon (Swift Pair)"
+        )
+        registry.bind(
+            EddystoneDissector(f: eddystone),
+            to: StandardTables.serviceData,
+            key: DissectorKey(BluetoothUUID(uuid16: 0xFEAA)),
+            label: "Eddystone"
+        )
+        registry.bind(
+            FastPairDissector(f: fastPair),
+            to: StandardTables.serviceData,
+            key: DissectorKey(BluetoothUUID(uuid16: 0xFE2C)),
+            label: "Google Fast Pair"
+        )
+        registry.bind(
+            GAENDissector(f: gaen),
+            to: StandardTables.serviceData,
+            key: DissectorKey(BluetoothUUID(uuid16: 0xFD6F)),
+            label: "Exposure Notification"
+        )
+
+        registry.alias("adv.name", for: "btcommon.eir_ad.entry.device_name")
+    }
 }

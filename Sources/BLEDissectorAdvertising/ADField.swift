@@ -1,0 +1,755 @@
+public import BLEInspectCore
+
+/// The fields of an advertising-data block (Core Vol 3 Part C §11, Core Specification Supplement
+/// Part A). Wireshark's `btcommon.eir_ad.*` abbreviations where Wireshark has the field, `adv.*`
+/// where it has none.
+public enum ADField: UInt16, FieldSet {
+    case entry, length, type, data, unused
+    case flagsReserved, flagsLEBREDRHost, flagsLEBREDRController, flagsBREDRNotSupported
+    case flagsGeneralDiscoverable, flagsLimitedDiscoverable
+    case uuid16, uuid32, uuid128, customUUID32, customUUID128, serviceUUID, solicitedUUID
+    case deviceName, powerLevel
+    case classOfDevice, codInformation, codTelephony, codAudio, codObjectTransfer, codCapturing, codRendering
+    case codNetworking, codPositioning, codLEAudio, codLimitedDiscoverable, codMajorDeviceClass
+    case codMinorDeviceClass, codFormatType
+    case hashC, randomizerR
+    case didVendorIDSource, didVendorID, didProductID, didVersion, smTKValue
+    case oobReserved, oobAddressType, oobLEBREDRSupport, oobLESupportedHost, oobDataPresent
+    case connectionIntervalMin, connectionIntervalMax
+    case serviceData, bdAddr
+    case appearance, appearanceCategory, appearanceSubcategory
+    case advertisingInterval, advertisingIntervalLong
+    case leBDAddrReserved, leBDAddrType, leRole
+    case leSCConfirmationValue, leSCRandomValue
+    case uriScheme, uri
+    case ipsFlags, ipsFlagsReserved, ipsFlagsLocationName, ipsFlagsUncertainty, ipsFlagsFloorNumber
+    case ipsFlagsAltitude, ipsFlagsTxPower, ipsFlagsCoordinateSystem, ipsFlagsCoordinates
+    case ipsLatitude, ipsLongitude, ipsLocalNorth, ipsLocalEast, ipsTxPowerLevel, ipsFloorNumber, ipsAltitude
+    case ipsUncertainty, ipsUncertaintyReserved, ipsUncertaintyPrecision, ipsUncertaintyUpdateTime
+    case ipsUncertaintyStationary
+    case tdsOrganizationID, tdsFlags, tdsFlagsReserved, tdsFlagsTransportState, tdsFlagsIncomplete, tdsFlagsRole
+    case tdsDataLength, tdsData
+    case leFeatures, leFeature
+    case channelMap, instant
+    case meshPBADV, meshMessage, meshBeacon
+    case bigOffset, bigOffsetUnits, isoInterval, numBIS, nse, bn, subInterval, pto, bisSpacing, irc, maxPDU
+    case bigRFU, seedAccessAddress, sduInterval, maxSDU, baseCRCInit, bigChannelMap, phy, bisPayloadCount
+    case framing, giv, gskd
+    case broadcastCode, rsiHash, rsiPrand, broadcastName
+    case eadRandomizer, eadPayload, eadMIC
+    case pawrRspAA, pawrNumSubevents, pawrSubeventInterval, pawrResponseSlotDelay, pawrResponseSlotSpacing
+    case threeDSFactoryTestMode, threeDSReserved, threeDSSendBatteryLevelReportOnStartup
+    case threeDSBatteryLevelReporting, threeDSAssociationNotification, threeDSPathLossThreshold
+    case companyID
+
+    public static let layer = FieldDescriptor(
+        "btcommon.eir_ad.advertising_data",
+        "Advertising Data",
+        .layer,
+        help: "A block of AD structures: advertising or scan response data",
+        short: "AD"
+    )
+
+    public var descriptor: FieldDescriptor {
+        switch self {
+        case .entry:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry",
+                "AD Structure",
+                .group,
+                help: "One AD structure: length, type, data"
+            )
+        case .length:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.length",
+                "Length",
+                .unsigned(bits: 8),
+                help: "Octets that follow: the AD type and its data"
+            )
+        case .type:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.type",
+                "Type",
+                .unsigned(bits: 8),
+                base: .hex,
+                names: ValueNames(ADNames.adTypes)
+            )
+        case .data: FieldDescriptor("btcommon.eir_ad.entry.data", "Data", .bytes)
+        case .unused:
+            FieldDescriptor(
+                "btcommon.eir_ad.unused",
+                "Unused",
+                .bytes,
+                help: "The non-significant part after a zero length octet (padding)"
+            )
+
+        case .flagsReserved:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.flags.reserved",
+                "Reserved",
+                .unsigned(bits: 8),
+                base: .hex,
+                bitmask: 0xE0
+            )
+        case .flagsLEBREDRHost:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.flags.le_bredr_support_host",
+                "Simultaneous LE and BR/EDR to Same Device Capable (Host)",
+                .boolean,
+                bitmask: 0x10
+            )
+        case .flagsLEBREDRController:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.flags.le_bredr_support_controller",
+                "Simultaneous LE and BR/EDR to Same Device Capable (Controller)",
+                .boolean,
+                bitmask: 0x08
+            )
+        case .flagsBREDRNotSupported:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.flags.bredr_not_supported",
+                "BR/EDR Not Supported",
+                .boolean,
+                bitmask: 0x04
+            )
+        case .flagsGeneralDiscoverable:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.flags.le_general_discoverable_mode",
+                "LE General Discoverable Mode",
+                .boolean,
+                bitmask: 0x02
+            )
+        case .flagsLimitedDiscoverable:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.flags.le_limited_discoverable_mode",
+                "LE Limited Discoverable Mode",
+                .boolean,
+                bitmask: 0x01
+            )
+
+        case .uuid16:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.uuid_16",
+                "UUID 16",
+                .unsigned(bits: 16),
+                base: .hex,
+                names: Self.uuid16Names
+            )
+        case .uuid32:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.uuid_32",
+                "UUID 32",
+                .unsigned(bits: 32),
+                base: .hex,
+                names: Self.uuid16Names,
+                help: "A 32-bit UUID with a known name"
+            )
+        case .uuid128:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.uuid_128",
+                "UUID 128",
+                .uuid,
+                help: "A 128-bit UUID with a known name"
+            )
+        case .customUUID32:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.custom_uuid_32",
+                "Custom UUID",
+                .unsigned(bits: 32),
+                base: .hex,
+                help: "A 32-bit UUID without a known name"
+            )
+        case .customUUID128:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.custom_uuid_128",
+                "Custom UUID",
+                .uuid,
+                help: "A 128-bit UUID without a known name"
+            )
+        case .serviceUUID:
+            FieldDescriptor(
+                "adv.uuid",
+                "Service UUID",
+                .uuid,
+                help: "Every advertised service UUID, of any width: UUID lists and service data"
+            )
+        case .solicitedUUID:
+            FieldDescriptor(
+                "adv.solicited_uuid",
+                "Solicited Service UUID",
+                .uuid,
+                help: "Every service UUID in a Service Solicitation list, of any width"
+            )
+
+        case .deviceName: FieldDescriptor("btcommon.eir_ad.entry.device_name", "Device Name", .string)
+        case .powerLevel:
+            FieldDescriptor("btcommon.eir_ad.entry.power_level", "Power Level (dBm)", .signed(bits: 8))
+
+        case .classOfDevice:
+            FieldDescriptor("adv.class_of_device", "Class of Device", .unsigned(bits: 24), base: .hex)
+        case .codInformation: Self.codBit("information", "Information", 0x80_0000)
+        case .codTelephony: Self.codBit("telephony", "Telephony", 0x40_0000)
+        case .codAudio: Self.codBit("audio", "Audio", 0x20_0000)
+        case .codObjectTransfer: Self.codBit("object_transfer", "Object Transfer", 0x10_0000)
+        case .codCapturing: Self.codBit("capturing", "Capturing", 0x08_0000)
+        case .codRendering: Self.codBit("rendering", "Rendering", 0x04_0000)
+        case .codNetworking: Self.codBit("networking", "Networking", 0x02_0000)
+        case .codPositioning: Self.codBit("positioning", "Positioning", 0x01_0000)
+        case .codLEAudio: Self.codBit("le_audio", "LE Audio", 0x00_4000)
+        case .codLimitedDiscoverable: Self.codBit("limited_discoverable_mode", "Limited Discoverable Mode", 0x2000)
+        case .codMajorDeviceClass:
+            FieldDescriptor(
+                "adv.class_of_device.major_device_class",
+                "Major Device Class",
+                .unsigned(bits: 24),
+                base: .hex,
+                names: ADNames.majorDeviceClass,
+                bitmask: 0x1F00
+            )
+        case .codMinorDeviceClass:
+            FieldDescriptor(
+                "adv.class_of_device.minor_device_class",
+                "Minor Device Class",
+                .unsigned(bits: 24),
+                base: .hex,
+                bitmask: 0xFC
+            )
+        case .codFormatType:
+            FieldDescriptor(
+                "adv.class_of_device.format_type",
+                "Format Type",
+                .unsigned(bits: 24),
+                base: .hex,
+                bitmask: 0x03
+            )
+
+        case .hashC: FieldDescriptor("btcommon.eir_ad.entry.hash_c", "Hash C", .bytes)
+        case .randomizerR: FieldDescriptor("btcommon.eir_ad.entry.randomizer_r", "Randomizer R", .bytes)
+        case .didVendorIDSource:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.did.vendor_id_source",
+                "Vendor ID Source",
+                .unsigned(bits: 16),
+                base: .hex,
+                names: ADNames.didVendorIDSource
+            )
+        case .didVendorID:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.did.vendor_id",
+                "Vendor ID",
+                .unsigned(bits: 16),
+                base: .hex,
+                help: "A Bluetooth SIG company identifier or a USB vendor ID, as the source says"
+            )
+        case .didProductID:
+            FieldDescriptor("btcommon.eir_ad.entry.did.product_id", "Product ID", .unsigned(bits: 16), base: .hex)
+        case .didVersion:
+            FieldDescriptor("btcommon.eir_ad.entry.did.version", "Version", .unsigned(bits: 16), base: .hex)
+        case .smTKValue: FieldDescriptor("adv.sm_tk_value", "Security Manager TK Value", .bytes)
+
+        case .oobReserved:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.oob_flags.oob_reserved",
+                "Reserved",
+                .unsigned(bits: 8),
+                base: .hex,
+                bitmask: 0xF0
+            )
+        case .oobAddressType:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.oob_flags.oob_address_type",
+                "Address Type",
+                .unsigned(bits: 8),
+                base: .hex,
+                names: ADNames.oobAddressType,
+                bitmask: 0x08
+            )
+        case .oobLEBREDRSupport:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.oob_flags.oob_le_bredr_support",
+                "Simultaneous LE and BR/EDR to Same Device Capable (Host)",
+                .boolean,
+                bitmask: 0x04
+            )
+        case .oobLESupportedHost:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.oob_flags.oob_le_supported_host",
+                "LE Supported By Host",
+                .boolean,
+                bitmask: 0x02
+            )
+        case .oobDataPresent:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.oob_flags.oob_data_present",
+                "OOB Data Present",
+                .boolean,
+                bitmask: 0x01
+            )
+
+        case .connectionIntervalMin:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.connection_interval_min",
+                "Connection Interval Min",
+                .unsigned(bits: 16),
+                names: ADNames.connectionInterval,
+                help: "Units of 1.25 ms"
+            )
+        case .connectionIntervalMax:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.connection_interval_max",
+                "Connection Interval Max",
+                .unsigned(bits: 16),
+                names: ADNames.connectionInterval,
+                help: "Units of 1.25 ms"
+            )
+
+        case .serviceData: FieldDescriptor("btcommon.eir_ad.entry.service_data", "Service Data", .bytes)
+        case .bdAddr: FieldDescriptor("btcommon.eir_ad.entry.bd_addr", "BD_ADDR", .address)
+
+        case .appearance:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.appearance",
+                "Appearance",
+                .unsigned(bits: 16),
+                base: .hex,
+                names: ADNames.appearanceNames
+            )
+        case .appearanceCategory:
+            FieldDescriptor(
+                "adv.appearance.category",
+                "Category",
+                .unsigned(bits: 16),
+                base: .hex,
+                names: ADNames.appearanceCategoryNames,
+                bitmask: 0xFFC0
+            )
+        case .appearanceSubcategory:
+            FieldDescriptor(
+                "adv.appearance.subcategory",
+                "Subcategory",
+                .unsigned(bits: 16),
+                base: .hex,
+                bitmask: 0x003F
+            )
+
+        case .advertisingInterval:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.advertising_interval",
+                "Advertising Interval",
+                .unsigned(bits: 16),
+                help: "Units of 0.625 ms"
+            )
+        case .advertisingIntervalLong:
+            FieldDescriptor(
+                "adv.advertising_interval_long",
+                "Advertising Interval",
+                .unsigned(bits: 32),
+                help: "Units of 0.625 ms (the 3- or 4-octet form)"
+            )
+
+        case .leBDAddrReserved:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.le_bd_addr.reserved",
+                "Reserved",
+                .unsigned(bits: 8),
+                base: .hex,
+                bitmask: 0xFE
+            )
+        case .leBDAddrType:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.le_bd_addr.type",
+                "Address Type",
+                .unsigned(bits: 8),
+                base: .hex,
+                names: ADNames.addressType,
+                bitmask: 0x01
+            )
+        case .leRole:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.le_role",
+                "LE Role",
+                .unsigned(bits: 8),
+                base: .hex,
+                names: ADNames.leRole
+            )
+        case .leSCConfirmationValue:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.le_secure_confirmation_value",
+                "LE Secure Connections Confirmation Value",
+                .bytes
+            )
+        case .leSCRandomValue:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.le_secure_random_value",
+                "LE Secure Connections Random Value",
+                .bytes
+            )
+
+        case .uriScheme:
+            FieldDescriptor(
+                "adv.uri.scheme",
+                "URI Scheme",
+                .unsigned(bits: 16),
+                base: .hex,
+                names: ADNames.uriSchemeNames,
+                help: "Code point from the Assigned Numbers URI scheme list"
+            )
+        case .uri:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.uri",
+                "URI",
+                .string,
+                help: "The URI with its scheme code point expanded"
+            )
+
+        case .ipsFlags:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.ips.flags",
+                "Indoor Positioning Configuration",
+                .unsigned(bits: 8),
+                base: .hex
+            )
+        case .ipsFlagsReserved:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.ips.flags.reserved",
+                "Reserved",
+                .unsigned(bits: 8),
+                base: .hex,
+                bitmask: 0x80
+            )
+        case .ipsFlagsLocationName: Self.ipsBit("location_name", "Location Name", 0x40)
+        case .ipsFlagsUncertainty: Self.ipsBit("uncertainty", "Uncertainty", 0x20)
+        case .ipsFlagsFloorNumber: Self.ipsBit("floor_number", "Floor Number", 0x10)
+        case .ipsFlagsAltitude: Self.ipsBit("altitude", "Altitude", 0x08)
+        case .ipsFlagsTxPower: Self.ipsBit("tx_power", "Tx Power", 0x04)
+        case .ipsFlagsCoordinateSystem:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.ips.flags.coordinate_system",
+                "Coordinate System",
+                .unsigned(bits: 8),
+                base: .hex,
+                names: ADNames.ipsCoordinateSystem,
+                bitmask: 0x02
+            )
+        case .ipsFlagsCoordinates: Self.ipsBit("coordinates", "Coordinates", 0x01)
+        case .ipsLatitude:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.ips.latitude",
+                "Latitude",
+                .signed(bits: 32),
+                help: "WGS84, 90/2^31 degrees"
+            )
+        case .ipsLongitude:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.ips.longitude",
+                "Longitude",
+                .signed(bits: 32),
+                help: "WGS84, 180/2^31 degrees"
+            )
+        case .ipsLocalNorth:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.ips.local_north_coordinate",
+                "Local North Coordinate",
+                .signed(bits: 16),
+                help: "Units of 0.1 m"
+            )
+        case .ipsLocalEast:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.ips.local_east_coordinate",
+                "Local East Coordinate",
+                .signed(bits: 16),
+                help: "Units of 0.1 m"
+            )
+        case .ipsTxPowerLevel:
+            FieldDescriptor("btcommon.eir_ad.entry.ips.tx_power_level", "Tx Power Level (dBm)", .signed(bits: 8))
+        case .ipsFloorNumber:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.ips.floor_number",
+                "Floor Number",
+                .unsigned(bits: 8),
+                help: "Floor + 20 (0 = floor -20)"
+            )
+        case .ipsAltitude:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.ips.altitude",
+                "Altitude",
+                .unsigned(bits: 16),
+                help: "Decimetres above the WGS84 ellipsoid + 1000"
+            )
+        case .ipsUncertainty:
+            FieldDescriptor("btcommon.eir_ad.entry.ips.uncertainty", "Uncertainty", .unsigned(bits: 8), base: .hex)
+        case .ipsUncertaintyReserved:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.ips.uncertainty.reserved",
+                "Reserved",
+                .unsigned(bits: 8),
+                base: .hex,
+                bitmask: 0x80
+            )
+        case .ipsUncertaintyPrecision:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.ips.uncertainty.precision",
+                "Precision",
+                .unsigned(bits: 8),
+                base: .hex,
+                names: ADNames.ipsPrecision,
+                bitmask: 0x70
+            )
+        case .ipsUncertaintyUpdateTime:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.ips.uncertainty.update_time",
+                "Update Time",
+                .unsigned(bits: 8),
+                base: .hex,
+                names: ADNames.ipsUpdateTime,
+                bitmask: 0x0E
+            )
+        case .ipsUncertaintyStationary:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.ips.uncertainty.stationary",
+                "Stationary",
+                .unsigned(bits: 8),
+                base: .hex,
+                names: ADNames.ipsStationary,
+                bitmask: 0x01
+            )
+
+        case .tdsOrganizationID:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.tds.organization_id",
+                "Organization ID",
+                .unsigned(bits: 8),
+                base: .hex,
+                names: ADNames.tdsOrganization
+            )
+        case .tdsFlags: FieldDescriptor("btcommon.eir_ad.entry.tds.flags", "Flags", .unsigned(bits: 8), base: .hex)
+        case .tdsFlagsReserved:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.tds.flags.reserved",
+                "Reserved",
+                .unsigned(bits: 8),
+                base: .hex,
+                bitmask: 0xE0
+            )
+        case .tdsFlagsTransportState:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.tds.flags.transport_state",
+                "Transport State",
+                .unsigned(bits: 8),
+                base: .hex,
+                names: ADNames.tdsTransportState,
+                bitmask: 0x18
+            )
+        case .tdsFlagsIncomplete:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.tds.flags.transport_data_incomplete",
+                "Transport Data Incomplete",
+                .boolean,
+                bitmask: 0x04
+            )
+        case .tdsFlagsRole:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.tds.flags.role",
+                "Role",
+                .unsigned(bits: 8),
+                base: .hex,
+                names: ADNames.tdsRole,
+                bitmask: 0x03
+            )
+        case .tdsDataLength:
+            FieldDescriptor("btcommon.eir_ad.entry.tds.data_length", "Data Length", .unsigned(bits: 8))
+        case .tdsData: FieldDescriptor("btcommon.eir_ad.entry.tds.data", "Data", .bytes)
+
+        case .leFeatures:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.le_features",
+                "LE Features",
+                .unsigned(bits: 8),
+                base: .hex,
+                help: "One octet of the LE features bit field"
+            )
+        case .leFeature:
+            FieldDescriptor(
+                "adv.le_feature",
+                "LE Feature",
+                .unsigned(bits: 8),
+                names: ADNames.leFeature,
+                help: "The bit number of a feature that is set"
+            )
+        case .channelMap: FieldDescriptor("btcommon.eir_ad.entry.le_channel_map", "Channel Map", .bytes)
+        case .instant: FieldDescriptor("btcommon.eir_ad.entry.instant", "Instant", .unsigned(bits: 16))
+        case .meshPBADV: FieldDescriptor("btcommon.eir_ad.entry.mesh_pbadv", "Mesh PB-ADV message content", .bytes)
+        case .meshMessage: FieldDescriptor("btcommon.eir_ad.entry.mesh_msg", "Mesh message content", .bytes)
+        case .meshBeacon: FieldDescriptor("btcommon.eir_ad.entry.mesh_beacon", "Mesh Beacon message content", .bytes)
+
+        case .bigOffset: Self.big("big_offset", "BIG_Offset", 32, 0x3FFF)
+        case .bigOffsetUnits:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.biginfo.big_offset_units",
+                "BIG_Offset_Units",
+                .unsigned(bits: 32),
+                names: ADNames.bigOffsetUnits,
+                bitmask: 0x4000
+            )
+        case .isoInterval: Self.big("iso_interval", "ISO_Interval", 32, 0x07FF_8000, help: "Units of 1.25 ms")
+        case .numBIS: Self.big("num_bis", "Num_BIS", 32, 0xF800_0000)
+        case .nse: Self.big("nse", "NSE", 32, 0x1F)
+        case .bn: Self.big("bn", "BN", 32, 0xE0)
+        case .subInterval: Self.big("sub_interval", "Sub_Interval", 32, 0x0FFF_FF00, help: "Microseconds")
+        case .pto: Self.big("pto", "PTO", 32, 0xF000_0000)
+        case .bisSpacing: Self.big("bis_spacing", "BIS_Spacing", 24, 0x0F_FFFF, help: "Microseconds")
+        case .irc: Self.big("irc", "IRC", 24, 0xF0_0000)
+        case .maxPDU: Self.big("max_pdu", "Max_PDU", 8, 0)
+        case .bigRFU: Self.big("rfu", "Reserved", 8, 0)
+        case .seedAccessAddress:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.biginfo.seed_access_address",
+                "Seed Access Address",
+                .unsigned(bits: 32),
+                base: .hex
+            )
+        case .sduInterval: Self.big("sdu_interval", "SDU_Interval", 32, 0x000F_FFFF, help: "Microseconds")
+        case .maxSDU: Self.big("max_sdu", "Max_SDU", 32, 0xFFF0_0000)
+        case .baseCRCInit:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.biginfo.base_crc_init",
+                "BaseCRCInit",
+                .unsigned(bits: 16),
+                base: .hex
+            )
+        case .bigChannelMap:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.biginfo.channel_map",
+                "Channel Map",
+                .unsigned(bits: 40),
+                base: .hex,
+                bitmask: 0x1F_FFFF_FFFF
+            )
+        case .phy:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.biginfo.phy",
+                "PHY",
+                .unsigned(bits: 40),
+                names: ADNames.phy,
+                bitmask: 0xE0_0000_0000
+            )
+        case .bisPayloadCount: Self.big("bis_payload_count", "bisPayloadCount", 40, 0x7F_FFFF_FFFF)
+        case .framing:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.biginfo.framing",
+                "Framing",
+                .unsigned(bits: 40),
+                names: ADNames.framing,
+                bitmask: 0x80_0000_0000
+            )
+        case .giv: FieldDescriptor("btcommon.eir_ad.entry.biginfo.giv", "GIV", .bytes)
+        case .gskd: FieldDescriptor("btcommon.eir_ad.entry.biginfo.gskd", "GSKD", .bytes)
+
+        case .broadcastCode:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.broadcast_code",
+                "Broadcast Code",
+                .string,
+                help: "The 16 octets as UTF-8, trailing zero octets removed"
+            )
+        case .rsiHash: FieldDescriptor("adv.rsi.hash", "RSI hash", .unsigned(bits: 24), base: .hex)
+        case .rsiPrand: FieldDescriptor("adv.rsi.prand", "RSI prand", .unsigned(bits: 24), base: .hex)
+        case .broadcastName: FieldDescriptor("adv.broadcast_name", "Broadcast Name", .string)
+        case .eadRandomizer: FieldDescriptor("adv.ead.randomizer", "Randomizer", .bytes)
+        case .eadPayload: FieldDescriptor("adv.ead.payload", "Encrypted Payload", .bytes)
+        case .eadMIC: FieldDescriptor("adv.ead.mic", "MIC", .bytes)
+        case .pawrRspAA: FieldDescriptor("adv.pawr.rsp_aa", "RspAA", .unsigned(bits: 32), base: .hex)
+        case .pawrNumSubevents: FieldDescriptor("adv.pawr.num_subevents", "Num_Subevents", .unsigned(bits: 8))
+        case .pawrSubeventInterval:
+            FieldDescriptor(
+                "adv.pawr.subevent_interval",
+                "Subevent_Interval",
+                .unsigned(bits: 8),
+                help: "Units of 1.25 ms"
+            )
+        case .pawrResponseSlotDelay:
+            FieldDescriptor(
+                "adv.pawr.response_slot_delay",
+                "Response_Slot_Delay",
+                .unsigned(bits: 8),
+                help: "Units of 1.25 ms"
+            )
+        case .pawrResponseSlotSpacing:
+            FieldDescriptor(
+                "adv.pawr.response_slot_spacing",
+                "Response_Slot_Spacing",
+                .unsigned(bits: 8),
+                help: "Units of 0.125 ms"
+            )
+
+        case .threeDSFactoryTestMode: Self.threeDS("factory_test_mode", "3DS Factory Test Mode", 0x80)
+        case .threeDSReserved:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.3ds.reserved",
+                "Reserved",
+                .unsigned(bits: 8),
+                base: .hex,
+                bitmask: 0x78
+            )
+        case .threeDSSendBatteryLevelReportOnStartup:
+            Self.threeDS("send_battery_level_report_on_startup", "3DS Send Battery Level Report on Startup", 0x04)
+        case .threeDSBatteryLevelReporting:
+            Self.threeDS("battery_level_reporting", "3DS Battery Level Reporting", 0x02)
+        case .threeDSAssociationNotification:
+            Self.threeDS("association_notification", "3DS Association Notification", 0x01)
+        case .threeDSPathLossThreshold:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.3ds.path_loss_threshold",
+                "3DS Path Loss Threshold",
+                .unsigned(bits: 8),
+                help: "dB"
+            )
+
+        case .companyID:
+            FieldDescriptor(
+                "btcommon.eir_ad.entry.company_id",
+                "Company ID",
+                .unsigned(bits: 16),
+                base: .hex,
+                names: Self.companyNames
+            )
+        }
+    }
+
+    static let uuid16Names = ValueNames(lookup: { v in v <= 0xFFFF ? SIGNames.uuid16(UInt16(v)) : nil })
+
+    static let companyNames = ValueNames(lookup: { v in v <= 0xFFFF ? SIGNames.company(UInt16(v)) : nil })
+
+    private static func codBit(_ key: String, _ name: String, _ mask: UInt64) -> FieldDescriptor {
+        FieldDescriptor(
+            "adv.class_of_device.major_service_classes." + key,
+            "Major Service Classes: " + name,
+            .boolean,
+            bitmask: mask
+        )
+    }
+
+    private static func ipsBit(_ key: String, _ name: String, _ mask: UInt64) -> FieldDescriptor {
+        FieldDescriptor("btcommon.eir_ad.entry.ips.flags." + key, name, .boolean, bitmask: mask)
+    }
+
+    private static func threeDS(_ key: String, _ name: String, _ mask: UInt64) -> FieldDescriptor {
+        FieldDescriptor("btcommon.eir_ad.entry.3ds." + key, name, .boolean, bitmask: mask)
+    }
+
+    private static func big(
+        _ key: String,
+        _ name: String,
+        _ bits: UInt8,
+        _ mask: UInt64,
+        help: String = ""
+    ) -> FieldDescriptor {
+        FieldDescriptor(
+            "btcommon.eir_ad.entry.biginfo." + key,
+            name,
+            .unsigned(bits: bits),
+            bitmask: mask,
+            help: help
+        )
+    }
+}

@@ -1,0 +1,269 @@
+public import BLEInspectCore
+
+/// Bluetooth Mesh PB-ADV PDUs (AD type 0x29), Mesh Profile §5.2; Wireshark's `pbadv.*` names.
+public enum PBADVField: UInt16, FieldSet {
+    case linkID, transactionNumber, gpcf, segN, totalLength, fcs, padding, segmentIndex, bearerOpcode
+    case deviceUUID, reason, payload
+
+    public static let layer = FieldDescriptor("pbadv", "Bluetooth Mesh PB-ADV", .layer, short: "PB-ADV")
+
+    public var descriptor: FieldDescriptor {
+        switch self {
+        case .linkID: FieldDescriptor("pbadv.linkid", "Link ID", .unsigned(bits: 32), base: .hex)
+        case .transactionNumber: FieldDescriptor("pbadv.trnumber", "Transaction Number", .unsigned(bits: 8))
+        case .gpcf:
+            FieldDescriptor(
+                "pbadv.gen_prov.gpcf",
+                "Generic Provisioning Control Format",
+                .unsigned(bits: 8),
+                names: ValueNames([
+                    (0, "Transaction Start"), (1, "Transaction Acknowledgment"), (2, "Transaction Continuation"),
+                    (3, "Provisioning Bearer Control"),
+                ]),
+                bitmask: 0x03
+            )
+        case .segN:
+            FieldDescriptor("pbadv.gen_prov.gpcf.segn", "The last segment number", .unsigned(bits: 8), bitmask: 0xFC)
+        case .totalLength: FieldDescriptor("pbadv.gen_prov.gpcf.total_length", "Total Length", .unsigned(bits: 16))
+        case .fcs:
+            FieldDescriptor("pbadv.gen_prov.gpcf.fcs", "Frame Check Sequence", .unsigned(bits: 8), base: .hex)
+        case .padding:
+            FieldDescriptor("pbadv.gen_prov.gpcf.padding", "Padding", .unsigned(bits: 8), bitmask: 0xFC)
+        case .segmentIndex:
+            FieldDescriptor(
+                "pbadv.gen_prov.gpcf.segment_index",
+                "Segment number of the transaction",
+                .unsigned(bits: 8),
+                bitmask: 0xFC
+            )
+        case .bearerOpcode:
+            FieldDescriptor(
+                "pbadv.gen_prov.gpcf.bearer_opcode",
+                "Bearer Opcode",
+                .unsigned(bits: 8),
+                names: ValueNames([(0, "Link Open"), (1, "Link ACK"), (2, "Link Close")]),
+                bitmask: 0xFC
+            )
+        case .deviceUUID: FieldDescriptor("pbadv.gen_prov.gpcf.bearer_opcode.device_uuid", "Device UUID", .uuid)
+        case .reason:
+            FieldDescriptor(
+                "pbadv.gen_prov.gpcf.bearer_opcode.reason",
+                "Reason",
+                .unsigned(bits: 8),
+                names: ValueNames([(0, "Success"), (1, "Timeout"), (2, "Fail")])
+            )
+        case .payload: FieldDescriptor("pbadv.gen_prov.gpp.payload", "Generic Provisioning Payload", .bytes)
+        }
+    }
+}
+
+/// Bluetooth Mesh beacons (AD type 0x2B), Mesh Profile §3.10; Wireshark's `beacon.*` names.
+public enum MeshBeaconField: UInt16, FieldSet {
+    case type, uuid, oob, oobOther, oobElectronic, oob2DCode, oobBarCode, oobNFC, oobNumber, oobString, oobRFU
+    case oobOnBox, oobInsideBox, oobOnPaper, oobInsideManual, oobOnDevice, uriHash
+    case flags, keyRefresh, ivUpdate, flagsRFU, networkID, ivIndex, authenticationValue
+    case privateRandom, privateObfuscatedData, privateAuthenticationTag, unknownData
+
+    public static let layer = FieldDescriptor("beacon", "Bluetooth Mesh Beacon", .layer, short: "Mesh Beacon")
+
+    public var descriptor: FieldDescriptor {
+        switch self {
+        case .type:
+            FieldDescriptor(
+                "beacon.type",
+                "Type",
+                .unsigned(bits: 8),
+                names: ValueNames([
+                    (0, "Unprovisioned Device beacon"), (1, "Secure Network beacon"), (2, "Mesh Private beacon"),
+                ])
+            )
+        case .uuid: FieldDescriptor("beacon.uuid", "Device UUID", .uuid)
+        case .oob: FieldDescriptor("beacon.oob", "OOB Information", .unsigned(bits: 16), base: .hex)
+        case .oobOther: Self.oobBit("other", "Other", 0x0001)
+        case .oobElectronic: Self.oobBit("electronic", "Electronic / URI", 0x0002)
+        case .oob2DCode: Self.oobBit("2d_code", "2D machine-readable code", 0x0004)
+        case .oobBarCode: Self.oobBit("bar_code", "Bar code", 0x0008)
+        case .oobNFC: Self.oobBit("nfc", "Near Field Communication (NFC)", 0x0010)
+        case .oobNumber: Self.oobBit("number", "Number", 0x0020)
+        case .oobString: Self.oobBit("string", "String", 0x0040)
+        case .oobRFU:
+            FieldDescriptor(
+                "beacon.oob.rfu",
+                "Reserved for Future Use",
+                .unsigned(bits: 16),
+                base: .hex,
+                bitmask: 0x0780
+            )
+        case .oobOnBox: Self.oobBit("on_box", "On box", 0x0800)
+        case .oobInsideBox: Self.oobBit("inside_box", "Inside box", 0x1000)
+        case .oobOnPaper: Self.oobBit("on_paper", "On piece of paper", 0x2000)
+        case .oobInsideManual: Self.oobBit("inside_manual", "Inside manual", 0x4000)
+        case .oobOnDevice: Self.oobBit("on_device", "On device", 0x8000)
+        case .uriHash: FieldDescriptor("beacon.uri_hash", "URI Hash", .bytes)
+        case .flags: FieldDescriptor("beacon.flags", "Flags", .unsigned(bits: 8), base: .hex)
+        case .keyRefresh: FieldDescriptor("beacon.flags.key_refresh", "Key Refresh Flag", .boolean, bitmask: 0x01)
+        case .ivUpdate: FieldDescriptor("beacon.flags.iv_update", "IV Update Flag", .boolean, bitmask: 0x02)
+        case .flagsRFU:
+            FieldDescriptor(
+                "beacon.flags.rfu",
+                "Reserved for Future Use",
+                .unsigned(bits: 8),
+                base: .hex,
+                bitmask: 0xFC
+            )
+        case .networkID: FieldDescriptor("beacon.network_id", "Network ID", .bytes)
+        case .ivIndex: FieldDescriptor("beacon.ivindex", "IV Index", .unsigned(bits: 32))
+        case .authenticationValue: FieldDescriptor("beacon.authentication_value", "Authentication Value", .bytes)
+        case .privateRandom: FieldDescriptor("beacon.private.random", "Random", .bytes)
+        case .privateObfuscatedData:
+            FieldDescriptor("beacon.private.obfuscated_data", "Obfuscated Private Beacon Data", .bytes)
+        case .privateAuthenticationTag:
+            FieldDescriptor("beacon.private.authentication_tag", "Authentication Tag", .bytes)
+        case .unknownData: FieldDescriptor("beacon.unknown_data", "Unknown Data", .bytes)
+        }
+    }
+
+    private static func oobBit(_ key: String, _ name: String, _ mask: UInt64) -> FieldDescriptor {
+        FieldDescriptor("beacon.oob." + key, name, .boolean, bitmask: mask)
+    }
+}
+
+/// Bluetooth Mesh network PDUs (AD type 0x2A, Mesh Profile §3.4.4): only the clear header; the
+/// rest is obfuscated and encrypted. Wireshark's `btmesh.*` names.
+public enum MeshNetworkField: UInt16, FieldSet {
+    case ivi, nid, obfuscated, encrypted
+
+    public static let layer = FieldDescriptor("btmesh", "Bluetooth Mesh", .layer, short: "Mesh")
+
+    public var descriptor: FieldDescriptor {
+        switch self {
+        case .ivi: FieldDescriptor("btmesh.ivi", "IVI", .unsigned(bits: 8), bitmask: 0x80)
+        case .nid: FieldDescriptor("btmesh.nid", "NID", .unsigned(bits: 8), bitmask: 0x7F)
+        case .obfuscated: FieldDescriptor("btmesh.obfuscated", "Obfuscated", .bytes, help: "CTL, TTL, SEQ and SRC")
+        case .encrypted: FieldDescriptor("btmesh.encrypted", "Encrypted data and NetMIC", .bytes)
+        }
+    }
+}
+
+/// The registered mesh field sets.
+struct MeshFields: Sendable {
+    let pbadv: Fields<PBADVField>
+    let beacon: Fields<MeshBeaconField>
+    let network: Fields<MeshNetworkField>
+}
+
+/// Decodes the mesh PDUs carried in PB-ADV, Mesh Message and Mesh Beacon AD structures.
+struct MeshDissector: Dissector {
+    enum Kind: Sendable { case pbadv, network, beacon }
+    let kind: Kind
+    let fields: MeshFields
+
+    func dissect(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
+        switch kind {
+        case .pbadv: try pbadv(&r, &c)
+        case .network: try network(&r, &c)
+        case .beacon: try beacon(&r, &c)
+        }
+    }
+
+    private func open(_ layer: FieldID, _ r: ByteReader, _ c: inout DissectionContext) {
+        c.tree.open(layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
+    }
+
+    private func pbadv(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
+        let f = fields.pbadv
+        open(f.layer, r, &c)
+        try c.emitU32(f[.linkID], &r, bigEndian: true)
+        try c.emitU8(f[.transactionNumber], &r)
+        let start = r.offset
+        let v = UInt64(try r.readUInt8())
+        let range = start..<r.offset
+        let s = r.source
+        c.emitBits(f[.gpcf], v, mask: 0x03, range, source: s)
+        switch v & 0x03 {
+        case 0:
+            c.emitBits(f[.segN], v, mask: 0xFC, range, source: s)
+            try c.emitU16(f[.totalLength], &r, bigEndian: true)
+            try c.emitU8(f[.fcs], &r)
+            c.emitRest(f[.payload], &r)
+        case 1:
+            c.emitBits(f[.padding], v, mask: 0xFC, range, source: s)
+        case 2:
+            c.emitBits(f[.segmentIndex], v, mask: 0xFC, range, source: s)
+            c.emitRest(f[.payload], &r)
+        default:
+            c.emitBits(f[.bearerOpcode], v, mask: 0xFC, range, source: s)
+            switch v >> 2 {
+            case 0:
+                let ustart = r.offset
+                let uuid = try r.readUUIDBigEndian()
+                c.tree.add(f[.deviceUUID], .uuid(uuid), ustart..<r.offset, source: s)
+            case 2: try c.emitU8(f[.reason], &r)
+            default: break
+            }
+        }
+        c.emitRest(f[.payload], &r)
+        c.tree.close()
+    }
+
+    private func network(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
+        let f = fields.network
+        open(f.layer, r, &c)
+        let start = r.offset
+        let v = UInt64(try r.readUInt8())
+        c.emitBits(f[.ivi], v, mask: 0x80, start..<r.offset, source: r.source)
+        c.emitBits(f[.nid], v, mask: 0x7F, start..<r.offset, source: r.source)
+        try c.emitBytes(f[.obfuscated], &r, min(6, r.remaining))
+        c.emitRest(f[.encrypted], &r)
+        c.tree.close()
+    }
+
+    private static let oobBits: [(MeshBeaconField, UInt64)] = [
+        (.oobOther, 0x0001), (.oobElectronic, 0x0002), (.oob2DCode, 0x0004), (.oobBarCode, 0x0008),
+        (.oobNFC, 0x0010), (.oobNumber, 0x0020), (.oobString, 0x0040), (.oobOnBox, 0x0800),
+        (.oobInsideBox, 0x1000), (.oobOnPaper, 0x2000), (.oobInsideManual, 0x4000), (.oobOnDevice, 0x8000),
+    ]
+
+    private func beacon(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
+        let f = fields.beacon
+        let s = r.source
+        open(f.layer, r, &c)
+        let type = try c.emitU8(f[.type], &r)
+        switch type {
+        case 0:
+            let ustart = r.offset
+            let uuid = try r.readUUIDBigEndian()
+            c.tree.add(f[.uuid], .uuid(uuid), ustart..<r.offset, source: s)
+            let ostart = r.offset
+            let oob = UInt64(try r.readUInt16BE())
+            let range = ostart..<r.offset
+            c.tree.open(f[.oob], .unsigned(oob), range, source: s)
+            for (field, mask) in Self.oobBits { c.emitFlag(f[field], oob, mask: mask, range, source: s) }
+            c.emitBits(f[.oobRFU], oob, mask: 0x0780, range, source: s)
+            c.tree.close()
+            if !r.isAtEnd { try c.emitBytes(f[.uriHash], &r, 4) }
+            try r.expectEnd("Unprovisioned Device beacon")
+        case 1:
+            let fstart = r.offset
+            let flags = UInt64(try r.readUInt8())
+            let range = fstart..<r.offset
+            c.tree.open(f[.flags], .unsigned(flags), range, source: s)
+            c.emitFlag(f[.keyRefresh], flags, mask: 0x01, range, source: s)
+            c.emitFlag(f[.ivUpdate], flags, mask: 0x02, range, source: s)
+            c.emitBits(f[.flagsRFU], flags, mask: 0xFC, range, source: s)
+            c.tree.close()
+            try c.emitBytes(f[.networkID], &r, 8)
+            try c.emitU32(f[.ivIndex], &r, bigEndian: true)
+            try c.emitBytes(f[.authenticationValue], &r, 8)
+            try r.expectEnd("Secure Network beacon")
+        case 2:
+            try c.emitBytes(f[.privateRandom], &r, 13)
+            try c.emitBytes(f[.privateObfuscatedData], &r, 5)
+            try c.emitBytes(f[.privateAuthenticationTag], &r, 8)
+            try r.expectEnd("Mesh Private beacon")
+        default:
+            c.emitRest(f[.unknownData], &r)
+        }
+        c.tree.close()
+    }
+}

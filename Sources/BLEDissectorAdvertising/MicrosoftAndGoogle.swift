@@ -1,0 +1,162 @@
+public import BLEInspectCore
+
+/// Microsoft (company 0x0006) beacons: the first octet is the beacon ID; 0x03 is Swift Pair
+/// (Microsoft "Bluetooth Swift Pair" documentation), 0x01 the Connected Devices Platform beacon
+/// ([MS-CDP] 2.2.2.2.3), shown as data.
+public enum SwiftPairField: UInt16, FieldSet {
+    case beaconID, subScenario, reservedRSSI, bredrAddress, icon, displayName, data
+
+    public static let layer = FieldDescriptor("swiftpair", "Microsoft Beacon", .layer, short: "SwiftPair")
+
+    public var descriptor: FieldDescriptor {
+        switch self {
+        case .beaconID:
+            FieldDescriptor(
+                "swiftpair.beacon_id",
+                "Microsoft Beacon ID",
+                .unsigned(bits: 8),
+                base: .hex,
+                names: ValueNames([(0x01, "Connected Devices Platform"), (0x03, "Swift Pair")])
+            )
+        case .subScenario:
+            FieldDescriptor(
+                "swiftpair.sub_scenario",
+                "Microsoft Beacon Sub Scenario",
+                .unsigned(bits: 8),
+                base: .hex,
+                names: ValueNames([
+                    (0x00, "Pairing over LE only"), (0x01, "Pairing over BR/EDR (Secure Connections)"),
+                    (0x02, "Pairing over LE and BR/EDR with Secure Connections"),
+                ])
+            )
+        case .reservedRSSI:
+            FieldDescriptor("swiftpair.reserved_rssi", "Reserved RSSI Byte", .unsigned(bits: 8), base: .hex)
+        case .bredrAddress: FieldDescriptor("swiftpair.bredr_address", "BR/EDR Address", .address)
+        case .icon:
+            FieldDescriptor(
+                "swiftpair.icon",
+                "Icon (Class of Device)",
+                .unsigned(bits: 24),
+                base: .hex,
+                help: "A Class of Device value that chooses the icon"
+            )
+        case .displayName: FieldDescriptor("swiftpair.display_name", "Display Name", .string)
+        case .data: FieldDescriptor("swiftpair.data", "Data", .bytes)
+        }
+    }
+}
+
+struct MicrosoftDissector: Dissector {
+    let f: Fields<SwiftPairField>
+
+    func dissect(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
+        c.tree.open(f.layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
+        let beacon = try c.emitU8(f[.beaconID], &r)
+        if beacon == 0x03 {
+            let sub = try c.emitU8(f[.subScenario], &r)
+            try c.emitU8(f[.reservedRSSI], &r)
+            switch sub {
+            case 0x01:
+                try c.emitAddress(f[.bredrAddress], &r)
+                try c.emitU24(f[.icon], &r)
+            case 0x02:
+                try c.emitU24(f[.icon], &r)
+            default:
+                break
+            }
+            if !r.isAtEnd { try c.emitString(f[.displayName], &r, r.remaining) }
+        } else {
+            c.emitRest(f[.data], &r)
+        }
+        c.tree.close()
+    }
+}
+
+/// Google Fast Pair (service data of UUID 0xFE2C, Fast Pair Provider specification): a 3-octet
+/// model ID while discoverable, account key data otherwise. Fields are big-endian.
+public enum FastPairField: UInt16, FieldSet {
+    case modelID, flags, fieldLength, fieldType, accountKeyFilter, salt, battery, batteryCharging, batteryLevel
+    case fieldData
+
+    public static let layer = FieldDescriptor("fastpair", "Google Fast Pair", .layer, short: "FastPair")
+
+    public var descriptor: FieldDescriptor {
+        switch self {
+        case .modelID: FieldDescriptor("fastpair.model_id", "Model ID", .unsigned(bits: 24), base: .hex)
+        case .flags:
+            FieldDescriptor(
+                "fastpair.flags",
+                "Version and Flags",
+                .unsigned(bits: 8),
+                base: .hex,
+                help: "0bVVVVFFFF; 0x00 in the current specification"
+            )
+        case .fieldLength:
+            FieldDescriptor("fastpair.field.length", "Field Length", .unsigned(bits: 8), bitmask: 0xF0)
+        case .fieldType:
+            FieldDescriptor(
+                "fastpair.field.type",
+                "Field Type",
+                .unsigned(bits: 8),
+                base: .hex,
+                names: ValueNames([
+                    (0x0, "Account Key Filter (show UI indication)"), (0x1, "Salt"),
+                    (0x2, "Account Key Filter (hide UI indication)"), (0x3, "Battery Values (show UI indication)"),
+                    (0x4, "Battery Values (hide UI indication)"),
+                ]),
+                bitmask: 0x0F
+            )
+        case .accountKeyFilter: FieldDescriptor("fastpair.account_key_filter", "Account Key Filter", .bytes)
+        case .salt: FieldDescriptor("fastpair.salt", "Salt", .bytes)
+        case .battery: FieldDescriptor("fastpair.battery", "Battery Value", .unsigned(bits: 8), base: .hex)
+        case .batteryCharging:
+            FieldDescriptor("fastpair.battery.charging", "Charging", .boolean, bitmask: 0x80)
+        case .batteryLevel:
+            FieldDescriptor(
+                "fastpair.battery.level",
+                "Level (%)",
+                .unsigned(bits: 8),
+                names: ValueNames([(0x7F, "Unknown")]),
+                bitmask: 0x7F
+            )
+        case .fieldData: FieldDescriptor("fastpair.field.data", "Field Data", .bytes)
+        }
+    }
+}
+
+struct FastPairDissector: Dissector {
+    let f: Fields<FastPairField>
+
+    func dissect(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
+        c.tree.open(f.layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
+        if r.remaining == 3 {
+            try c.emitU24(f[.modelID], &r, bigEndian: true)
+        } else {
+            try c.emitU8(f[.flags], &r)
+            while !r.isAtEnd {
+                let start = r.offset
+                let header = UInt64(try r.readUInt8())
+                let range = start..<r.offset
+                c.emitBits(f[.fieldLength], header, mask: 0xF0, range, source: r.source)
+                c.emitBits(f[.fieldType], header, mask: 0x0F, range, source: r.source)
+                var body = try r.readSlice(Int(header >> 4))
+                switch header & 0x0F {
+                case 0x0, 0x2: c.emitRest(f[.accountKeyFilter], &body)
+                case 0x1: c.emitRest(f[.salt], &body)
+                case 0x3, 0x4:
+                    while !body.isAtEnd {
+                        let bstart = body.offset
+                        let v = UInt64(try body.readUInt8())
+                        let brange = bstart..<body.offset
+                        c.tree.open(f[.battery], .unsigned(v), brange, source: body.source)
+                        c.emitFlag(f[.batteryCharging], v, mask: 0x80, brange, source: body.source)
+                        c.emitBits(f[.batteryLevel], v, mask: 0x7F, brange, source: body.source)
+                        c.tree.close()
+                    }
+                default: c.emitRest(f[.fieldData], &body)
+                }
+            }
+        }
+        c.tree.close()
+    }
+}
