@@ -84,6 +84,7 @@ enum HCICommandDecoders {
             (0x0C2D, fixed([handle, .u8(c[.txPowerLevelType])])),
             (0x0C33, fixed([.u16(c[.maxDataLengthACL]), .u8(c[.maxDataLengthSCO]), .u16(c[.maxDataNumACL]), .u16(c[.maxDataNumSCO])])),
             (0x0C35, custom(hostNumberOfCompletedPackets)),
+            (0x0C52, custom(writeExtendedInquiryResponse)),
             (0x0C36, fixed([handle])),
             (0x0C37, fixed([handle, .u16(c[.timeout])])),
             (0x0C5F, fixed([handle, .u8(c[.flushPacketType])])),
@@ -234,6 +235,18 @@ enum HCICommandDecoders {
             _ = r.readRest()
             ctx.tree.add(f.cmd[.unusedData], .bytes, s..<r.offset, source: r.source)
         }
+    }
+
+    /// Write Extended Inquiry Response: FEC required, then 240 bytes of EIR data, which has the
+    /// advertising-data format.
+    static func writeExtendedInquiryResponse(
+        _ f: HCIFieldIDs,
+        _ r: inout ByteReader,
+        _ ctx: inout DissectionContext
+    ) throws(DecodeError) {
+        try ctx.u8(f.cmd[.fecRequired], &r)
+        var data = r.readRest()
+        ctx.dispatch(StandardTables.advertisingData, DissectorKey(0), &data)
     }
 
     static func phys(_ f: HCIFieldIDs, _ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {

@@ -111,6 +111,7 @@ enum HCIEventDecoders {
             (0x1C, fixed([status, handle, .u16(e[.clockOffset])])),
             (0x1D, fixed([status, handle, .u16(e[.packetType])])),
             (0x20, fixed([addr, .u8(e[.pageScanRepetitionMode])])),
+            (0x2F, custom(extendedInquiryResult)),
             (0x23, fixed([status, handle, .u8(e[.pageNumber]), .u8(e[.maxPageNumber]), .bytes(e[.lmpFeatures], 8)])),
             (0x30, fixed([status, handle])),
             (0x31, fixed([addr])),
@@ -141,6 +142,24 @@ enum HCIEventDecoders {
             HCIConnections.opened(&ctx, handle: h, peer: peer, peerAddressType: 0, role: 0)
         }
         if status != 0 { ctx.appendInfo(HCIEventNames.errorName(status)) }
+    }
+
+    /// Extended Inquiry Result: one response, then 240 bytes of EIR data (advertising-data format).
+    static func extendedInquiryResult(_ f: HCIFieldIDs, _ r: inout ByteReader, _ ctx: inout DissectionContext)
+        throws(DecodeError)
+    {
+        let e = f.evt
+        try ctx.u8(e[.numResponses], &r)
+        try ctx.address(e[.bdAddr], &r)
+        try ctx.u8(e[.pageScanRepetitionMode], &r)
+        try r.skip(1)  // reserved
+        let start = r.offset
+        let cod = try r.readUInt24()
+        ctx.tree.add(e[.classOfDevice], .unsigned(UInt64(cod)), start..<r.offset, source: r.source)
+        try ctx.u16(e[.clockOffset], &r)
+        try ctx.i8(e[.rssi], &r)
+        var data = r.readRest()
+        ctx.dispatch(StandardTables.advertisingData, DissectorKey(0), &data)
     }
 
     static func disconnectionComplete(_ f: HCIFieldIDs, _ r: inout ByteReader, _ ctx: inout DissectionContext)
@@ -194,6 +213,12 @@ enum HCIReturnDecoders {
         return [
             (0x0406, fixed([])),
             (0x0408, fixed([.addr(e[.bdAddr])])),
+            (0x0C51, HCIDecoder(f) { f, r, ctx throws(DecodeError) in
+                // Read Extended Inquiry Response: FEC required, then the EIR data.
+                try ctx.u8(f.evt[.fecRequired], &r)
+                var data = r.readRest()
+                ctx.dispatch(StandardTables.advertisingData, DissectorKey(0), &data)
+            }),
             (0x0409, fixed([])),
             (0x040B, fixed([.addr(e[.bdAddr])])),
             (0x040C, fixed([.addr(e[.bdAddr])])),

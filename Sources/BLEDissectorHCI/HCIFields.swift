@@ -98,7 +98,7 @@ public enum HCICommandField: UInt16, FieldSet {
     case syncOptions, skip, syncTimeout, syncCTEType, syncHandle, lePrivacyMode, reportingEnable
     case featureBitNumber, featureBitValue, rfTxPathCompensation, rfRxPathCompensation
     case linkPolicySettings, sniffMaxInterval, sniffMinInterval, sniffAttempt, timeout, maxLatency
-    case minRemoteTimeout, minLocalTimeout, flushPacketType, deleteAllFlag, acceptRole
+    case minRemoteTimeout, minLocalTimeout, flushPacketType, deleteAllFlag, acceptRole, fecRequired
 
     public static let layer = FieldDescriptor("bthci_cmd", "Bluetooth HCI Command", .layer, short: "HCI_CMD")
 
@@ -249,6 +249,7 @@ public enum HCICommandField: UInt16, FieldSet {
         case .maxLatency: return D.uint("bthci_cmd.max_latency", "Max. Latency", 16, help: "Baseband slots")
         case .minRemoteTimeout: return D.uint("bthci_cmd.min_remote_timeout", "Min. Remote Timeout", 16)
         case .minLocalTimeout: return D.uint("bthci_cmd.min_local_timeout", "Min. Local Timeout", 16)
+        case .fecRequired: return D.uint("bthci_cmd.fec_required", "FEC Required", 8, hex: true)
         case .acceptRole: return D.uint("bthci_cmd.acr.role", "Role", 8, hex: true, names: D.names([(0, "Become the Central (role switch)"), (1, "Remain the Peripheral")]))
         case .deleteAllFlag: return D.uint("bthci_cmd.delete_all_flag", "Delete All Flag", 8, hex: true, names: D.names([(0, "Only the given BD_ADDR"), (1, "All")]))
         case .flushPacketType: return D.uint("bthci_cmd.flush_packet_type", "Packet Type", 8, names: D.names([(0, "Automatically flushable only")]))
@@ -284,7 +285,7 @@ public enum HCIEventField: UInt16, FieldSet {
     case cigSyncDelay, cisSyncDelay, transportLatencyMtoS, transportLatencyStoM, phyMtoS, phyStoM, nse
     case bnMtoS, bnStoM, ftMtoS, ftStoM, maxPDUMtoS, maxPDUStoM, isoInterval, cisHandle, cigID, cisID
     case subrateFactor, continuationNumber, packetType, clockOffset, flushTimeout, linkPolicySettings
-    case suggestedMaxRxOctets, suggestedMaxRxTime, pageScanRepetitionMode
+    case suggestedMaxRxOctets, suggestedMaxRxTime, pageScanRepetitionMode, fecRequired, numResponses
 
     public static let layer = FieldDescriptor("bthci_evt", "Bluetooth HCI Event", .layer, short: "HCI_EVT")
 
@@ -438,6 +439,8 @@ public enum HCIEventField: UInt16, FieldSet {
         case .suggestedMaxRxOctets: return D.uint("bthci_evt.suggested_max_rx_octets", "Suggested Max RX Octets", 16)
         case .suggestedMaxRxTime: return D.uint("bthci_evt.suggested_max_rx_time", "Suggested Max RX Time", 16, help: "Microseconds")
         case .pageScanRepetitionMode: return D.uint("bthci_evt.page_scan_repetition_mode", "Page Scan Repetition Mode", 8, hex: true)
+        case .fecRequired: return D.uint("bthci_evt.fec_required", "FEC Required", 8, hex: true)
+        case .numResponses: return D.uint("bthci_evt.num_responses", "Number of Responses", 8)
         case .linkPolicySettings: return D.uint("bthci_evt.link_policy_settings", "Link Policy Settings", 16, hex: true, help: D.own + "Bit 0 role switch, bit 1 hold, bit 2 sniff")
         }
     }

@@ -86,8 +86,6 @@ import Testing
 /// Over captures/adv-scan.btsnoop, adv-extended.btsnoop and the 17 shared HCI captures with
 /// advertising reports, device_name, type, uuid_16 and company_id agree on every frame except:
 ///
-/// - EIR (BR/EDR Write/Read Extended Inquiry Response, Extended Inquiry Result): tshark decodes
-///   its AD structures; the HCI module does not hand them to this module (yet).
 /// - Strings tshark escapes in `-T fields` output (none in these captures).
 ///
 /// Other differences seen when comparing more fields (not asserted here):
@@ -160,23 +158,7 @@ enum TsharkComparison {
     static func excuse(field: String, ours: String, theirs: String, snapshot: FrameSnapshot) -> String? {
         // tshark -T fields escapes non-printable and non-ASCII octets in strings; we store them raw.
         if field == fields[0], theirs.contains("\\") { return "tshark escapes names" }
-        // EIR data (BR/EDR): Write/Read Extended Inquiry Response, Extended Inquiry Result. The HCI
-        // module does not hand it to the AD module (yet), tshark decodes it.
-        if ours.isEmpty, isEIR(snapshot.frame) { return "EIR not handed over by HCI" }
         return nil
-    }
-
-    /// Write Extended Inquiry Response (0x0C52), its Read (0x0C51) completion, or an Extended
-    /// Inquiry Result event (0x2F).
-    static func isEIR(_ frame: CapturedFrame) -> Bool {
-        let b = frame.bytes
-        switch frame.kind {
-        case .hciCommand: return b.count >= 2 && b[0] == 0x52 && b[1] == 0x0C
-        case .hciEvent:
-            if b.first == 0x2F { return true }
-            return b.count >= 5 && b[0] == 0x0E && b[3] == 0x51 && b[4] == 0x0C
-        default: return false
-        }
     }
 
     static func hex(_ v: UInt64, digits: Int) -> String {
