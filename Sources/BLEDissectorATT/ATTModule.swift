@@ -1,7 +1,38 @@
 public import BLEInspectCore
 
-/// Placeholder: registers nothing yet.
+/// The Attribute Protocol and GATT.
+///
+/// - ATT PDUs from L2CAP fixed channel 4, from BR/EDR channels on PSM 0x001F, and from EATT SDUs
+///   (PSM 0x0027): the opcode byte, then
+///   one decoder per opcode in `StandardTables.attOpcode` (plugins may add opcodes).
+/// - Per connection (a `ConnectionScopedState`, dropped at disconnection): the ATT MTU, the
+///   requests waiting for responses (each response names its request and the response time), and
+///   the handle → attribute map learned from discovery (Read By Group Type, Read By Type on
+///   0x2803 and 0x2802, Find Information, Find By Type Value), at most 4096 handles.
+///   The enhanced bearers (EATT) of a connection share one set of pending requests and the
+///   connection's one GATT database; see `BearerKey`.
+/// - Attribute values of well-known characteristics and descriptors, decoded by the decoders
+///   bound in `StandardTables.gattUUID` to their UUID (plugins may add UUIDs).
 public enum ATTModule: DissectorModule {
     public static let name = "att"
-    public static func register(_ registry: inout RegistryBuilder) {}
+
+    public static func register(_ registry: inout RegistryBuilder) {
+        let f = registry.register(ATTField.self)
+        let att = ATTDissector(f: f)
+        registry.bind(att, to: StandardTables.l2capCID, key: DissectorKey(0x0004), label: "ATT")
+        registry.bind(att, to: StandardTables.l2capPSM, key: DissectorKey(0x0027), label: "EATT")
+        // ATT over a BR/EDR basic-mode channel: the unenhanced bearer of a BR/EDR link.
+        registry.bind(att, to: StandardTables.l2capPSM, key: DissectorKey(0x001F), label: "ATT over BR/EDR")
+        for (opcode, name) in ATTNames.opcodeList {
+            registry.bind(
+                ATTOpcodeDissector(f: f, opcode: UInt8(truncatingIfNeeded: opcode)),
+                to: StandardTables.attOpcode,
+                key: DissectorKey(opcode),
+                label: name
+            )
+        }
+        for (uuid, decoder) in GATTValueDissector.all(f) {
+            registry.bind(decoder, to: StandardTables.gattUUID, key: DissectorKey(uuid), label: GATTNames.display(uuid))
+        }
+    }
 }

@@ -1,7 +1,24 @@
 public import BLEInspectCore
 
-/// Placeholder: registers nothing yet.
+/// The Security Manager Protocol on L2CAP fixed channels 6 (LE) and 7 (BR/EDR): the opcode, then
+/// one decoder per opcode in `StandardTables.smpOpcode`. Per connection (a
+/// `ConnectionScopedState`), the Pairing Request is kept until its Pairing Response, which then
+/// shows the pairing method, Secure Connections and the key size the two select.
 public enum SMPModule: DissectorModule {
     public static let name = "smp"
-    public static func register(_ registry: inout RegistryBuilder) {}
+
+    public static func register(_ registry: inout RegistryBuilder) {
+        let f = registry.register(SMPField.self)
+        let smp = SMPDissector(f: f)
+        registry.bind(smp, to: StandardTables.l2capCID, key: DissectorKey(0x0006), label: "SMP")
+        registry.bind(smp, to: StandardTables.l2capCID, key: DissectorKey(0x0007), label: "SMP (BR/EDR)")
+        for (opcode, name) in SMPNames.opcodeList {
+            registry.bind(
+                SMPOpcodeDissector(f: f, opcode: UInt8(truncatingIfNeeded: opcode)),
+                to: StandardTables.smpOpcode,
+                key: DissectorKey(opcode),
+                label: name
+            )
+        }
+    }
 }

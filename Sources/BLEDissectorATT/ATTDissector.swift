@@ -1,0 +1,111 @@
+import BLEInspectCore
+
+/// Decodes the ATT PDU header (the opcode and its method, command and signature bits), then hands
+/// the parameters to the decoder bound to the opcode in `StandardTables.attOpcode`.
+///
+/// Bound to L2CAP fixed channel 4 (each complete L2CAP PDU) and to PSM 0x0027 (each EATT SDU).
+struct ATTDissector: Dissector {
+    let f: Fields<ATTField>
+
+    func dissect(_ reader: inout ByteReader, _ context: inout DissectionContext) throws(DecodeError) {
+        let start = reader.offset
+        let length = reader.remaining
+        let source = reader.source
+        context.tree.open(f.layer, .none, start..<(start + length), source: source)
+        let opcode = try reader.readUInt8()
+        let r = start..<(start + 1)
+        context.tree.open(f[.opcode], .unsigned(UInt64(opcode)), r, source: source)
+        context.tree.add(f[.opcodeMethod], .unsigned(UInt64(opcode & 0x3F)), r, source: source)
+        context.tree.add(f[.opcodeCommand], .boolean(opcode & 0x40 != 0), r, source: source)
+        context.tree.add(f[.opcodeSignature], .boolean(opcode & 0x80 != 0), r, source: source)
+        context.tree.close()
+        let direction = context.direction
+        context.setInfo(ATTInfo.prefix(direction) + ATTNames.opcodeName(opcode))
+
+        let pdu = ATTPDU(&context, at: start..<(start + length), source: source)
+        let bearer = pdu.bearer
+        if bearer.mtuExchanged, length > Int(bearer.mtu) {
+            context.expert(
+                .warning,
+                "PDU of \(length) bytes exceeds the ATT_MTU of \(bearer.mtu)",
+                start..<(start + length),
+                source: source
+            )
+        }
+        var parameters = reader.readRest()
+        context.dispatch(StandardTables.attOpcode, DissectorKey(opcode), &parameters)
+        context.tree.close()
+    }
+}
+
+/// The bearer and GATT database a PDU belongs to.
+struct ATTPDU {
+    let state: ATTState
+    let connection: ConnectionKey
+    let bearer: ATTBearer
+    /// On an enhanced bearer (EATT).
+    let enhanced: Bool
+
+    init(_ context: inout DissectionContext, at range: Range<Int>, source: Int) {
+        state = ATTState.of(context)
+        connection = context.packet.connection ?? ConnectionKey(controller: context.controller, handle: 0xFFFF)
+        enhanced = context.packet.psm == 0x0027
+        let key = BearerKey(connection: connection, enhanced: enhanced)
+        var evicted = false
+        bearer = state.bearer(key, evicted: &evicted)
+        if evicted {
+            context.expert(
+                .note,
+                "ATT state of \(ATTState.maximumConnections) bearers reached; an older bearer was forgotten",
+                range,
+                source: source
+            )
+        }
+    }
+
+    /// The connection's database, if anything was learned on it.
+    var database: GATTDatabase? { state.existingDatabase(connection) }
+
+    /// The connection's database for learning, made on first use.
+    func learningDatabase(_ context: inout DissectionContext, at range: Range<Int>, source: Int) -> GATTDatabase {
+        var evicted = false
+        let db = state.database(connection, evicted: &evicted)
+        if evicted {
+            context.expert(
+                .note,
+                "GATT databases of \(ATTState.maximumConnections) connections reached; an older one was forgotten",
+                range,
+                source: source
+            )
+        }
+        return db
+    }
+}
+
+/// Pieces of one-line summaries.
+enum ATTInfo {
+    static func prefix(_ direction: Direction) -> String {
+        switch direction {
+        case .hostToController: "Sent "
+        case .controllerToHost: "Rcvd "
+        case .unknown: ""
+        }
+    }
+
+    /// "Handle: 0x0010 (Battery Level)".
+    static func handle(_ handle: UInt16, _ db: GATTDatabase?) -> String {
+        let text = "Handle: " + ATTNames.hex16(handle)
+        guard let label = db?.label(handle) else { return text }
+        return text + " (" + label + ")"
+    }
+
+    /// "Handles: 0x0001..0xffff".
+    static func range(_ start: UInt16, _ end: UInt16) -> String {
+        "Handles: " + ATTNames.hex16(start) + ".." + ATTNames.hex16(end)
+    }
+
+    static func responseTo(_ request: PendingRequest?) -> String? {
+        guard let request else { return nil }
+        return "response to #\(request.frame)"
+    }
+}

@@ -1,0 +1,506 @@
+public import BLEInspectCore
+
+/// The fields of the Attribute Protocol, of the GATT procedures built on it, and of the attribute
+/// values this module decodes.
+///
+/// Filter names are Wireshark's (`btatt.*`) where Wireshark has the field. What Wireshark lacks is
+/// under `gatt.*`: what bleinspect learns from GATT discovery (the UUID and name of the attribute a
+/// handle refers to), the request/response time, the ATT MTU, and the CoreBluetooth L2CAP PSM
+/// characteristic.
+///
+/// Every handle is a `btatt.handle`, as in Wireshark (so `btatt.handle == 0x0010` and
+/// `tshark -T fields -e btatt.handle` scripts carry over). A handle with a particular role also gets
+/// a child field named for it: `btatt.handle_in_error` (Error Response),
+/// `btatt.characteristic_value_handle` (characteristic declarations) and
+/// `gatt.included_service_handle` (include declarations).
+public enum ATTField: UInt16, FieldSet {
+    // The PDU.
+    case opcode, opcodeMethod, opcodeCommand, opcodeSignature
+    case reqOpcodeInError, handleInError, errorCode
+    case clientRxMTU, serverRxMTU
+    case startingHandle, endingHandle, groupEndHandle, handle
+    case uuidFormat, informationData, handlesInfo, attributeData
+    case uuid16, uuid128, value, length, offset, flags
+    case signCounter, signature
+    case characteristicProperties
+    case propertyBroadcast, propertyRead, propertyWriteWithoutResponse, propertyWrite
+    case propertyNotify, propertyIndicate, propertyAuthenticatedSignedWrites, propertyExtendedProperties
+    case characteristicValueHandle
+    case requestInFrame, responseInFrame
+    // Learned from GATT discovery and request/response matching.
+    case gattUUID, gattName, gattCharacteristicUUID, gattServiceUUID
+    case gattResponseTime, gattMTU, gattIncludedServiceHandle, gattValueLength
+    // Attribute values, decoded by characteristic or descriptor UUID.
+    case deviceName, appearance, appearanceCategory, appearanceSubcategory
+    case minimumConnectionInterval, maximumConnectionInterval, peripheralLatency, supervisionTimeout
+    case batteryLevel
+    case pnpVendorIDSource, pnpVendorID, pnpProductID, pnpProductVersion
+    case cccd, cccdNotification, cccdIndication, cccdReserved
+    case userDescription
+    case manufacturerName, modelNumber, serialNumber, firmwareRevision, hardwareRevision, softwareRevision
+    case txPowerLevel
+    case gattL2CAPPSM
+
+    public static let layer = FieldDescriptor(
+        "btatt",
+        "Bluetooth Attribute Protocol",
+        .layer,
+        help: "ATT on the LE fixed channel 4 and on EATT channels",
+        short: "ATT"
+    )
+
+    public var descriptor: FieldDescriptor {
+        switch self {
+        case .opcode:
+            FieldDescriptor("btatt.opcode", "Opcode", .unsigned(bits: 8), base: .hex, names: ATTNames.opcodes)
+        case .opcodeMethod:
+            FieldDescriptor(
+                "btatt.opcode.method",
+                "Method",
+                .unsigned(bits: 8),
+                base: .hex,
+                names: ATTNames.opcodes,
+                bitmask: 0x3F
+            )
+        case .opcodeCommand:
+            FieldDescriptor("btatt.opcode.command", "Command", .boolean, bitmask: 0x40)
+        case .opcodeSignature:
+            FieldDescriptor(
+                "btatt.opcode.authentication_signature",
+                "Authentication Signature",
+                .boolean,
+                bitmask: 0x80
+            )
+        case .reqOpcodeInError:
+            FieldDescriptor(
+                "btatt.req_opcode_in_error",
+                "Request Opcode in Error",
+                .unsigned(bits: 8),
+                base: .hex,
+                names: ATTNames.opcodes
+            )
+        case .handleInError:
+            FieldDescriptor(
+                "btatt.handle_in_error",
+                "Handle in Error",
+                .unsigned(bits: 16),
+                base: .hex,
+                help: "In an Error Response, the handle the failed request was about (a child of its btatt.handle)"
+            )
+        case .errorCode:
+            FieldDescriptor("btatt.error_code", "Error Code", .unsigned(bits: 8), base: .hex, names: ATTNames.errors)
+        case .clientRxMTU:
+            FieldDescriptor("btatt.client_rx_mtu", "Client Rx MTU", .unsigned(bits: 16))
+        case .serverRxMTU:
+            FieldDescriptor("btatt.server_rx_mtu", "Server Rx MTU", .unsigned(bits: 16))
+        case .startingHandle:
+            FieldDescriptor("btatt.starting_handle", "Starting Handle", .unsigned(bits: 16), base: .hex)
+        case .endingHandle:
+            FieldDescriptor("btatt.ending_handle", "Ending Handle", .unsigned(bits: 16), base: .hex)
+        case .groupEndHandle:
+            FieldDescriptor("btatt.group_end_handle", "Group End Handle", .unsigned(bits: 16), base: .hex)
+        case .handle:
+            FieldDescriptor(
+                "btatt.handle",
+                "Handle",
+                .unsigned(bits: 16),
+                base: .hex,
+                help:
+                    "An attribute handle. In responses that carry no handle (Read, Read Blob, Write, Prepare Write, "
+                    + "Handle Value Confirmation) it is the request's handle, with an empty byte range"
+            )
+        case .uuidFormat:
+            FieldDescriptor(
+                "btatt.uuid_format",
+                "UUID Format",
+                .unsigned(bits: 8),
+                base: .hex,
+                names: ValueNames([(1, "16-bit UUIDs"), (2, "128-bit UUIDs")])
+            )
+        case .informationData:
+            FieldDescriptor("btatt.information_data", "Information Data", .group)
+        case .handlesInfo:
+            FieldDescriptor("btatt.handles_info", "Handles Info", .group)
+        case .attributeData:
+            FieldDescriptor("btatt.attribute_data", "Attribute Data", .group)
+        case .uuid16:
+            FieldDescriptor("btatt.uuid16", "UUID", .unsigned(bits: 16), base: .hex, names: GATTNames.uuid16Names)
+        case .uuid128:
+            FieldDescriptor("btatt.uuid128", "UUID", .uuid, help: "A 128-bit UUID (Wireshark stores it as bytes)")
+        case .value:
+            FieldDescriptor(
+                "btatt.value",
+                "Value",
+                .bytes,
+                help: "An attribute value; decoded fields of well-known characteristics follow inside it"
+            )
+        case .length:
+            FieldDescriptor("btatt.length", "Length", .unsigned(bits: 8), help: "Length of each Handle/Value pair")
+        case .offset:
+            FieldDescriptor("btatt.offset", "Offset", .unsigned(bits: 16))
+        case .flags:
+            FieldDescriptor(
+                "btatt.flags",
+                "Flags",
+                .unsigned(bits: 8),
+                base: .hex,
+                names: ValueNames([(0, "Cancel All"), (1, "Immediately Write All")])
+            )
+        case .signCounter:
+            FieldDescriptor("btatt.sign_counter", "Sign Counter", .unsigned(bits: 32))
+        case .signature:
+            FieldDescriptor(
+                "btatt.signature",
+                "Signature",
+                .bytes,
+                help: "The 8-byte MAC of the 12-byte authentication signature"
+            )
+        case .characteristicProperties:
+            FieldDescriptor(
+                "btatt.characteristic_properties",
+                "Characteristic Properties",
+                .unsigned(bits: 8),
+                base: .hex
+            )
+        case .propertyBroadcast:
+            FieldDescriptor("btatt.characteristic_properties.broadcast", "Broadcast", .boolean, bitmask: 0x01)
+        case .propertyRead:
+            FieldDescriptor("btatt.characteristic_properties.read", "Read", .boolean, bitmask: 0x02)
+        case .propertyWriteWithoutResponse:
+            FieldDescriptor(
+                "btatt.characteristic_properties.write_without_response",
+                "Write without Response",
+                .boolean,
+                bitmask: 0x04
+            )
+        case .propertyWrite:
+            FieldDescriptor("btatt.characteristic_properties.write", "Write", .boolean, bitmask: 0x08)
+        case .propertyNotify:
+            FieldDescriptor("btatt.characteristic_properties.notify", "Notify", .boolean, bitmask: 0x10)
+        case .propertyIndicate:
+            FieldDescriptor("btatt.characteristic_properties.indicate", "Indicate", .boolean, bitmask: 0x20)
+        case .propertyAuthenticatedSignedWrites:
+            FieldDescriptor(
+                "btatt.characteristic_properties.authenticated_signed_writes",
+                "Authenticated Signed Writes",
+                .boolean,
+                bitmask: 0x40
+            )
+        case .propertyExtendedProperties:
+            FieldDescriptor(
+                "btatt.characteristic_properties.extended_properties",
+                "Extended Properties",
+                .boolean,
+                bitmask: 0x80
+            )
+        case .characteristicValueHandle:
+            FieldDescriptor(
+                "btatt.characteristic_value_handle",
+                "Characteristic Value Handle",
+                .unsigned(bits: 16),
+                base: .hex,
+                help: "In a characteristic declaration, the handle of the value (a child of its btatt.handle)"
+            )
+        case .requestInFrame:
+            FieldDescriptor(
+                "btatt.request_in_frame",
+                "Request in Frame",
+                .unsigned(bits: 32),
+                help: "The frame of the request (or indication) this PDU answers"
+            )
+        case .responseInFrame:
+            FieldDescriptor(
+                "btatt.response_in_frame",
+                "Response in Frame",
+                .unsigned(bits: 32),
+                help:
+                    "The frame of the response to this request. bleinspect dissects in one pass, so it does not "
+                    + "know this yet when it shows the request; the response names its request (btatt.request_in_frame)"
+            )
+        case .gattUUID:
+            FieldDescriptor(
+                "gatt.uuid",
+                "Attribute UUID",
+                .uuid,
+                help:
+                    "The type of the attribute at this handle, learned from GATT discovery earlier on the same "
+                    + "connection: the characteristic UUID for a value handle, the descriptor UUID for a descriptor, "
+                    + "0x2800/0x2801/0x2802/0x2803 for declarations. Absent when discovery was not captured"
+            )
+        case .gattName:
+            FieldDescriptor(
+                "gatt.name",
+                "Attribute Name",
+                .string,
+                help: "The Bluetooth SIG (or vendor) name of gatt.uuid"
+            )
+        case .gattCharacteristicUUID:
+            FieldDescriptor(
+                "gatt.characteristic_uuid",
+                "Characteristic UUID",
+                .uuid,
+                help: "For a descriptor or a characteristic declaration: the characteristic it belongs to"
+            )
+        case .gattServiceUUID:
+            FieldDescriptor(
+                "gatt.service_uuid",
+                "Service UUID",
+                .uuid,
+                help: "The service whose handle range holds this handle, learned from service discovery"
+            )
+        case .gattResponseTime:
+            FieldDescriptor(
+                "gatt.response_time",
+                "Response Time (µs)",
+                .unsigned(bits: 64),
+                help: "Microseconds from the request (or indication) to this response (or confirmation)"
+            )
+        case .gattMTU:
+            FieldDescriptor(
+                "gatt.mtu",
+                "ATT MTU",
+                .unsigned(bits: 16),
+                help: "The ATT_MTU agreed by this exchange: the smaller of the client's and the server's Rx MTU, "
+                    + "at least 23"
+            )
+        case .gattIncludedServiceHandle:
+            FieldDescriptor(
+                "gatt.included_service_handle",
+                "Included Service Handle",
+                .unsigned(bits: 16),
+                base: .hex,
+                help:
+                    "In an include declaration, the first handle of the included service (a child of its btatt.handle)"
+            )
+        case .gattValueLength:
+            FieldDescriptor(
+                "gatt.value_length",
+                "Value Length",
+                .unsigned(bits: 16),
+                help: "Length of one value in a Read Multiple Variable Response or Multiple Handle Value Notification"
+            )
+        case .deviceName:
+            FieldDescriptor("btatt.device_name", "Device Name", .string)
+        case .appearance:
+            FieldDescriptor(
+                "btatt.appearance",
+                "Appearance",
+                .unsigned(bits: 16),
+                base: .hex,
+                names: GATTNames.appearanceNames
+            )
+        case .appearanceCategory:
+            FieldDescriptor(
+                "btatt.appearance.category",
+                "Category",
+                .unsigned(bits: 16),
+                base: .decimalAndHex,
+                names: GATTNames.appearanceCategories,
+                bitmask: 0xFFC0,
+                help: "Bits 15–6 of the appearance, shifted"
+            )
+        case .appearanceSubcategory:
+            FieldDescriptor(
+                "btatt.appearance.subcategory",
+                "Subcategory",
+                .unsigned(bits: 16),
+                base: .decimalAndHex,
+                bitmask: 0x003F
+            )
+        case .minimumConnectionInterval:
+            FieldDescriptor(
+                "btatt.minimum_connection_interval",
+                "Minimum Connection Interval",
+                .unsigned(bits: 16),
+                help: "Units of 1.25 ms; 0xFFFF means no specific value"
+            )
+        case .maximumConnectionInterval:
+            FieldDescriptor(
+                "btatt.maximum_connection_interval",
+                "Maximum Connection Interval",
+                .unsigned(bits: 16),
+                help: "Units of 1.25 ms; 0xFFFF means no specific value"
+            )
+        case .peripheralLatency:
+            FieldDescriptor(
+                "btatt.slave_latency",
+                "Peripheral Latency",
+                .unsigned(bits: 16),
+                help: "Connection events the peripheral may skip (Wireshark's name predates the spec's new terms)"
+            )
+        case .supervisionTimeout:
+            FieldDescriptor(
+                "btatt.connection_supervision_timeout_multiplier",
+                "Connection Supervision Timeout Multiplier",
+                .unsigned(bits: 16),
+                help: "Units of 10 ms; 0xFFFF means no specific value"
+            )
+        case .batteryLevel:
+            FieldDescriptor("btatt.battery_level", "Battery Level", .unsigned(bits: 8), help: "Percent")
+        case .pnpVendorIDSource:
+            FieldDescriptor(
+                "btatt.pnp_id.vendor_id_source",
+                "Vendor ID Source",
+                .unsigned(bits: 8),
+                base: .hex,
+                names: ValueNames([
+                    (1, "Bluetooth SIG assigned Company Identifier"), (2, "USB Implementer's Forum assigned Vendor ID"),
+                ])
+            )
+        case .pnpVendorID:
+            FieldDescriptor("btatt.pnp_id.vendor_id", "Vendor ID", .unsigned(bits: 16), base: .hex)
+        case .pnpProductID:
+            FieldDescriptor("btatt.pnp_id.product_id", "Product ID", .unsigned(bits: 16), base: .hex)
+        case .pnpProductVersion:
+            FieldDescriptor("btatt.pnp_id.product_version", "Version", .unsigned(bits: 16), base: .hex)
+        case .cccd:
+            FieldDescriptor(
+                "btatt.characteristic_configuration_client",
+                "Characteristic Configuration Client",
+                .unsigned(bits: 16),
+                base: .hex
+            )
+        case .cccdNotification:
+            FieldDescriptor(
+                "btatt.characteristic_configuration_client.notification",
+                "Notification",
+                .boolean,
+                bitmask: 0x0001
+            )
+        case .cccdIndication:
+            FieldDescriptor(
+                "btatt.characteristic_configuration_client.indication",
+                "Indication",
+                .boolean,
+                bitmask: 0x0002
+            )
+        case .cccdReserved:
+            FieldDescriptor(
+                "btatt.characteristic_configuration_client.reserved",
+                "Reserved",
+                .unsigned(bits: 16),
+                base: .hex,
+                bitmask: 0xFFFC
+            )
+        case .userDescription:
+            FieldDescriptor("btatt.characteristic_user_description", "Characteristic User Description", .string)
+        case .manufacturerName:
+            FieldDescriptor("btatt.manufacturer_string", "Manufacturer String", .string)
+        case .modelNumber:
+            FieldDescriptor("btatt.model_number_string", "Model Number String", .string)
+        case .serialNumber:
+            FieldDescriptor("btatt.serial_number_string", "Serial Number String", .string)
+        case .firmwareRevision:
+            FieldDescriptor("btatt.firmware_revision_string", "Firmware Revision String", .string)
+        case .hardwareRevision:
+            FieldDescriptor("btatt.hardware_revision_string", "Hardware Revision String", .string)
+        case .softwareRevision:
+            FieldDescriptor("btatt.software_revision_string", "Software Revision String", .string)
+        case .txPowerLevel:
+            FieldDescriptor("btatt.tx_power_level", "Tx Power Level", .signed(bits: 8), help: "dBm")
+        case .gattL2CAPPSM:
+            FieldDescriptor(
+                "gatt.l2cap_psm",
+                "L2CAP PSM",
+                .unsigned(bits: 16),
+                base: .hex,
+                help:
+                    "The value of Apple CoreBluetooth's L2CAP PSM characteristic "
+                    + "(ABDD3056-28FA-441D-A470-55A75A52553A): the PSM to open an LE credit-based channel on"
+            )
+        }
+    }
+}
+
+/// Value names of ATT opcodes and error codes (Core Specification Vol 3 Part F 3.4).
+enum ATTNames {
+    static let opcodeList: [(UInt64, String)] = [
+        (0x01, "Error Response"),
+        (0x02, "Exchange MTU Request"),
+        (0x03, "Exchange MTU Response"),
+        (0x04, "Find Information Request"),
+        (0x05, "Find Information Response"),
+        (0x06, "Find By Type Value Request"),
+        (0x07, "Find By Type Value Response"),
+        (0x08, "Read By Type Request"),
+        (0x09, "Read By Type Response"),
+        (0x0A, "Read Request"),
+        (0x0B, "Read Response"),
+        (0x0C, "Read Blob Request"),
+        (0x0D, "Read Blob Response"),
+        (0x0E, "Read Multiple Request"),
+        (0x0F, "Read Multiple Response"),
+        (0x10, "Read By Group Type Request"),
+        (0x11, "Read By Group Type Response"),
+        (0x12, "Write Request"),
+        (0x13, "Write Response"),
+        (0x16, "Prepare Write Request"),
+        (0x17, "Prepare Write Response"),
+        (0x18, "Execute Write Request"),
+        (0x19, "Execute Write Response"),
+        (0x1B, "Handle Value Notification"),
+        (0x1D, "Handle Value Indication"),
+        (0x1E, "Handle Value Confirmation"),
+        (0x20, "Read Multiple Variable Request"),
+        (0x21, "Read Multiple Variable Response"),
+        (0x23, "Multiple Handle Value Notification"),
+        (0x52, "Write Command"),
+        (0xD2, "Signed Write Command"),
+    ]
+
+    static let opcodes = ValueNames(opcodeList)
+
+    /// The name of `opcode`, or "Unknown Opcode 0xNN".
+    static func opcodeName(_ opcode: UInt8) -> String {
+        opcodes.lookup(UInt64(opcode)) ?? "Unknown Opcode " + hex8(opcode)
+    }
+
+    static let errorList: [(UInt64, String)] = {
+        var pairs: [(UInt64, String)] = [
+            (0x01, "Invalid Handle"),
+            (0x02, "Read Not Permitted"),
+            (0x03, "Write Not Permitted"),
+            (0x04, "Invalid PDU"),
+            (0x05, "Insufficient Authentication"),
+            (0x06, "Request Not Supported"),
+            (0x07, "Invalid Offset"),
+            (0x08, "Insufficient Authorization"),
+            (0x09, "Prepare Queue Full"),
+            (0x0A, "Attribute Not Found"),
+            (0x0B, "Attribute Not Long"),
+            (0x0C, "Encryption Key Size Too Short"),
+            (0x0D, "Invalid Attribute Value Length"),
+            (0x0E, "Unlikely Error"),
+            (0x0F, "Insufficient Encryption"),
+            (0x10, "Unsupported Group Type"),
+            (0x11, "Insufficient Resources"),
+            (0x12, "Database Out Of Sync"),
+            (0x13, "Value Not Allowed"),
+        ]
+        for code in UInt64(0x80)...0x9F { pairs.append((code, "Application Error")) }
+        for code in UInt64(0xE0)...0xFB { pairs.append((code, "Reserved Common Profile and Service Error")) }
+        pairs += [
+            (0xFC, "Write Request Rejected"),
+            (0xFD, "Client Characteristic Configuration Descriptor Improperly Configured"),
+            (0xFE, "Procedure Already in Progress"),
+            (0xFF, "Out of Range"),
+        ]
+        return pairs
+    }()
+
+    static let errors = ValueNames(errorList)
+
+    static func errorName(_ code: UInt8) -> String {
+        errors.lookup(UInt64(code)) ?? "Reserved Error " + hex8(code)
+    }
+
+    static func hex8(_ v: UInt8) -> String {
+        let s = String(v, radix: 16)
+        return "0x" + (s.count < 2 ? "0" + s : s)
+    }
+
+    static func hex16(_ v: UInt16) -> String {
+        let s = String(v, radix: 16)
+        return "0x" + String(repeating: "0", count: max(0, 4 - s.count)) + s
+    }
+}

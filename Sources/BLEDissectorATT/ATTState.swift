@@ -1,0 +1,263 @@
+import BLEInspectCore
+
+/// One ATT bearer: the unenhanced bearer (fixed channel 4) of a connection, or its enhanced
+/// bearers (EATT, PSM 0x0027) taken together.
+///
+/// EATT channels are not told apart: an SDU's L2CAP channel id differs in the two directions
+/// (each side's own CID), so requests and responses could not be paired per channel from what the
+/// L2CAP layer passes up. All EATT channels of a connection share one bearer here; responses are
+/// matched to the oldest pending request of the right opcode in the other direction, which is
+/// exact while each channel has at most one request outstanding of each kind.
+struct BearerKey: Hashable {
+    let connection: ConnectionKey
+    let enhanced: Bool
+}
+
+/// A request (or indication) waiting for its response (or confirmation).
+struct PendingRequest {
+    var opcode: UInt8
+    var frame: Int
+    var timestamp: Timestamp
+    var direction: Direction
+    /// The handle (Read, Read Blob, Write, Prepare Write, Indication) or the starting handle.
+    var handle: UInt16 = 0
+    var endHandle: UInt16 = 0
+    var offset: UInt16 = 0
+    /// The attribute type of Find By Type Value, Read By Type and Read By Group Type.
+    var type: BluetoothUUID? = nil
+    /// The value of Find By Type Value when it is a UUID (service discovery by UUID).
+    var valueUUID: BluetoothUUID? = nil
+    /// The handles of Read Multiple and Read Multiple Variable (at most `maximumHandles`).
+    var handles: [UInt16] = []
+    /// The client's Rx MTU of Exchange MTU.
+    var mtu: UInt16 = 0
+
+    static let maximumHandles = 64
+}
+
+/// An ATT bearer's state: its MTU and the requests waiting for an answer.
+final class ATTBearer {
+    /// ATT_MTU: 23 until an Exchange MTU completes.
+    var mtu: UInt16 = 23
+    var mtuExchanged = false
+    /// Pending requests, oldest first.
+    private(set) var pending: [PendingRequest] = []
+
+    /// The most requests remembered per bearer; ATT allows one outstanding request per direction,
+    /// so more than a few means responses are missing from the capture.
+    static let maximumPending = 16
+
+    init() { pending.reserveCapacity(4) }
+
+    /// Remembers `request`; returns the one it displaced when the list was full.
+    func add(_ request: PendingRequest) -> PendingRequest? {
+        var dropped: PendingRequest? = nil
+        if pending.count >= Self.maximumPending { dropped = pending.removeFirst() }
+        pending.append(request)
+        return dropped
+    }
+
+    /// The newest pending request of the same kind as `request` (a request, or an indication)
+    /// sent the same way.
+    func outstanding(like request: PendingRequest) -> PendingRequest? {
+        let indication = request.opcode == 0x1D
+        return pending.last { ($0.opcode == 0x1D) == indication && $0.direction == request.direction }
+    }
+
+    /// Takes the oldest pending request with `opcode` sent the other way from `direction`.
+    func take(requestOpcode opcode: UInt8, answeredFrom direction: Direction) -> PendingRequest? {
+        for i in pending.indices {
+            let p = pending[i]
+            guard p.opcode == opcode else { continue }
+            if p.direction == .unknown || direction == .unknown || p.direction != direction {
+                return pending.remove(at: i)
+            }
+        }
+        return nil
+    }
+}
+
+/// What is known of one attribute, learned from GATT discovery.
+struct AttributeInfo {
+    enum Kind: UInt8 {
+        case primaryService, secondaryService, include, characteristicDeclaration, characteristicValue, descriptor
+        /// Seen in a Find Information response, role not known.
+        case attribute
+    }
+
+    var kind: Kind
+    /// The attribute type: the characteristic UUID for a value, the descriptor UUID for a
+    /// descriptor, 0x2800/0x2801/0x2802/0x2803 for declarations.
+    var uuid: BluetoothUUID
+    /// For declarations and descriptors: the characteristic (or, for a service declaration, the
+    /// service) the attribute is about.
+    var about: BluetoothUUID?
+    /// The SIG name of `uuid`, looked up once when learned.
+    var name: String?
+    /// The text summaries show for the handle, made once when learned: "Battery Level",
+    /// "Battery Level: Client Characteristic Configuration", "Primary Service: Battery".
+    var label: String
+
+    init(_ kind: Kind, _ uuid: BluetoothUUID, about: BluetoothUUID? = nil) {
+        self.kind = kind
+        self.uuid = uuid
+        self.about = about
+        let name = GATTNames.name(uuid)
+        self.name = name
+        let own = name ?? uuid.description
+        switch kind {
+        case .descriptor:
+            label = about.map { GATTNames.display($0) + ": " + own } ?? own
+        case .characteristicDeclaration, .primaryService, .secondaryService, .include:
+            label = about.map { own + ": " + GATTNames.display($0) } ?? own
+        case .characteristicValue, .attribute:
+            label = own
+        }
+    }
+}
+
+/// A service's handle range.
+struct ServiceRange {
+    var start: UInt16
+    var end: UInt16
+    var uuid: BluetoothUUID
+}
+
+/// A connection's GATT database as far as the capture shows it: handle → attribute.
+final class GATTDatabase {
+    private(set) var attributes: [UInt16: AttributeInfo] = [:]
+    private(set) var services: [ServiceRange] = []
+    /// Set once the attribute table was full, so the note is given once.
+    var fullNoted = false
+
+    /// The most attributes learned per connection (the handle space is 65535).
+    static let maximumAttributes = 4096
+    /// The most service ranges learned per connection.
+    static let maximumServices = 512
+
+    subscript(handle: UInt16) -> AttributeInfo? { attributes[handle] }
+
+    /// Learns `info` for `handle`; false when the table is full and the handle is new.
+    @discardableResult
+    func learn(_ handle: UInt16, _ info: AttributeInfo) -> Bool {
+        if attributes[handle] == nil, attributes.count >= Self.maximumAttributes { return false }
+        attributes[handle] = info
+        return true
+    }
+
+    /// Learns a service range; false when the table is full.
+    @discardableResult
+    func learnService(_ range: ServiceRange) -> Bool {
+        if let i = services.firstIndex(where: { $0.start == range.start }) {
+            services[i] = range
+            return true
+        }
+        guard services.count < Self.maximumServices else { return false }
+        services.append(range)
+        return true
+    }
+
+    /// The service whose range holds `handle`.
+    func service(containing handle: UInt16) -> ServiceRange? {
+        var best: ServiceRange? = nil
+        for s in services where s.start <= handle && handle <= s.end {
+            // Nested ranges do not occur in a valid database; prefer the narrowest anyway.
+            if let b = best, b.start > s.start { continue }
+            best = s
+        }
+        return best
+    }
+
+    /// The characteristic value nearest below `handle` (the characteristic a descriptor belongs
+    /// to), looking back at most 64 handles and not past a declaration of a service.
+    func owningCharacteristic(of handle: UInt16) -> BluetoothUUID? {
+        var h = handle
+        var steps = 0
+        while h > 1, steps < 64 {
+            h -= 1
+            steps += 1
+            guard let a = attributes[h] else { continue }
+            switch a.kind {
+            case .characteristicValue: return a.uuid
+            case .characteristicDeclaration: return a.about
+            case .primaryService, .secondaryService: return nil
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    /// Forgets what was learned about handles `start...end` (after a Service Changed indication).
+    func forget(_ start: UInt16, _ end: UInt16) {
+        guard start <= end else { return }
+        attributes = attributes.filter { !($0.key >= start && $0.key <= end) }
+        services.removeAll { $0.start >= start && $0.start <= end }
+        fullNoted = false
+    }
+
+    /// A short description of the attribute at `handle` for summaries.
+    func label(_ handle: UInt16) -> String? { attributes[handle]?.label }
+}
+
+/// The ATT module's state for one capture.
+final class ATTState: ConnectionScopedState {
+    private(set) var bearers: [BearerKey: ATTBearer] = [:]
+    private(set) var databases: [ConnectionKey: GATTDatabase] = [:]
+    /// The opcode whose value is being decoded (for value decoders that act on indications).
+    var valueOpcode: UInt8 = 0
+    /// The connection of the value being decoded.
+    var valueConnection: ConnectionKey? = nil
+
+    /// The most bearers and databases kept; past it an arbitrary one is dropped, with a note.
+    static let maximumConnections = 4096
+
+    init() {}
+
+    static func of(_ context: DissectionContext) -> ATTState {
+        context.state.module(ATTState.self) { ATTState() }
+    }
+
+    /// The bearer of the last lookup: consecutive PDUs are usually on the same bearer.
+    private var lastBearer: (key: BearerKey, bearer: ATTBearer)? = nil
+
+    /// The bearer for `key`, made on first use. `evicted` is set when another was dropped for it.
+    func bearer(_ key: BearerKey, evicted: inout Bool) -> ATTBearer {
+        if let last = lastBearer, last.key == key { return last.bearer }
+        let b = findOrMakeBearer(key, evicted: &evicted)
+        lastBearer = (key, b)
+        return b
+    }
+
+    private func findOrMakeBearer(_ key: BearerKey, evicted: inout Bool) -> ATTBearer {
+        if let b = bearers[key] { return b }
+        if bearers.count >= Self.maximumConnections, let victim = bearers.keys.first {
+            bearers[victim] = nil
+            evicted = true
+        }
+        let b = ATTBearer()
+        bearers[key] = b
+        return b
+    }
+
+    /// The database of `connection`, if anything was learned on it.
+    func existingDatabase(_ connection: ConnectionKey) -> GATTDatabase? { databases[connection] }
+
+    /// The database of `connection`, made on first use.
+    func database(_ connection: ConnectionKey, evicted: inout Bool) -> GATTDatabase {
+        if let d = databases[connection] { return d }
+        if databases.count >= Self.maximumConnections, let victim = databases.keys.first {
+            databases[victim] = nil
+            evicted = true
+        }
+        let d = GATTDatabase()
+        databases[connection] = d
+        return d
+    }
+
+    func connectionClosed(_ key: ConnectionKey) {
+        if lastBearer?.key.connection == key { lastBearer = nil }
+        databases[key] = nil
+        bearers[BearerKey(connection: key, enhanced: false)] = nil
+        bearers[BearerKey(connection: key, enhanced: true)] = nil
+    }
+}

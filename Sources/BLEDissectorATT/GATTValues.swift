@@ -1,0 +1,167 @@
+import BLEInspectCore
+
+/// Decoders of well-known attribute values, bound by characteristic or descriptor UUID in
+/// `StandardTables.gattUUID`. The ATT decoders look up the UUID of the handle a value belongs to
+/// (learned from discovery) and run the decoder bound to it over the value bytes.
+struct GATTValueDissector: Dissector {
+    enum Kind: Sendable {
+        /// UTF-8 text filling the value.
+        case string(ATTField)
+        case appearance, peripheralPreferredConnectionParameters, serviceChanged, batteryLevel, pnpID
+        case clientCharacteristicConfiguration, txPowerLevel, l2capPSM
+    }
+
+    let f: Fields<ATTField>
+    let kind: Kind
+
+    /// Every decoder with the UUID it is bound to.
+    static func all(_ f: Fields<ATTField>) -> [(BluetoothUUID, GATTValueDissector)] {
+        let list: [(UInt16, Kind)] = [
+            (0x2A00, .string(.deviceName)),
+            (0x2A01, .appearance),
+            (0x2A04, .peripheralPreferredConnectionParameters),
+            (0x2A05, .serviceChanged),
+            (0x2A07, .txPowerLevel),
+            (0x2A19, .batteryLevel),
+            (0x2A24, .string(.modelNumber)),
+            (0x2A25, .string(.serialNumber)),
+            (0x2A26, .string(.firmwareRevision)),
+            (0x2A27, .string(.hardwareRevision)),
+            (0x2A28, .string(.softwareRevision)),
+            (0x2A29, .string(.manufacturerName)),
+            (0x2A50, .pnpID),
+            (0x2901, .string(.userDescription)),
+            (0x2902, .clientCharacteristicConfiguration),
+        ]
+        return list.map { (BluetoothUUID(uuid16: $0.0), GATTValueDissector(f: f, kind: $0.1)) }
+            + [(GATTNames.l2capPSMCharacteristic, GATTValueDissector(f: f, kind: .l2capPSM))]
+    }
+
+    func dissect(_ reader: inout ByteReader, _ context: inout DissectionContext) throws(DecodeError) {
+        let src = reader.source
+        let at = reader.offset
+        switch kind {
+        case .string(let field):
+            let count = reader.remaining
+            let text = reader.remainingSlice
+            try reader.skip(count)
+            context.tree.add(f[field], .string(String(decoding: text, as: UTF8.self)), at..<(at + count), source: src)
+            context.appendInfo("\"" + TerminalSafeText.escape(text) + "\"")
+
+        case .appearance:
+            let v = try reader.readUInt16()
+            let r = at..<(at + 2)
+            context.tree.open(f[.appearance], .unsigned(UInt64(v)), r, source: src)
+            context.tree.add(f[.appearanceCategory], .unsigned(UInt64(v >> 6)), r, source: src)
+            context.tree.add(f[.appearanceSubcategory], .unsigned(UInt64(v & 0x3F)), r, source: src)
+            context.tree.close()
+            context.appendInfo(GATTNames.appearanceName(v) ?? "Appearance " + ATTNames.hex16(v))
+            try reader.expectEnd("Appearance value")
+
+        case .peripheralPreferredConnectionParameters:
+            let minimum = try reader.readUInt16()
+            context.tree.add(f[.minimumConnectionInterval], .unsigned(UInt64(minimum)), at..<(at + 2), source: src)
+            let maximum = try reader.readUInt16()
+            context.tree.add(
+                f[.maximumConnectionInterval],
+                .unsigned(UInt64(maximum)),
+                (at + 2)..<(at + 4),
+                source: src
+            )
+            let latency = try reader.readUInt16()
+            context.tree.add(f[.peripheralLatency], .unsigned(UInt64(latency)), (at + 4)..<(at + 6), source: src)
+            let timeout = try reader.readUInt16()
+            context.tree.add(f[.supervisionTimeout], .unsigned(UInt64(timeout)), (at + 6)..<(at + 8), source: src)
+            context.appendInfo(
+                "Interval: \(minimum)–\(maximum) (×1.25 ms), Latency: \(latency), Timeout: \(timeout) (×10 ms)"
+            )
+            try reader.expectEnd("Peripheral Preferred Connection Parameters")
+
+        case .serviceChanged:
+            let start = try reader.readUInt16()
+            context.tree.add(f[.startingHandle], .unsigned(UInt64(start)), at..<(at + 2), source: src)
+            let end = try reader.readUInt16()
+            context.tree.add(f[.endingHandle], .unsigned(UInt64(end)), (at + 2)..<(at + 4), source: src)
+            context.appendInfo("Changed: " + ATTInfo.range(start, end))
+            let state = ATTState.of(context)
+            if state.valueOpcode == 0x1D, let connection = state.valueConnection,
+                let db = state.existingDatabase(connection)
+            {
+                db.forget(start, end)
+                context.expert(
+                    .note,
+                    "Service Changed: what was learned about handles " + ATTNames.hex16(start) + ".."
+                        + ATTNames.hex16(end) + " is forgotten",
+                    at..<(at + 4),
+                    source: src
+                )
+            }
+            try reader.expectEnd("Service Changed value")
+
+        case .batteryLevel:
+            let v = try reader.readUInt8()
+            context.tree.add(f[.batteryLevel], .unsigned(UInt64(v)), at..<(at + 1), source: src)
+            context.appendInfo("\(v)%")
+            if v > 100 {
+                context.expert(.warning, "Battery level \(v) is above 100%", at..<(at + 1), source: src)
+            }
+            try reader.expectEnd("Battery Level value")
+
+        case .pnpID:
+            let vendorSource = try reader.readUInt8()
+            context.tree.add(f[.pnpVendorIDSource], .unsigned(UInt64(vendorSource)), at..<(at + 1), source: src)
+            let vendor = try reader.readUInt16()
+            context.tree.add(f[.pnpVendorID], .unsigned(UInt64(vendor)), (at + 1)..<(at + 3), source: src)
+            let product = try reader.readUInt16()
+            context.tree.add(f[.pnpProductID], .unsigned(UInt64(product)), (at + 3)..<(at + 5), source: src)
+            let version = try reader.readUInt16()
+            context.tree.add(f[.pnpProductVersion], .unsigned(UInt64(version)), (at + 5)..<(at + 7), source: src)
+            context.appendInfo(
+                "Vendor " + ATTNames.hex16(vendor) + ", Product " + ATTNames.hex16(product) + ", Version "
+                    + ATTNames.hex16(version)
+            )
+            try reader.expectEnd("PnP ID value")
+
+        case .clientCharacteristicConfiguration:
+            let v = try reader.readUInt16()
+            let r = at..<(at + 2)
+            context.tree.open(f[.cccd], .unsigned(UInt64(v)), r, source: src)
+            context.tree.add(f[.cccdNotification], .boolean(v & 0x0001 != 0), r, source: src)
+            context.tree.add(f[.cccdIndication], .boolean(v & 0x0002 != 0), r, source: src)
+            context.tree.add(f[.cccdReserved], .unsigned(UInt64(v >> 2)), r, source: src)
+            context.tree.close()
+            let setting: String =
+                switch v & 3 {
+                case 1: "Notification"
+                case 2: "Indication"
+                case 3: "Notification, Indication"
+                default: "Notifications and indications off"
+                }
+            context.appendInfo(setting)
+            if v & 0xFFFC != 0 {
+                context.expert(.warning, "Reserved bits set in the Client Characteristic Configuration", r, source: src)
+            }
+            try reader.expectEnd("Client Characteristic Configuration value")
+
+        case .txPowerLevel:
+            let v = try reader.readInt8()
+            context.tree.add(f[.txPowerLevel], .signed(Int64(v)), at..<(at + 1), source: src)
+            context.appendInfo("\(v) dBm")
+            try reader.expectEnd("Tx Power Level value")
+
+        case .l2capPSM:
+            let psm = try reader.readUInt16()
+            context.tree.add(f[.gattL2CAPPSM], .unsigned(UInt64(psm)), at..<(at + 2), source: src)
+            context.appendInfo("L2CAP PSM: " + ATTNames.hex16(psm))
+            if psm < 0x0080 || psm > 0x00FF {
+                context.expert(
+                    .warning,
+                    "PSM " + ATTNames.hex16(psm) + " is outside the LE dynamic range 0x0080..0x00ff",
+                    at..<(at + 2),
+                    source: src
+                )
+            }
+            try reader.expectEnd("L2CAP PSM value")
+        }
+    }
+}
