@@ -39,7 +39,8 @@ let package = Package(
         // Everything the CLI uses: opening any capture, writing, the read pipeline and its output.
         .target(
             name: "BLEInspect",
-            dependencies: ["BLEInspectCore", "BLECapture", "BLECapturePcap", "BLEAssignedNumbers"] + dissectorDependencies
+            dependencies: ["BLEInspectCore", "BLECapture", "BLECapturePcap", "BLEAssignedNumbers"]
+                + dissectorDependencies
         ),
         .executableTarget(
             name: "bleinspect",

@@ -77,22 +77,23 @@ public final class OutputSink {
 
     /// Appends a signed decimal number, right-aligned in `width` columns.
     public func appendDecimal(_ value: Int64, width: Int = 0) {
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-            UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
         var v = value.magnitude
-        withUnsafeMutableBytes(of: &digits) { p in
-            repeat {
-                p[19 - count] = UInt8(v % 10) + 0x30
-                v /= 10
-                count += 1
-            } while v > 0 && count < 20
+        var count = 1
+        var t = v
+        while t >= 10 {
+            t /= 10
+            count += 1
         }
         let negative = value < 0
         appendSpaces(width - count - (negative ? 1 : 0))
         if negative { buffer.append(0x2D) }
-        withUnsafeBytes(of: &digits) { p in buffer.append(contentsOf: p[(20 - count)...]) }
+        buffer.append(contentsOf: repeatElement(0x30, count: count))
+        var i = buffer.count - 1
+        repeat {
+            buffer[i] = UInt8(v % 10) + 0x30
+            v /= 10
+            i -= 1
+        } while v > 0
     }
 
     /// Appends `value` as exactly `digits` decimal digits, zero-padded (for fractions).

@@ -52,7 +52,7 @@ struct ADBlockDissector: Dissector {
             } else if let binding = context.registry.binding(StandardTables.adType, DissectorKey(type)) {
                 context.run(binding.dissector, &body)
             } else {
-                context.emitRest(f[.data], &body)
+                context.addRest(f[.data], &body)
             }
             context.tree.close()
         }
@@ -93,7 +93,7 @@ struct ADBlockDissector: Dissector {
         if let type {
             context.tree.add(f[.type], .unsigned(UInt64(type)), (start + 1)..<(start + 2), source: source)
             _ = try? reader.skip(1)
-            context.emitRest(f[.data], &reader)
+            context.addRest(f[.data], &reader)
         }
         context.tree.close()
     }

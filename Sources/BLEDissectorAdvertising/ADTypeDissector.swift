@@ -28,7 +28,7 @@ struct ADTypeDissector: Dissector {
             let name = try c.emitString(f[.deviceName], &r, r.remaining)
             c.appendInfo("\"" + TerminalSafeText.escape(name) + "\"")
         case 0x0A:
-            try c.emitI8(f[.powerLevel], &r)
+            try c.addInt8(f[.powerLevel], &r)
             try r.expectEnd("Tx Power Level")
         case 0x0D: try classOfDevice(&r, &c)
         case 0x0E, 0x1D: try fixed(f[.hashC], 16, "Simple Pairing Hash C", &r, &c)
@@ -36,23 +36,23 @@ struct ADTypeDissector: Dissector {
         case 0x10: try deviceIDOrTK(&r, &c)
         case 0x11: try oobFlags(&r, &c)
         case 0x12:
-            try c.emitU16(f[.connectionIntervalMin], &r)
-            try c.emitU16(f[.connectionIntervalMax], &r)
+            try c.addUInt16(f[.connectionIntervalMin], &r)
+            try c.addUInt16(f[.connectionIntervalMax], &r)
             try r.expectEnd("Peripheral Connection Interval Range")
         case 0x16: try serviceData(width: 2, &r, &c)
         case 0x20: try serviceData(width: 4, &r, &c)
         case 0x21: try serviceData(width: 16, &r, &c)
         case 0x17, 0x18:
             guard r.remaining > 0 else { throw Self.empty(r, "target address") }
-            while !r.isAtEnd { try c.emitAddress(f[.bdAddr], &r) }
+            while !r.isAtEnd { try c.addAddress(f[.bdAddr], &r) }
         case 0x19: try appearance(&r, &c)
         case 0x1A:
-            try c.emitU16(f[.advertisingInterval], &r)
+            try c.addUInt16(f[.advertisingInterval], &r)
             try r.expectEnd("Advertising Interval")
         case 0x2F: try advertisingIntervalLong(&r, &c)
         case 0x1B: try leDeviceAddress(&r, &c)
         case 0x1C:
-            try c.emitU8(f[.leRole], &r)
+            try c.addUInt8(f[.leRole], &r)
             try r.expectEnd("LE Role")
         case 0x22: try fixed(f[.leSCConfirmationValue], 16, "LE Secure Connections Confirmation Value", &r, &c)
         case 0x23: try fixed(f[.leSCRandomValue], 16, "LE Secure Connections Random Value", &r, &c)
@@ -61,8 +61,8 @@ struct ADTypeDissector: Dissector {
         case 0x26: try transportDiscovery(&r, &c)
         case 0x27: try leFeatures(&r, &c)
         case 0x28:
-            try c.emitBytes(f[.channelMap], &r, 5)
-            try c.emitU16(f[.instant], &r)
+            try c.addBytes(f[.channelMap], &r, 5)
+            try c.addUInt16(f[.instant], &r)
             try r.expectEnd("Channel Map Update Indication")
         case 0x29: try mesh(f[.meshPBADV], MeshDissector.Kind.pbadv, &r, &c)
         case 0x2A: try mesh(f[.meshMessage], MeshDissector.Kind.network, &r, &c)
@@ -70,23 +70,23 @@ struct ADTypeDissector: Dissector {
         case 0x2C: try bigInfo(&r, &c)
         case 0x2D: try broadcastCode(&r, &c)
         case 0x2E:
-            try c.emitU24(f[.rsiHash], &r)
-            try c.emitU24(f[.rsiPrand], &r)
+            try c.addUInt24(f[.rsiHash], &r)
+            try c.addUInt24(f[.rsiPrand], &r)
             try r.expectEnd("Resolvable Set Identifier")
         case 0x30: try c.emitString(f[.broadcastName], &r, r.remaining)
         case 0x31: try encryptedData(&r, &c)
         case 0x32:
-            try c.emitU32(f[.pawrRspAA], &r)
-            try c.emitU8(f[.pawrNumSubevents], &r)
-            try c.emitU8(f[.pawrSubeventInterval], &r)
-            try c.emitU8(f[.pawrResponseSlotDelay], &r)
-            try c.emitU8(f[.pawrResponseSlotSpacing], &r)
+            try c.addUInt32(f[.pawrRspAA], &r)
+            try c.addUInt8(f[.pawrNumSubevents], &r)
+            try c.addUInt8(f[.pawrSubeventInterval], &r)
+            try c.addUInt8(f[.pawrResponseSlotDelay], &r)
+            try c.addUInt8(f[.pawrResponseSlotSpacing], &r)
             try r.expectEnd("Periodic Advertising Response Timing Information")
         case 0x3D: try threeD(&r, &c)
         case 0xFF: try manufacturerData(&r, &c)
         default:
             // Electronic Shelf Label (0x34) and types bound here without a decoder: the octets.
-            c.emitRest(f[.data], &r)
+            c.addRest(f[.data], &r)
         }
     }
 
@@ -102,13 +102,13 @@ struct ADTypeDissector: Dissector {
         let start = r.offset
         let v = UInt64(try r.readUInt8())
         let range = start..<(start + 1)
-        c.emitBits(f[.flagsReserved], v, mask: 0xE0, range, source: r.source)
-        c.emitFlag(f[.flagsLEBREDRHost], v, mask: 0x10, range, source: r.source)
-        c.emitFlag(f[.flagsLEBREDRController], v, mask: 0x08, range, source: r.source)
-        c.emitFlag(f[.flagsBREDRNotSupported], v, mask: 0x04, range, source: r.source)
-        c.emitFlag(f[.flagsGeneralDiscoverable], v, mask: 0x02, range, source: r.source)
-        c.emitFlag(f[.flagsLimitedDiscoverable], v, mask: 0x01, range, source: r.source)
-        c.emitRest(f[.data], &r)
+        c.addBits(f[.flagsReserved], v, mask: 0xE0, range, source: r.source)
+        c.addFlag(f[.flagsLEBREDRHost], v, mask: 0x10, range, source: r.source)
+        c.addFlag(f[.flagsLEBREDRController], v, mask: 0x08, range, source: r.source)
+        c.addFlag(f[.flagsBREDRNotSupported], v, mask: 0x04, range, source: r.source)
+        c.addFlag(f[.flagsGeneralDiscoverable], v, mask: 0x02, range, source: r.source)
+        c.addFlag(f[.flagsLimitedDiscoverable], v, mask: 0x01, range, source: r.source)
+        c.addRest(f[.data], &r)
     }
 
     private func uuidList(
@@ -169,7 +169,7 @@ struct ADTypeDissector: Dissector {
         _ c: inout DissectionContext
     ) throws(DecodeError) {
         let n = r.remaining
-        try c.emitBytes(id, &r, n)
+        try c.addBytes(id, &r, n)
         guard n == count else {
             throw DecodeError(.malformed, offset: r.offset - n, "\(what) is \(count) octets, not \(n)")
         }
@@ -188,10 +188,10 @@ struct ADTypeDissector: Dissector {
         let range = start..<r.offset
         let s = r.source
         c.tree.open(f[.classOfDevice], .unsigned(v), range, source: s)
-        for (field, mask) in Self.serviceClassBits { c.emitFlag(f[field], v, mask: mask, range, source: s) }
-        c.emitBits(f[.codMajorDeviceClass], v, mask: 0x1F00, range, source: s)
-        c.emitBits(f[.codMinorDeviceClass], v, mask: 0xFC, range, source: s)
-        c.emitBits(f[.codFormatType], v, mask: 0x03, range, source: s)
+        for (field, mask) in Self.serviceClassBits { c.addFlag(f[field], v, mask: mask, range, source: s) }
+        c.addBits(f[.codMajorDeviceClass], v, mask: 0x1F00, range, source: s)
+        c.addBits(f[.codMinorDeviceClass], v, mask: 0xFC, range, source: s)
+        c.addBits(f[.codFormatType], v, mask: 0x03, range, source: s)
         c.tree.close()
         try r.expectEnd("Class of Device")
     }
@@ -200,15 +200,15 @@ struct ADTypeDissector: Dissector {
     private func deviceIDOrTK(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
         switch r.remaining {
         case 8:
-            try c.emitU16(f[.didVendorIDSource], &r)
-            try c.emitU16(f[.didVendorID], &r)
-            try c.emitU16(f[.didProductID], &r)
-            try c.emitU16(f[.didVersion], &r)
+            try c.addUInt16(f[.didVendorIDSource], &r)
+            try c.addUInt16(f[.didVendorID], &r)
+            try c.addUInt16(f[.didProductID], &r)
+            try c.addUInt16(f[.didVersion], &r)
         case 16:
-            try c.emitBytes(f[.smTKValue], &r, 16)
+            try c.addBytes(f[.smTKValue], &r, 16)
         default:
             let n = r.remaining
-            c.emitRest(f[.data], &r)
+            c.addRest(f[.data], &r)
             throw DecodeError(
                 .malformed,
                 offset: r.offset - n,
@@ -221,11 +221,11 @@ struct ADTypeDissector: Dissector {
         let start = r.offset
         let v = UInt64(try r.readUInt8())
         let range = start..<r.offset
-        c.emitBits(f[.oobReserved], v, mask: 0xF0, range, source: r.source)
-        c.emitBits(f[.oobAddressType], v, mask: 0x08, range, source: r.source)
-        c.emitFlag(f[.oobLEBREDRSupport], v, mask: 0x04, range, source: r.source)
-        c.emitFlag(f[.oobLESupportedHost], v, mask: 0x02, range, source: r.source)
-        c.emitFlag(f[.oobDataPresent], v, mask: 0x01, range, source: r.source)
+        c.addBits(f[.oobReserved], v, mask: 0xF0, range, source: r.source)
+        c.addBits(f[.oobAddressType], v, mask: 0x08, range, source: r.source)
+        c.addFlag(f[.oobLEBREDRSupport], v, mask: 0x04, range, source: r.source)
+        c.addFlag(f[.oobLESupportedHost], v, mask: 0x02, range, source: r.source)
+        c.addFlag(f[.oobDataPresent], v, mask: 0x01, range, source: r.source)
         try r.expectEnd("Security Manager Out of Band Flags")
     }
 
@@ -234,8 +234,8 @@ struct ADTypeDissector: Dissector {
         let v = UInt64(try r.readUInt16())
         let range = start..<r.offset
         c.tree.open(f[.appearance], .unsigned(v), range, source: r.source)
-        c.emitBits(f[.appearanceCategory], v, mask: 0xFFC0, range, source: r.source)
-        c.emitBits(f[.appearanceSubcategory], v, mask: 0x003F, range, source: r.source)
+        c.addBits(f[.appearanceCategory], v, mask: 0xFFC0, range, source: r.source)
+        c.addBits(f[.appearanceSubcategory], v, mask: 0x003F, range, source: r.source)
         c.tree.close()
         try r.expectEnd("Appearance")
     }
@@ -243,7 +243,7 @@ struct ADTypeDissector: Dissector {
     private func advertisingIntervalLong(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
         let n = r.remaining
         guard n == 3 || n == 4 else {
-            c.emitRest(f[.data], &r)
+            c.addRest(f[.data], &r)
             throw DecodeError(
                 .malformed,
                 offset: r.offset - n,
@@ -257,11 +257,11 @@ struct ADTypeDissector: Dissector {
 
     /// The address (6 octets, least significant first), then an octet whose bit 0 is its type.
     private func leDeviceAddress(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
-        try c.emitAddress(f[.bdAddr], &r)
+        try c.addAddress(f[.bdAddr], &r)
         let start = r.offset
         let v = UInt64(try r.readUInt8())
-        c.emitBits(f[.leBDAddrReserved], v, mask: 0xFE, start..<r.offset, source: r.source)
-        c.emitBits(f[.leBDAddrType], v, mask: 0x01, start..<r.offset, source: r.source)
+        c.addBits(f[.leBDAddrReserved], v, mask: 0xFE, start..<r.offset, source: r.source)
+        c.addBits(f[.leBDAddrType], v, mask: 0x01, start..<r.offset, source: r.source)
         try r.expectEnd("LE Bluetooth Device Address")
     }
 
@@ -311,7 +311,7 @@ struct ADTypeDissector: Dissector {
     }
 
     private func manufacturerData(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
-        let company = try c.emitU16(f[.companyID], &r)
+        let company = try c.addUInt16(f[.companyID], &r)
         guard !r.isAtEnd else { return }
         var payload = r.readRest()
         c.tree.open(f[.data], .bytes, payload.offset..<(payload.offset + payload.remaining), source: r.source)
@@ -331,36 +331,36 @@ struct ADTypeDissector: Dissector {
         let v = UInt64(try r.readUInt8())
         let range = start..<r.offset
         c.tree.open(f[.ipsFlags], .unsigned(v), range, source: s)
-        c.emitBits(f[.ipsFlagsReserved], v, mask: 0x80, range, source: s)
-        c.emitFlag(f[.ipsFlagsLocationName], v, mask: 0x40, range, source: s)
-        c.emitFlag(f[.ipsFlagsUncertainty], v, mask: 0x20, range, source: s)
-        c.emitFlag(f[.ipsFlagsFloorNumber], v, mask: 0x10, range, source: s)
-        c.emitFlag(f[.ipsFlagsAltitude], v, mask: 0x08, range, source: s)
-        c.emitFlag(f[.ipsFlagsTxPower], v, mask: 0x04, range, source: s)
-        c.emitBits(f[.ipsFlagsCoordinateSystem], v, mask: 0x02, range, source: s)
-        c.emitFlag(f[.ipsFlagsCoordinates], v, mask: 0x01, range, source: s)
+        c.addBits(f[.ipsFlagsReserved], v, mask: 0x80, range, source: s)
+        c.addFlag(f[.ipsFlagsLocationName], v, mask: 0x40, range, source: s)
+        c.addFlag(f[.ipsFlagsUncertainty], v, mask: 0x20, range, source: s)
+        c.addFlag(f[.ipsFlagsFloorNumber], v, mask: 0x10, range, source: s)
+        c.addFlag(f[.ipsFlagsAltitude], v, mask: 0x08, range, source: s)
+        c.addFlag(f[.ipsFlagsTxPower], v, mask: 0x04, range, source: s)
+        c.addBits(f[.ipsFlagsCoordinateSystem], v, mask: 0x02, range, source: s)
+        c.addFlag(f[.ipsFlagsCoordinates], v, mask: 0x01, range, source: s)
         c.tree.close()
         if v & 0x01 != 0 {
             if v & 0x02 == 0 {
-                try c.emitI32(f[.ipsLatitude], &r)
-                try c.emitI32(f[.ipsLongitude], &r)
+                try c.addInt32(f[.ipsLatitude], &r)
+                try c.addInt32(f[.ipsLongitude], &r)
             } else {
-                try c.emitI16(f[.ipsLocalNorth], &r)
-                try c.emitI16(f[.ipsLocalEast], &r)
+                try c.addInt16(f[.ipsLocalNorth], &r)
+                try c.addInt16(f[.ipsLocalEast], &r)
             }
         }
-        if v & 0x04 != 0 { try c.emitI8(f[.ipsTxPowerLevel], &r) }
-        if v & 0x10 != 0 { try c.emitU8(f[.ipsFloorNumber], &r) }
-        if v & 0x08 != 0 { try c.emitU16(f[.ipsAltitude], &r) }
+        if v & 0x04 != 0 { try c.addInt8(f[.ipsTxPowerLevel], &r) }
+        if v & 0x10 != 0 { try c.addUInt8(f[.ipsFloorNumber], &r) }
+        if v & 0x08 != 0 { try c.addUInt16(f[.ipsAltitude], &r) }
         if v & 0x20 != 0 {
             let ustart = r.offset
             let u = UInt64(try r.readUInt8())
             let urange = ustart..<r.offset
             c.tree.open(f[.ipsUncertainty], .unsigned(u), urange, source: s)
-            c.emitBits(f[.ipsUncertaintyReserved], u, mask: 0x80, urange, source: s)
-            c.emitBits(f[.ipsUncertaintyPrecision], u, mask: 0x70, urange, source: s)
-            c.emitBits(f[.ipsUncertaintyUpdateTime], u, mask: 0x0E, urange, source: s)
-            c.emitBits(f[.ipsUncertaintyStationary], u, mask: 0x01, urange, source: s)
+            c.addBits(f[.ipsUncertaintyReserved], u, mask: 0x80, urange, source: s)
+            c.addBits(f[.ipsUncertaintyPrecision], u, mask: 0x70, urange, source: s)
+            c.addBits(f[.ipsUncertaintyUpdateTime], u, mask: 0x0E, urange, source: s)
+            c.addBits(f[.ipsUncertaintyStationary], u, mask: 0x01, urange, source: s)
             c.tree.close()
         }
         try r.expectEnd("Indoor Positioning")
@@ -371,18 +371,18 @@ struct ADTypeDissector: Dissector {
         guard r.remaining > 0 else { throw Self.empty(r, "Transport Discovery Data") }
         let s = r.source
         while !r.isAtEnd {
-            try c.emitU8(f[.tdsOrganizationID], &r)
+            try c.addUInt8(f[.tdsOrganizationID], &r)
             let start = r.offset
             let v = UInt64(try r.readUInt8())
             let range = start..<r.offset
             c.tree.open(f[.tdsFlags], .unsigned(v), range, source: s)
-            c.emitBits(f[.tdsFlagsReserved], v, mask: 0xE0, range, source: s)
-            c.emitBits(f[.tdsFlagsTransportState], v, mask: 0x18, range, source: s)
-            c.emitFlag(f[.tdsFlagsIncomplete], v, mask: 0x04, range, source: s)
-            c.emitBits(f[.tdsFlagsRole], v, mask: 0x03, range, source: s)
+            c.addBits(f[.tdsFlagsReserved], v, mask: 0xE0, range, source: s)
+            c.addBits(f[.tdsFlagsTransportState], v, mask: 0x18, range, source: s)
+            c.addFlag(f[.tdsFlagsIncomplete], v, mask: 0x04, range, source: s)
+            c.addBits(f[.tdsFlagsRole], v, mask: 0x03, range, source: s)
             c.tree.close()
-            let length = try c.emitU8(f[.tdsDataLength], &r)
-            if length > 0 { try c.emitBytes(f[.tdsData], &r, Int(length)) }
+            let length = try c.addUInt8(f[.tdsDataLength], &r)
+            if length > 0 { try c.addBytes(f[.tdsData], &r, Int(length)) }
         }
     }
 
@@ -417,51 +417,51 @@ struct ADTypeDissector: Dissector {
     private func bigInfo(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
         let n = r.remaining
         guard n == 33 || n == 57 else {
-            c.emitRest(f[.data], &r)
+            c.addRest(f[.data], &r)
             throw DecodeError(.malformed, offset: r.offset - n, "BIGInfo is 33 or 57 octets, not \(n)")
         }
         let s = r.source
         var start = r.offset
         var v = UInt64(try r.readUInt32())
         var range = start..<r.offset
-        c.emitBits(f[.bigOffset], v, mask: 0x3FFF, range, source: s)
-        c.emitBits(f[.bigOffsetUnits], v, mask: 0x4000, range, source: s)
-        c.emitBits(f[.isoInterval], v, mask: 0x07FF_8000, range, source: s)
-        c.emitBits(f[.numBIS], v, mask: 0xF800_0000, range, source: s)
+        c.addBits(f[.bigOffset], v, mask: 0x3FFF, range, source: s)
+        c.addBits(f[.bigOffsetUnits], v, mask: 0x4000, range, source: s)
+        c.addBits(f[.isoInterval], v, mask: 0x07FF_8000, range, source: s)
+        c.addBits(f[.numBIS], v, mask: 0xF800_0000, range, source: s)
         start = r.offset
         v = UInt64(try r.readUInt32())
         range = start..<r.offset
-        c.emitBits(f[.nse], v, mask: 0x1F, range, source: s)
-        c.emitBits(f[.bn], v, mask: 0xE0, range, source: s)
-        c.emitBits(f[.subInterval], v, mask: 0x0FFF_FF00, range, source: s)
-        c.emitBits(f[.pto], v, mask: 0xF000_0000, range, source: s)
+        c.addBits(f[.nse], v, mask: 0x1F, range, source: s)
+        c.addBits(f[.bn], v, mask: 0xE0, range, source: s)
+        c.addBits(f[.subInterval], v, mask: 0x0FFF_FF00, range, source: s)
+        c.addBits(f[.pto], v, mask: 0xF000_0000, range, source: s)
         start = r.offset
         v = UInt64(try r.readUInt24())
         range = start..<r.offset
-        c.emitBits(f[.bisSpacing], v, mask: 0x0F_FFFF, range, source: s)
-        c.emitBits(f[.irc], v, mask: 0xF0_0000, range, source: s)
-        try c.emitU8(f[.maxPDU], &r)
-        try c.emitU8(f[.bigRFU], &r)
-        try c.emitU32(f[.seedAccessAddress], &r)
+        c.addBits(f[.bisSpacing], v, mask: 0x0F_FFFF, range, source: s)
+        c.addBits(f[.irc], v, mask: 0xF0_0000, range, source: s)
+        try c.addUInt8(f[.maxPDU], &r)
+        try c.addUInt8(f[.bigRFU], &r)
+        try c.addUInt32(f[.seedAccessAddress], &r)
         start = r.offset
         v = UInt64(try r.readUInt32())
         range = start..<r.offset
-        c.emitBits(f[.sduInterval], v, mask: 0x000F_FFFF, range, source: s)
-        c.emitBits(f[.maxSDU], v, mask: 0xFFF0_0000, range, source: s)
-        try c.emitU16(f[.baseCRCInit], &r)
+        c.addBits(f[.sduInterval], v, mask: 0x000F_FFFF, range, source: s)
+        c.addBits(f[.maxSDU], v, mask: 0xFFF0_0000, range, source: s)
+        try c.addUInt16(f[.baseCRCInit], &r)
         start = r.offset
-        v = try r.readUInt40()
+        v = try r.readUnsigned(bytes: 5)
         range = start..<r.offset
-        c.emitBits(f[.bigChannelMap], v, mask: 0x1F_FFFF_FFFF, range, source: s)
-        c.emitBits(f[.phy], v, mask: 0xE0_0000_0000, range, source: s)
+        c.addBits(f[.bigChannelMap], v, mask: 0x1F_FFFF_FFFF, range, source: s)
+        c.addBits(f[.phy], v, mask: 0xE0_0000_0000, range, source: s)
         start = r.offset
-        v = try r.readUInt40()
+        v = try r.readUnsigned(bytes: 5)
         range = start..<r.offset
-        c.emitBits(f[.bisPayloadCount], v, mask: 0x7F_FFFF_FFFF, range, source: s)
-        c.emitBits(f[.framing], v, mask: 0x80_0000_0000, range, source: s)
+        c.addBits(f[.bisPayloadCount], v, mask: 0x7F_FFFF_FFFF, range, source: s)
+        c.addBits(f[.framing], v, mask: 0x80_0000_0000, range, source: s)
         if !r.isAtEnd {
-            try c.emitBytes(f[.giv], &r, 8)
-            try c.emitBytes(f[.gskd], &r, 16)
+            try c.addBytes(f[.giv], &r, 8)
+            try c.addBytes(f[.gskd], &r, 16)
         }
     }
 
@@ -486,24 +486,24 @@ struct ADTypeDissector: Dissector {
     private func encryptedData(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
         let n = r.remaining
         guard n >= 9 else {
-            c.emitRest(f[.data], &r)
+            c.addRest(f[.data], &r)
             throw DecodeError(.malformed, offset: r.offset - n, "Encrypted Advertising Data needs 9 octets, has \(n)")
         }
-        try c.emitBytes(f[.eadRandomizer], &r, 5)
-        if n > 9 { try c.emitBytes(f[.eadPayload], &r, n - 9) }
-        try c.emitBytes(f[.eadMIC], &r, 4)
+        try c.addBytes(f[.eadRandomizer], &r, 5)
+        if n > 9 { try c.addBytes(f[.eadPayload], &r, n - 9) }
+        try c.addBytes(f[.eadMIC], &r, 4)
     }
 
     private func threeD(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
         let start = r.offset
         let v = UInt64(try r.readUInt8())
         let range = start..<r.offset
-        c.emitFlag(f[.threeDSFactoryTestMode], v, mask: 0x80, range, source: r.source)
-        c.emitBits(f[.threeDSReserved], v, mask: 0x78, range, source: r.source)
-        c.emitFlag(f[.threeDSSendBatteryLevelReportOnStartup], v, mask: 0x04, range, source: r.source)
-        c.emitFlag(f[.threeDSBatteryLevelReporting], v, mask: 0x02, range, source: r.source)
-        c.emitFlag(f[.threeDSAssociationNotification], v, mask: 0x01, range, source: r.source)
-        try c.emitU8(f[.threeDSPathLossThreshold], &r)
+        c.addFlag(f[.threeDSFactoryTestMode], v, mask: 0x80, range, source: r.source)
+        c.addBits(f[.threeDSReserved], v, mask: 0x78, range, source: r.source)
+        c.addFlag(f[.threeDSSendBatteryLevelReportOnStartup], v, mask: 0x04, range, source: r.source)
+        c.addFlag(f[.threeDSBatteryLevelReporting], v, mask: 0x02, range, source: r.source)
+        c.addFlag(f[.threeDSAssociationNotification], v, mask: 0x01, range, source: r.source)
+        try c.addUInt8(f[.threeDSPathLossThreshold], &r)
         try r.expectEnd("3D Information Data")
     }
 }

@@ -97,17 +97,17 @@ struct AppleDissector: Dissector {
     func dissect(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
         c.tree.open(f.layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
         while !r.isAtEnd {
-            let type = try c.emitU8(f[.type], &r)
+            let type = try c.addUInt8(f[.type], &r)
             if type == 0x01 {
                 try overflow(&r, &c)
                 continue
             }
-            let length = Int(try c.emitU8(f[.length], &r))
+            let length = Int(try c.addUInt8(f[.length], &r))
             var body = try r.readSlice(length)
             if type == 0x02 && length == 0x15 {
                 try iBeacon(&body, &c)
             } else {
-                c.emitRest(f[.data], &body)
+                c.addRest(f[.data], &body)
             }
         }
         c.tree.close()
@@ -118,9 +118,9 @@ struct AppleDissector: Dissector {
         let start = r.offset
         let uuid = try r.readUUIDBigEndian()
         c.tree.add(beacon[.uuid], .uuid(uuid), start..<r.offset, source: r.source)
-        try c.emitU16(beacon[.major], &r, bigEndian: true)
-        try c.emitU16(beacon[.minor], &r, bigEndian: true)
-        try c.emitI8(beacon[.measuredPower], &r)
+        try c.addUInt16(beacon[.major], &r, bigEndian: true)
+        try c.addUInt16(beacon[.minor], &r, bigEndian: true)
+        try c.addInt8(beacon[.measuredPower], &r)
         c.tree.close()
     }
 

@@ -113,19 +113,19 @@ struct EddystoneDissector: Dissector {
 
     func dissect(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
         c.tree.open(f.layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
-        let frame = try c.emitU8(f[.frameType], &r)
+        let frame = try c.addUInt8(f[.frameType], &r)
         switch frame {
         case 0x00:
-            try c.emitI8(f[.txPower], &r)
-            try c.emitBytes(f[.namespace], &r, 10)
-            try c.emitBytes(f[.instance], &r, 6)
+            try c.addInt8(f[.txPower], &r)
+            try c.addBytes(f[.namespace], &r, 10)
+            try c.addBytes(f[.instance], &r, 6)
             // The two reserved octets are sometimes left out.
-            if !r.isAtEnd { try c.emitBytes(f[.reserved], &r, 2) }
+            if !r.isAtEnd { try c.addBytes(f[.reserved], &r, 2) }
             try r.expectEnd("Eddystone-UID frame")
         case 0x10:
-            try c.emitI8(f[.txPower], &r)
+            try c.addInt8(f[.txPower], &r)
             let start = r.offset
-            let scheme = try c.emitU8(f[.urlScheme], &r)
+            let scheme = try c.addUInt8(f[.urlScheme], &r)
             let (url, reserved) = Eddystone.expandURL(scheme: scheme, r.remainingSlice)
             _ = r.readRest()
             c.tree.add(f[.url], .string(url), start..<r.offset, source: r.source)
@@ -133,28 +133,28 @@ struct EddystoneDissector: Dissector {
                 c.expert(.warning, "Eddystone-URL uses a reserved scheme or octet", start..<r.offset, source: r.source)
             }
         case 0x20:
-            let version = try c.emitU8(f[.tlmVersion], &r)
+            let version = try c.addUInt8(f[.tlmVersion], &r)
             switch version {
             case 0x00:
-                try c.emitU16(f[.batteryVoltage], &r, bigEndian: true)
-                try c.emitI16(f[.temperature], &r, bigEndian: true)
-                try c.emitU32(f[.advCount], &r, bigEndian: true)
-                try c.emitU32(f[.secCount], &r, bigEndian: true)
+                try c.addUInt16(f[.batteryVoltage], &r, bigEndian: true)
+                try c.addInt16(f[.temperature], &r, bigEndian: true)
+                try c.addUInt32(f[.advCount], &r, bigEndian: true)
+                try c.addUInt32(f[.secCount], &r, bigEndian: true)
                 try r.expectEnd("Eddystone-TLM frame")
             case 0x01:
-                try c.emitBytes(f[.etlm], &r, 12)
-                try c.emitU16(f[.salt], &r, bigEndian: true)
-                try c.emitU16(f[.mic], &r, bigEndian: true)
+                try c.addBytes(f[.etlm], &r, 12)
+                try c.addUInt16(f[.salt], &r, bigEndian: true)
+                try c.addUInt16(f[.mic], &r, bigEndian: true)
                 try r.expectEnd("Eddystone-eTLM frame")
             default:
-                c.emitRest(f[.data], &r)
+                c.addRest(f[.data], &r)
             }
         case 0x30:
-            try c.emitI8(f[.txPower], &r)
-            try c.emitBytes(f[.eid], &r, 8)
+            try c.addInt8(f[.txPower], &r)
+            try c.addBytes(f[.eid], &r, 8)
             try r.expectEnd("Eddystone-EID frame")
         default:
-            c.emitRest(f[.data], &r)
+            c.addRest(f[.data], &r)
         }
         c.tree.close()
     }

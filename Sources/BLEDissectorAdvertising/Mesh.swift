@@ -173,36 +173,36 @@ struct MeshDissector: Dissector {
     private func pbadv(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
         let f = fields.pbadv
         open(f.layer, r, &c)
-        try c.emitU32(f[.linkID], &r, bigEndian: true)
-        try c.emitU8(f[.transactionNumber], &r)
+        try c.addUInt32(f[.linkID], &r, bigEndian: true)
+        try c.addUInt8(f[.transactionNumber], &r)
         let start = r.offset
         let v = UInt64(try r.readUInt8())
         let range = start..<r.offset
         let s = r.source
-        c.emitBits(f[.gpcf], v, mask: 0x03, range, source: s)
+        c.addBits(f[.gpcf], v, mask: 0x03, range, source: s)
         switch v & 0x03 {
         case 0:
-            c.emitBits(f[.segN], v, mask: 0xFC, range, source: s)
-            try c.emitU16(f[.totalLength], &r, bigEndian: true)
-            try c.emitU8(f[.fcs], &r)
-            c.emitRest(f[.payload], &r)
+            c.addBits(f[.segN], v, mask: 0xFC, range, source: s)
+            try c.addUInt16(f[.totalLength], &r, bigEndian: true)
+            try c.addUInt8(f[.fcs], &r)
+            c.addRest(f[.payload], &r)
         case 1:
-            c.emitBits(f[.padding], v, mask: 0xFC, range, source: s)
+            c.addBits(f[.padding], v, mask: 0xFC, range, source: s)
         case 2:
-            c.emitBits(f[.segmentIndex], v, mask: 0xFC, range, source: s)
-            c.emitRest(f[.payload], &r)
+            c.addBits(f[.segmentIndex], v, mask: 0xFC, range, source: s)
+            c.addRest(f[.payload], &r)
         default:
-            c.emitBits(f[.bearerOpcode], v, mask: 0xFC, range, source: s)
+            c.addBits(f[.bearerOpcode], v, mask: 0xFC, range, source: s)
             switch v >> 2 {
             case 0:
                 let ustart = r.offset
                 let uuid = try r.readUUIDBigEndian()
                 c.tree.add(f[.deviceUUID], .uuid(uuid), ustart..<r.offset, source: s)
-            case 2: try c.emitU8(f[.reason], &r)
+            case 2: try c.addUInt8(f[.reason], &r)
             default: break
             }
         }
-        c.emitRest(f[.payload], &r)
+        c.addRest(f[.payload], &r)
         c.tree.close()
     }
 
@@ -211,10 +211,10 @@ struct MeshDissector: Dissector {
         open(f.layer, r, &c)
         let start = r.offset
         let v = UInt64(try r.readUInt8())
-        c.emitBits(f[.ivi], v, mask: 0x80, start..<r.offset, source: r.source)
-        c.emitBits(f[.nid], v, mask: 0x7F, start..<r.offset, source: r.source)
-        try c.emitBytes(f[.obfuscated], &r, min(6, r.remaining))
-        c.emitRest(f[.encrypted], &r)
+        c.addBits(f[.ivi], v, mask: 0x80, start..<r.offset, source: r.source)
+        c.addBits(f[.nid], v, mask: 0x7F, start..<r.offset, source: r.source)
+        try c.addBytes(f[.obfuscated], &r, min(6, r.remaining))
+        c.addRest(f[.encrypted], &r)
         c.tree.close()
     }
 
@@ -228,7 +228,7 @@ struct MeshDissector: Dissector {
         let f = fields.beacon
         let s = r.source
         open(f.layer, r, &c)
-        let type = try c.emitU8(f[.type], &r)
+        let type = try c.addUInt8(f[.type], &r)
         switch type {
         case 0:
             let ustart = r.offset
@@ -238,31 +238,31 @@ struct MeshDissector: Dissector {
             let oob = UInt64(try r.readUInt16BE())
             let range = ostart..<r.offset
             c.tree.open(f[.oob], .unsigned(oob), range, source: s)
-            for (field, mask) in Self.oobBits { c.emitFlag(f[field], oob, mask: mask, range, source: s) }
-            c.emitBits(f[.oobRFU], oob, mask: 0x0780, range, source: s)
+            for (field, mask) in Self.oobBits { c.addFlag(f[field], oob, mask: mask, range, source: s) }
+            c.addBits(f[.oobRFU], oob, mask: 0x0780, range, source: s)
             c.tree.close()
-            if !r.isAtEnd { try c.emitBytes(f[.uriHash], &r, 4) }
+            if !r.isAtEnd { try c.addBytes(f[.uriHash], &r, 4) }
             try r.expectEnd("Unprovisioned Device beacon")
         case 1:
             let fstart = r.offset
             let flags = UInt64(try r.readUInt8())
             let range = fstart..<r.offset
             c.tree.open(f[.flags], .unsigned(flags), range, source: s)
-            c.emitFlag(f[.keyRefresh], flags, mask: 0x01, range, source: s)
-            c.emitFlag(f[.ivUpdate], flags, mask: 0x02, range, source: s)
-            c.emitBits(f[.flagsRFU], flags, mask: 0xFC, range, source: s)
+            c.addFlag(f[.keyRefresh], flags, mask: 0x01, range, source: s)
+            c.addFlag(f[.ivUpdate], flags, mask: 0x02, range, source: s)
+            c.addBits(f[.flagsRFU], flags, mask: 0xFC, range, source: s)
             c.tree.close()
-            try c.emitBytes(f[.networkID], &r, 8)
-            try c.emitU32(f[.ivIndex], &r, bigEndian: true)
-            try c.emitBytes(f[.authenticationValue], &r, 8)
+            try c.addBytes(f[.networkID], &r, 8)
+            try c.addUInt32(f[.ivIndex], &r, bigEndian: true)
+            try c.addBytes(f[.authenticationValue], &r, 8)
             try r.expectEnd("Secure Network beacon")
         case 2:
-            try c.emitBytes(f[.privateRandom], &r, 13)
-            try c.emitBytes(f[.privateObfuscatedData], &r, 5)
-            try c.emitBytes(f[.privateAuthenticationTag], &r, 8)
+            try c.addBytes(f[.privateRandom], &r, 13)
+            try c.addBytes(f[.privateObfuscatedData], &r, 5)
+            try c.addBytes(f[.privateAuthenticationTag], &r, 8)
             try r.expectEnd("Mesh Private beacon")
         default:
-            c.emitRest(f[.unknownData], &r)
+            c.addRest(f[.unknownData], &r)
         }
         c.tree.close()
     }

@@ -51,22 +51,22 @@ struct MicrosoftDissector: Dissector {
 
     func dissect(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
         c.tree.open(f.layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
-        let beacon = try c.emitU8(f[.beaconID], &r)
+        let beacon = try c.addUInt8(f[.beaconID], &r)
         if beacon == 0x03 {
-            let sub = try c.emitU8(f[.subScenario], &r)
-            try c.emitU8(f[.reservedRSSI], &r)
+            let sub = try c.addUInt8(f[.subScenario], &r)
+            try c.addUInt8(f[.reservedRSSI], &r)
             switch sub {
             case 0x01:
-                try c.emitAddress(f[.bredrAddress], &r)
-                try c.emitU24(f[.icon], &r)
+                try c.addAddress(f[.bredrAddress], &r)
+                try c.addUInt24(f[.icon], &r)
             case 0x02:
-                try c.emitU24(f[.icon], &r)
+                try c.addUInt24(f[.icon], &r)
             default:
                 break
             }
             if !r.isAtEnd { try c.emitString(f[.displayName], &r, r.remaining) }
         } else {
-            c.emitRest(f[.data], &r)
+            c.addRest(f[.data], &r)
         }
         c.tree.close()
     }
@@ -130,30 +130,30 @@ struct FastPairDissector: Dissector {
     func dissect(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
         c.tree.open(f.layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
         if r.remaining == 3 {
-            try c.emitU24(f[.modelID], &r, bigEndian: true)
+            try c.addUInt24(f[.modelID], &r, bigEndian: true)
         } else {
-            try c.emitU8(f[.flags], &r)
+            try c.addUInt8(f[.flags], &r)
             while !r.isAtEnd {
                 let start = r.offset
                 let header = UInt64(try r.readUInt8())
                 let range = start..<r.offset
-                c.emitBits(f[.fieldLength], header, mask: 0xF0, range, source: r.source)
-                c.emitBits(f[.fieldType], header, mask: 0x0F, range, source: r.source)
+                c.addBits(f[.fieldLength], header, mask: 0xF0, range, source: r.source)
+                c.addBits(f[.fieldType], header, mask: 0x0F, range, source: r.source)
                 var body = try r.readSlice(Int(header >> 4))
                 switch header & 0x0F {
-                case 0x0, 0x2: c.emitRest(f[.accountKeyFilter], &body)
-                case 0x1: c.emitRest(f[.salt], &body)
+                case 0x0, 0x2: c.addRest(f[.accountKeyFilter], &body)
+                case 0x1: c.addRest(f[.salt], &body)
                 case 0x3, 0x4:
                     while !body.isAtEnd {
                         let bstart = body.offset
                         let v = UInt64(try body.readUInt8())
                         let brange = bstart..<body.offset
                         c.tree.open(f[.battery], .unsigned(v), brange, source: body.source)
-                        c.emitFlag(f[.batteryCharging], v, mask: 0x80, brange, source: body.source)
-                        c.emitBits(f[.batteryLevel], v, mask: 0x7F, brange, source: body.source)
+                        c.addFlag(f[.batteryCharging], v, mask: 0x80, brange, source: body.source)
+                        c.addBits(f[.batteryLevel], v, mask: 0x7F, brange, source: body.source)
                         c.tree.close()
                     }
-                default: c.emitRest(f[.fieldData], &body)
+                default: c.addRest(f[.fieldData], &body)
                 }
             }
         }

@@ -26,8 +26,8 @@ struct GAENDissector: Dissector {
 
     func dissect(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
         c.tree.open(f.layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
-        try c.emitBytes(f[.rpi], &r, 16)
-        try c.emitBytes(f[.aemd], &r, 4)
+        try c.addBytes(f[.rpi], &r, 16)
+        try c.addBytes(f[.aemd], &r, 4)
         try r.expectEnd("Exposure Notification service data")
         c.tree.close()
     }
@@ -68,10 +68,10 @@ struct AltBeaconDissector: Dissector {
 
     func dissect(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
         c.tree.open(f.layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
-        try c.emitU16(f[.code], &r, bigEndian: true)
-        try c.emitBytes(f[.id], &r, 20)
-        try c.emitI8(f[.referenceRSSI], &r)
-        try c.emitU8(f[.manufacturerData], &r)
+        try c.addUInt16(f[.code], &r, bigEndian: true)
+        try c.addBytes(f[.id], &r, 20)
+        try c.addInt8(f[.referenceRSSI], &r)
+        try c.addUInt8(f[.manufacturerData], &r)
         c.tree.close()
     }
 }

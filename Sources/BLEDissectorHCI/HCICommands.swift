@@ -10,7 +10,7 @@ struct HCICommandPacket: Dissector {
         let c = f.cmd
         ctx.tree.open(c.layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
         let op = try HCIPacket.opcode(c[.opcode], ogf: c[.ogf], ocf: c[.ocf], &r, &ctx)
-        let length = try ctx.u8(c[.paramLength], &r)
+        let length = try ctx.addUInt8(c[.paramLength], &r)
         let dir = ctx.directionWord(unknown: "Sent")
         ctx.setInfo(dir + " " + HCIPacket.commandLabel(op))
         var params = try HCIPacket.parameters(Int(length), &r, &ctx)
@@ -180,10 +180,10 @@ enum HCICommandDecoders {
         _ r: inout ByteReader,
         _ ctx: inout DissectionContext
     ) throws(DecodeError) {
-        let n = try ctx.u8(f.cmd[.numHandles], &r)
+        let n = try ctx.addUInt8(f.cmd[.numHandles], &r)
         for _ in 0..<n {
             try ctx.handle(f.cmd[.connectionHandle], &r)
-            try ctx.u16(f.cmd[.numCompletedPackets], &r)
+            try ctx.addUInt16(f.cmd[.numCompletedPackets], &r)
         }
     }
 
@@ -207,14 +207,14 @@ enum HCICommandDecoders {
         _ ctx: inout DissectionContext
     ) throws(DecodeError) {
         let c = f.cmd
-        try ctx.u16(c[.leAdvtsIntervalMin], &r)
-        try ctx.u16(c[.leAdvtsIntervalMax], &r)
-        try ctx.u8(c[.leAdvtsType], &r)
-        try ctx.u8(c[.leOwnAddressType], &r)
-        try ctx.u8(c[.leDirectAddressType], &r)
-        try ctx.address(c[.bdAddr], &r)
+        try ctx.addUInt16(c[.leAdvtsIntervalMin], &r)
+        try ctx.addUInt16(c[.leAdvtsIntervalMax], &r)
+        try ctx.addUInt8(c[.leAdvtsType], &r)
+        try ctx.addUInt8(c[.leOwnAddressType], &r)
+        try ctx.addUInt8(c[.leDirectAddressType], &r)
+        try ctx.addAddress(c[.bdAddr], &r)
         try channelMap(f, &r, &ctx)
-        try ctx.u8(c[.leAdvtsFilterPolicy], &r)
+        try ctx.addUInt8(c[.leAdvtsFilterPolicy], &r)
     }
 
     /// LE Set Advertising Data / Scan Response Data: a length, then 31 bytes of which the first
@@ -224,7 +224,7 @@ enum HCICommandDecoders {
         _ r: inout ByteReader,
         _ ctx: inout DissectionContext
     ) throws(DecodeError) {
-        let length = try ctx.u8(f.cmd[.leDataLength], &r)
+        let length = try ctx.addUInt8(f.cmd[.leDataLength], &r)
         guard Int(length) <= r.remaining else {
             throw DecodeError(.malformed, offset: r.offset, "data length \(length) but \(r.remaining) bytes follow")
         }
@@ -244,7 +244,7 @@ enum HCICommandDecoders {
         _ r: inout ByteReader,
         _ ctx: inout DissectionContext
     ) throws(DecodeError) {
-        try ctx.u8(f.cmd[.fecRequired], &r)
+        try ctx.addUInt8(f.cmd[.fecRequired], &r)
         var data = r.readRest()
         ctx.dispatch(StandardTables.advertisingData, DissectorKey(0), &data)
     }
@@ -260,8 +260,8 @@ enum HCICommandDecoders {
             source: r.source,
             [(c[.allPhysTx], 0x01), (c[.allPhysRx], 0x02)]
         )
-        try ctx.u8(c[.txPhys], &r)
-        try ctx.u8(c[.rxPhys], &r)
+        try ctx.addUInt8(c[.txPhys], &r)
+        try ctx.addUInt8(c[.rxPhys], &r)
     }
 
     static func leSetDefaultPHY(_ f: HCIFieldIDs, _ r: inout ByteReader, _ ctx: inout DissectionContext)
@@ -273,7 +273,7 @@ enum HCICommandDecoders {
     static func leSetPHY(_ f: HCIFieldIDs, _ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
         try ctx.handle(f.cmd[.connectionHandle], &r)
         try phys(f, &r, &ctx)
-        try ctx.u16(f.cmd[.phyOptions], &r)
+        try ctx.addUInt16(f.cmd[.phyOptions], &r)
     }
 
     static func leSetExtendedAdvertisingParameters(
@@ -283,7 +283,7 @@ enum HCICommandDecoders {
         v2: Bool
     ) throws(DecodeError) {
         let c = f.cmd
-        try ctx.u8(c[.advertisingHandle], &r)
+        try ctx.addUInt8(c[.advertisingHandle], &r)
         let s = r.offset
         let props = try r.readUInt16()
         ctx.bits(
@@ -297,22 +297,22 @@ enum HCICommandDecoders {
                 (c[.advPropTxPower], 0x40),
             ]
         )
-        try ctx.u24(c[.leAdvtsIntervalMin], &r)
-        try ctx.u24(c[.leAdvtsIntervalMax], &r)
+        try ctx.addUInt24(c[.leAdvtsIntervalMin], &r)
+        try ctx.addUInt24(c[.leAdvtsIntervalMax], &r)
         try channelMap(f, &r, &ctx)
-        try ctx.u8(c[.leOwnAddressType], &r)
-        try ctx.u8(c[.lePeerAddressType], &r)
-        try ctx.address(c[.bdAddr], &r)
-        try ctx.u8(c[.leAdvtsFilterPolicy], &r)
-        try ctx.i8(c[.powerLevel], &r)
-        try ctx.u8(c[.primaryAdvertisingPHY], &r)
-        try ctx.u8(c[.secondaryAdvertisingMaxSkip], &r)
-        try ctx.u8(c[.secondaryAdvertisingPHY], &r)
-        try ctx.u8(c[.advertisingSID], &r)
-        try ctx.u8(c[.scanRequestNotificationEnable], &r)
+        try ctx.addUInt8(c[.leOwnAddressType], &r)
+        try ctx.addUInt8(c[.lePeerAddressType], &r)
+        try ctx.addAddress(c[.bdAddr], &r)
+        try ctx.addUInt8(c[.leAdvtsFilterPolicy], &r)
+        try ctx.addInt8(c[.powerLevel], &r)
+        try ctx.addUInt8(c[.primaryAdvertisingPHY], &r)
+        try ctx.addUInt8(c[.secondaryAdvertisingMaxSkip], &r)
+        try ctx.addUInt8(c[.secondaryAdvertisingPHY], &r)
+        try ctx.addUInt8(c[.advertisingSID], &r)
+        try ctx.addUInt8(c[.scanRequestNotificationEnable], &r)
         if v2 {
-            try ctx.u8(c[.primaryAdvPHYOptions], &r)
-            try ctx.u8(c[.secondaryAdvPHYOptions], &r)
+            try ctx.addUInt8(c[.primaryAdvPHYOptions], &r)
+            try ctx.addUInt8(c[.secondaryAdvPHYOptions], &r)
         }
     }
 
@@ -324,7 +324,7 @@ enum HCICommandDecoders {
         _ r: inout ByteReader,
         _ ctx: inout DissectionContext
     ) throws(DecodeError) {
-        let length = try ctx.u8(f.cmd[.leDataLength], &r)
+        let length = try ctx.addUInt8(f.cmd[.leDataLength], &r)
         var data = try r.readSlice(Int(length))
         if operation == 0x03 || operation == 0x04 {
             ctx.dispatch(StandardTables.advertisingData, DissectorKey(0), &data)
@@ -339,9 +339,9 @@ enum HCICommandDecoders {
         _ r: inout ByteReader,
         _ ctx: inout DissectionContext
     ) throws(DecodeError) {
-        try ctx.u8(f.cmd[.advertisingHandle], &r)
-        let op = try ctx.u8(f.cmd[.advDataOperation], &r)
-        try ctx.u8(f.cmd[.advFragmentPreference], &r)
+        try ctx.addUInt8(f.cmd[.advertisingHandle], &r)
+        let op = try ctx.addUInt8(f.cmd[.advDataOperation], &r)
+        try ctx.addUInt8(f.cmd[.advFragmentPreference], &r)
         try advertisingDataBlock(f, operation: op, &r, &ctx)
     }
 
@@ -350,8 +350,8 @@ enum HCICommandDecoders {
         _ r: inout ByteReader,
         _ ctx: inout DissectionContext
     ) throws(DecodeError) {
-        try ctx.u8(f.cmd[.advertisingHandle], &r)
-        let op = try ctx.u8(f.cmd[.advDataOperation], &r)
+        try ctx.addUInt8(f.cmd[.advertisingHandle], &r)
+        let op = try ctx.addUInt8(f.cmd[.advDataOperation], &r)
         try advertisingDataBlock(f, operation: op, &r, &ctx)
     }
 
@@ -361,15 +361,15 @@ enum HCICommandDecoders {
         _ ctx: inout DissectionContext
     ) throws(DecodeError) {
         let c = f.cmd
-        try ctx.u8(c[.leAdvtsEnable], &r)
-        let n = try ctx.u8(c[.advNumSets], &r)
+        try ctx.addUInt8(c[.leAdvtsEnable], &r)
+        let n = try ctx.addUInt8(c[.advNumSets], &r)
         for i in 0..<n {
             let s = r.offset
             let node = ctx.tree.nextIndex
             ctx.tree.open(c[.advSet], .unsigned(UInt64(i) + 1), s..<s, source: r.source)
-            try ctx.u8(c[.advertisingHandle], &r)
-            try ctx.u16(c[.advDuration], &r)
-            try ctx.u8(c[.maxExtendedAdvertisingEvents], &r)
+            try ctx.addUInt8(c[.advertisingHandle], &r)
+            try ctx.addUInt16(c[.advDuration], &r)
+            try ctx.addUInt8(c[.maxExtendedAdvertisingEvents], &r)
             ctx.tree.close()
             ctx.tree.setEnd(ofNode: node, to: r.offset)
         }
@@ -384,8 +384,8 @@ enum HCICommandDecoders {
         _ ctx: inout DissectionContext
     ) throws(DecodeError) {
         let c = f.cmd
-        try ctx.u8(c[.leOwnAddressType], &r)
-        try ctx.u8(c[.leScanFilterPolicy], &r)
+        try ctx.addUInt8(c[.leOwnAddressType], &r)
+        try ctx.addUInt8(c[.leScanFilterPolicy], &r)
         let s = r.offset
         let phys = try r.readUInt8()
         ctx.bits(
@@ -399,9 +399,9 @@ enum HCICommandDecoders {
             let start = r.offset
             let node = ctx.tree.nextIndex
             ctx.tree.open(c[.leScanPhyParam], .string(name), start..<start, source: r.source)
-            try ctx.u8(c[.leScanType], &r)
-            try ctx.u16(c[.leScanInterval], &r)
-            try ctx.u16(c[.leScanWindow], &r)
+            try ctx.addUInt8(c[.leScanType], &r)
+            try ctx.addUInt16(c[.leScanInterval], &r)
+            try ctx.addUInt16(c[.leScanWindow], &r)
             ctx.tree.close()
             ctx.tree.setEnd(ofNode: node, to: r.offset)
         }
@@ -415,13 +415,13 @@ enum HCICommandDecoders {
     ) throws(DecodeError) {
         let c = f.cmd
         if v2 {
-            try ctx.u8(c[.advertisingHandle], &r)
-            try ctx.u8(c[.subevent], &r)
+            try ctx.addUInt8(c[.advertisingHandle], &r)
+            try ctx.addUInt8(c[.subevent], &r)
         }
-        try ctx.u8(c[.leInitiatorFilterPolicy], &r)
-        try ctx.u8(c[.leOwnAddressType], &r)
-        try ctx.u8(c[.lePeerAddressType], &r)
-        try ctx.address(c[.bdAddr], &r)
+        try ctx.addUInt8(c[.leInitiatorFilterPolicy], &r)
+        try ctx.addUInt8(c[.leOwnAddressType], &r)
+        try ctx.addUInt8(c[.lePeerAddressType], &r)
+        try ctx.addAddress(c[.bdAddr], &r)
         let s = r.offset
         let phys = try r.readUInt8()
         ctx.bits(
@@ -435,14 +435,14 @@ enum HCICommandDecoders {
             let start = r.offset
             let node = ctx.tree.nextIndex
             ctx.tree.open(c[.leInitPhyParam], .string(name), start..<start, source: r.source)
-            try ctx.u16(c[.leScanInterval], &r)
-            try ctx.u16(c[.leScanWindow], &r)
-            try ctx.u16(c[.leConIntervalMin], &r)
-            try ctx.u16(c[.leConIntervalMax], &r)
-            try ctx.u16(c[.leConLatency], &r)
-            try ctx.u16(c[.leSupvTimeout], &r)
-            try ctx.u16(c[.leMinCELength], &r)
-            try ctx.u16(c[.leMaxCELength], &r)
+            try ctx.addUInt16(c[.leScanInterval], &r)
+            try ctx.addUInt16(c[.leScanWindow], &r)
+            try ctx.addUInt16(c[.leConIntervalMin], &r)
+            try ctx.addUInt16(c[.leConIntervalMax], &r)
+            try ctx.addUInt16(c[.leConLatency], &r)
+            try ctx.addUInt16(c[.leSupvTimeout], &r)
+            try ctx.addUInt16(c[.leMinCELength], &r)
+            try ctx.addUInt16(c[.leMaxCELength], &r)
             ctx.tree.close()
             ctx.tree.setEnd(ofNode: node, to: r.offset)
         }

@@ -20,7 +20,7 @@ struct HCIACLPacket: Dissector {
         ctx.tree.add(a[.chandle], .unsigned(UInt64(handle)), s..<r.offset, source: r.source)
         ctx.tree.add(a[.pbFlag], .unsigned(UInt64(pb)), s..<r.offset, source: r.source)
         ctx.tree.add(a[.bcFlag], .unsigned(UInt64(word >> 14)), s..<r.offset, source: r.source)
-        let length = try ctx.u16(a[.length], &r)
+        let length = try ctx.addUInt16(a[.length], &r)
         let dir = ctx.directionWord(unknown: "")
         ctx.setInfo((dir.isEmpty ? "" : dir + " ") + "ACL Data, Handle " + HCIPacket.hex16(handle))
         let complete = r.remaining >= Int(length)
@@ -174,7 +174,7 @@ struct HCISCOPacket: Dissector {
         let word = try r.readUInt16()
         ctx.tree.add(c[.chandle], .unsigned(UInt64(word & 0x0FFF)), s..<r.offset, source: r.source)
         ctx.tree.add(c[.packetStatus], .unsigned(UInt64((word >> 12) & 0x3)), s..<r.offset, source: r.source)
-        let length = try ctx.u8(c[.length], &r)
+        let length = try ctx.addUInt8(c[.length], &r)
         let dir = ctx.directionWord(unknown: "")
         ctx.setInfo((dir.isEmpty ? "" : dir + " ") + "SCO Data, Handle " + HCIPacket.hex16(word & 0x0FFF))
         var data = try HCIPacket.parameters(Int(length), &r, &ctx)
@@ -212,8 +212,8 @@ struct HCIISOPacket: Dissector {
         if pb == 0 || pb == 2 {
             let d = f.isoData
             ctx.tree.open(d.layer, .none, load.offset..<(load.offset + load.remaining), source: load.source)
-            if ts != 0 { try ctx.u32(d[.timestamp], &load) }
-            try ctx.u16(d[.packetSeqNum], &load)
+            if ts != 0 { try ctx.addUInt32(d[.timestamp], &load) }
+            try ctx.addUInt16(d[.packetSeqNum], &load)
             let ss = load.offset
             let sdu = try load.readUInt16()
             ctx.tree.add(d[.sduLength], .unsigned(UInt64(sdu & 0x0FFF)), ss..<load.offset, source: load.source)

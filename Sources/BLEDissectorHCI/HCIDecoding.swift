@@ -4,62 +4,6 @@ import BLEInspectCore
 // tree with the bytes it came from.
 
 extension DissectionContext {
-    @discardableResult
-    mutating func u8(_ id: FieldID, _ r: inout ByteReader) throws(DecodeError) -> UInt8 {
-        let s = r.offset
-        let v = try r.readUInt8()
-        tree.add(id, .unsigned(UInt64(v)), s..<r.offset, source: r.source)
-        return v
-    }
-
-    @discardableResult
-    mutating func u16(_ id: FieldID, _ r: inout ByteReader) throws(DecodeError) -> UInt16 {
-        let s = r.offset
-        let v = try r.readUInt16()
-        tree.add(id, .unsigned(UInt64(v)), s..<r.offset, source: r.source)
-        return v
-    }
-
-    @discardableResult
-    mutating func u24(_ id: FieldID, _ r: inout ByteReader) throws(DecodeError) -> UInt32 {
-        let s = r.offset
-        let v = try r.readUInt24()
-        tree.add(id, .unsigned(UInt64(v)), s..<r.offset, source: r.source)
-        return v
-    }
-
-    @discardableResult
-    mutating func u32(_ id: FieldID, _ r: inout ByteReader) throws(DecodeError) -> UInt32 {
-        let s = r.offset
-        let v = try r.readUInt32()
-        tree.add(id, .unsigned(UInt64(v)), s..<r.offset, source: r.source)
-        return v
-    }
-
-    @discardableResult
-    mutating func u64(_ id: FieldID, _ r: inout ByteReader) throws(DecodeError) -> UInt64 {
-        let s = r.offset
-        let v = try r.readUInt64()
-        tree.add(id, .unsigned(v), s..<r.offset, source: r.source)
-        return v
-    }
-
-    @discardableResult
-    mutating func i8(_ id: FieldID, _ r: inout ByteReader) throws(DecodeError) -> Int8 {
-        let s = r.offset
-        let v = try r.readInt8()
-        tree.add(id, .signed(Int64(v)), s..<r.offset, source: r.source)
-        return v
-    }
-
-    @discardableResult
-    mutating func i16(_ id: FieldID, _ r: inout ByteReader) throws(DecodeError) -> Int16 {
-        let s = r.offset
-        let v = Int16(bitPattern: try r.readUInt16())
-        tree.add(id, .signed(Int64(v)), s..<r.offset, source: r.source)
-        return v
-    }
-
     /// A connection handle: the low 12 bits of a 16-bit value.
     @discardableResult
     mutating func handle(_ id: FieldID, _ r: inout ByteReader) throws(DecodeError) -> UInt16 {
@@ -67,21 +11,6 @@ extension DissectionContext {
         let v = try r.readUInt16() & 0x0FFF
         tree.add(id, .unsigned(UInt64(v)), s..<r.offset, source: r.source)
         return v
-    }
-
-    @discardableResult
-    mutating func address(_ id: FieldID, _ r: inout ByteReader) throws(DecodeError) -> BDAddr {
-        let s = r.offset
-        let v = try r.readAddress()
-        tree.add(id, .address(v), s..<r.offset, source: r.source)
-        return v
-    }
-
-    /// `count` bytes shown as they are.
-    mutating func bytes(_ id: FieldID, _ count: Int, _ r: inout ByteReader) throws(DecodeError) {
-        let s = r.offset
-        try r.skip(count)
-        tree.add(id, .bytes, s..<r.offset, source: r.source)
     }
 
     /// A name in a fixed field of up to `size` bytes, ended by the first NUL. A shorter field
@@ -152,16 +81,16 @@ struct FixedParameters: Dissector {
     static func run(_ steps: [Step], _ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
         for step in steps {
             switch step {
-            case .u8(let id): try ctx.u8(id, &r)
-            case .u16(let id): try ctx.u16(id, &r)
-            case .u24(let id): try ctx.u24(id, &r)
-            case .u32(let id): try ctx.u32(id, &r)
-            case .u64(let id): try ctx.u64(id, &r)
-            case .i8(let id): try ctx.i8(id, &r)
-            case .i16(let id): try ctx.i16(id, &r)
+            case .u8(let id): try ctx.addUInt8(id, &r)
+            case .u16(let id): try ctx.addUInt16(id, &r)
+            case .u24(let id): try ctx.addUInt24(id, &r)
+            case .u32(let id): try ctx.addUInt32(id, &r)
+            case .u64(let id): try ctx.addUInt64(id, &r)
+            case .i8(let id): try ctx.addInt8(id, &r)
+            case .i16(let id): try ctx.addInt16(id, &r)
             case .handle(let id): try ctx.handle(id, &r)
-            case .addr(let id): try ctx.address(id, &r)
-            case .bytes(let id, let n): try ctx.bytes(id, n, &r)
+            case .addr(let id): try ctx.addAddress(id, &r)
+            case .bytes(let id, let n): try ctx.addBytes(id, &r, n)
             case .name(let id, let n): try ctx.name(id, n, &r)
             }
         }

@@ -9,8 +9,8 @@ struct HCIEventPacket: Dissector {
         HCIPacket.addH4(f, 4, &ctx)
         let e = f.evt
         ctx.tree.open(e.layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
-        let code = try ctx.u8(e[.code], &r)
-        let length = try ctx.u8(e[.paramLength], &r)
+        let code = try ctx.addUInt8(e[.code], &r)
+        let length = try ctx.addUInt8(e[.paramLength], &r)
         let dir = ctx.directionWord(unknown: "Rcvd")
         ctx.setInfo(dir + " " + HCIEventNames.name(code))
         var params = try HCIPacket.parameters(Int(length), &r, &ctx)
@@ -26,7 +26,7 @@ struct CommandCompleteDecoder: Dissector {
 
     func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
         let e = f.evt
-        try ctx.u8(e[.numCommandPackets], &r)
+        try ctx.addUInt8(e[.numCommandPackets], &r)
         let op = try HCIPacket.opcode(e[.opcode], ogf: e[.ogf], ocf: e[.ocf], &r, &ctx)
         let dir = ctx.directionWord(unknown: "Rcvd")
         ctx.setInfo(dir + " Command Complete (" + HCIPacket.commandLabel(op) + ")")
@@ -36,7 +36,7 @@ struct CommandCompleteDecoder: Dissector {
             ctx.leftover(&r)
             return
         }
-        let status = try ctx.u8(e[.status], &r)
+        let status = try ctx.addUInt8(e[.status], &r)
         if status != 0 {
             ctx.appendInfo(HCIEventNames.errorName(status))
             if r.isAtEnd { return }
@@ -52,8 +52,8 @@ struct CommandStatusDecoder: Dissector {
 
     func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
         let e = f.evt
-        let status = try ctx.u8(e[.status], &r)
-        try ctx.u8(e[.numCommandPackets], &r)
+        let status = try ctx.addUInt8(e[.status], &r)
+        try ctx.addUInt8(e[.numCommandPackets], &r)
         let op = try HCIPacket.opcode(e[.opcode], ogf: e[.ogf], ocf: e[.ocf], &r, &ctx)
         let dir = ctx.directionWord(unknown: "Rcvd")
         ctx.setInfo(dir + " Command Status (" + HCIPacket.commandLabel(op) + ")")
@@ -67,7 +67,7 @@ struct LEMetaDecoder: Dissector {
     let f: HCIFieldIDs
 
     func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
-        let sub = try ctx.u8(f.evt[.leMetaSubevent], &r)
+        let sub = try ctx.addUInt8(f.evt[.leMetaSubevent], &r)
         let dir = ctx.directionWord(unknown: "Rcvd")
         ctx.setInfo(dir + " LE Meta (" + HCIEventNames.subeventName(sub) + ")")
         var rest = r.readRest()
@@ -133,11 +133,11 @@ enum HCIEventDecoders {
         throws(DecodeError)
     {
         let e = f.evt
-        let status = try ctx.u8(e[.status], &r)
+        let status = try ctx.addUInt8(e[.status], &r)
         let h = try ctx.handle(e[.connectionHandle], &r)
-        let peer = try ctx.address(e[.bdAddr], &r)
-        let link = try ctx.u8(e[.linkType], &r)
-        try ctx.u8(e[.encryptionMode], &r)
+        let peer = try ctx.addAddress(e[.bdAddr], &r)
+        let link = try ctx.addUInt8(e[.linkType], &r)
+        try ctx.addUInt8(e[.encryptionMode], &r)
         if status == 0 && link == 0x01 {
             HCIConnections.opened(&ctx, handle: h, peer: peer, peerAddressType: 0, role: 0)
         }
@@ -149,15 +149,15 @@ enum HCIEventDecoders {
         throws(DecodeError)
     {
         let e = f.evt
-        try ctx.u8(e[.numResponses], &r)
-        try ctx.address(e[.bdAddr], &r)
-        try ctx.u8(e[.pageScanRepetitionMode], &r)
+        try ctx.addUInt8(e[.numResponses], &r)
+        try ctx.addAddress(e[.bdAddr], &r)
+        try ctx.addUInt8(e[.pageScanRepetitionMode], &r)
         try r.skip(1)  // reserved
         let start = r.offset
         let cod = try r.readUInt24()
         ctx.tree.add(e[.classOfDevice], .unsigned(UInt64(cod)), start..<r.offset, source: r.source)
-        try ctx.u16(e[.clockOffset], &r)
-        try ctx.i8(e[.rssi], &r)
+        try ctx.addUInt16(e[.clockOffset], &r)
+        try ctx.addInt8(e[.rssi], &r)
         var data = r.readRest()
         ctx.dispatch(StandardTables.advertisingData, DissectorKey(0), &data)
     }
@@ -166,9 +166,9 @@ enum HCIEventDecoders {
         throws(DecodeError)
     {
         let e = f.evt
-        let status = try ctx.u8(e[.status], &r)
+        let status = try ctx.addUInt8(e[.status], &r)
         let h = try ctx.handle(e[.connectionHandle], &r)
-        let reason = try ctx.u8(e[.reason], &r)
+        let reason = try ctx.addUInt8(e[.reason], &r)
         if status == 0 {
             HCIConnections.closed(&ctx, handle: h)
             ctx.appendInfo("Handle " + HCIPacket.hex16(h) + ": " + HCIEventNames.errorName(reason))
@@ -184,10 +184,10 @@ enum HCIEventDecoders {
         v2: Bool
     ) throws(DecodeError) {
         let e = f.evt
-        try ctx.u8(e[.status], &r)
+        try ctx.addUInt8(e[.status], &r)
         try ctx.handle(e[.connectionHandle], &r)
-        try ctx.u8(e[.encryptionEnable], &r)
-        if v2 { try ctx.u8(e[.encKeySize], &r) }
+        try ctx.addUInt8(e[.encryptionEnable], &r)
+        if v2 { try ctx.addUInt8(e[.encKeySize], &r) }
     }
 
     static func numberOfCompletedPackets(
@@ -195,10 +195,10 @@ enum HCIEventDecoders {
         _ r: inout ByteReader,
         _ ctx: inout DissectionContext
     ) throws(DecodeError) {
-        let n = try ctx.u8(f.evt[.numHandles], &r)
+        let n = try ctx.addUInt8(f.evt[.numHandles], &r)
         for _ in 0..<n {
             try ctx.handle(f.evt[.connectionHandle], &r)
-            try ctx.u16(f.evt[.numCompletedPackets], &r)
+            try ctx.addUInt16(f.evt[.numCompletedPackets], &r)
         }
     }
 }
@@ -215,7 +215,7 @@ enum HCIReturnDecoders {
             (0x0408, fixed([.addr(e[.bdAddr])])),
             (0x0C51, HCIDecoder(f) { f, r, ctx throws(DecodeError) in
                 // Read Extended Inquiry Response: FEC required, then the EIR data.
-                try ctx.u8(f.evt[.fecRequired], &r)
+                try ctx.addUInt8(f.evt[.fecRequired], &r)
                 var data = r.readRest()
                 ctx.dispatch(StandardTables.advertisingData, DissectorKey(0), &data)
             }),

@@ -49,22 +49,22 @@ enum HCILEEventDecoders {
         v2: Bool
     ) throws(DecodeError) {
         let e = f.evt
-        let status = try ctx.u8(e[.status], &r)
+        let status = try ctx.addUInt8(e[.status], &r)
         let h = try ctx.handle(e[.connectionHandle], &r)
-        let role = try ctx.u8(e[.role], &r)
-        let peerType = try ctx.u8(e[.lePeerAddressType], &r)
-        let peer = try ctx.address(e[.bdAddr], &r)
+        let role = try ctx.addUInt8(e[.role], &r)
+        let peerType = try ctx.addUInt8(e[.lePeerAddressType], &r)
+        let peer = try ctx.addAddress(e[.bdAddr], &r)
         if enhanced {
-            try ctx.address(e[.leLocalRPA], &r)
-            try ctx.address(e[.lePeerRPA], &r)
+            try ctx.addAddress(e[.leLocalRPA], &r)
+            try ctx.addAddress(e[.lePeerRPA], &r)
         }
-        try ctx.u16(e[.leConInterval], &r)
-        try ctx.u16(e[.leConLatency], &r)
-        try ctx.u16(e[.leSupvTimeout], &r)
-        try ctx.u8(e[.leMasterClockAccuracy], &r)
+        try ctx.addUInt16(e[.leConInterval], &r)
+        try ctx.addUInt16(e[.leConLatency], &r)
+        try ctx.addUInt16(e[.leSupvTimeout], &r)
+        try ctx.addUInt8(e[.leMasterClockAccuracy], &r)
         if v2 {
-            try ctx.u8(e[.advHandle], &r)
-            try ctx.u16(e[.syncHandle], &r)
+            try ctx.addUInt8(e[.advHandle], &r)
+            try ctx.addUInt16(e[.syncHandle], &r)
         }
         if status == 0 {
             HCIConnections.opened(&ctx, handle: h, peer: peer, peerAddressType: peerType, role: role)
@@ -89,7 +89,7 @@ enum HCILEEventDecoders {
     static func advertisingData(_ f: HCIFieldIDs, _ r: inout ByteReader, _ ctx: inout DissectionContext)
         throws(DecodeError) -> Int
     {
-        let length = try ctx.u8(f.evt[.dataLength], &r)
+        let length = try ctx.addUInt8(f.evt[.dataLength], &r)
         var data = try r.readSlice(Int(length))
         ctx.dispatch(StandardTables.advertisingData, DissectorKey(0), &data)
         return Int(length)
@@ -100,14 +100,14 @@ enum HCILEEventDecoders {
         throws(DecodeError)
     {
         let e = f.evt
-        let n = try ctx.u8(e[.leNumReports], &r)
+        let n = try ctx.addUInt8(e[.leNumReports], &r)
         for i in 0..<Int(n) {
             let node = openReport(f, i + 1, r, &ctx)
-            try ctx.u8(e[.leAdvtsEventType], &r)
-            try ctx.u8(e[.lePeerAddressType], &r)
-            try ctx.address(e[.bdAddr], &r)
+            try ctx.addUInt8(e[.leAdvtsEventType], &r)
+            try ctx.addUInt8(e[.lePeerAddressType], &r)
+            try ctx.addAddress(e[.bdAddr], &r)
             _ = try advertisingData(f, &r, &ctx)
-            try ctx.i8(e[.rssi], &r)
+            try ctx.addInt8(e[.rssi], &r)
             finishReport(node, r, &ctx)
         }
     }
@@ -118,15 +118,15 @@ enum HCILEEventDecoders {
         _ ctx: inout DissectionContext
     ) throws(DecodeError) {
         let e = f.evt
-        let n = try ctx.u8(e[.leNumReports], &r)
+        let n = try ctx.addUInt8(e[.leNumReports], &r)
         for i in 0..<Int(n) {
             let node = openReport(f, i + 1, r, &ctx)
-            try ctx.u8(e[.leAdvtsEventType], &r)
-            try ctx.u8(e[.lePeerAddressType], &r)
-            try ctx.address(e[.bdAddr], &r)
-            try ctx.u8(e[.leDirectAddressType], &r)
-            try ctx.address(e[.directBDAddr], &r)
-            try ctx.i8(e[.rssi], &r)
+            try ctx.addUInt8(e[.leAdvtsEventType], &r)
+            try ctx.addUInt8(e[.lePeerAddressType], &r)
+            try ctx.addAddress(e[.bdAddr], &r)
+            try ctx.addUInt8(e[.leDirectAddressType], &r)
+            try ctx.addAddress(e[.directBDAddr], &r)
+            try ctx.addInt8(e[.rssi], &r)
             finishReport(node, r, &ctx)
         }
     }
@@ -140,7 +140,7 @@ enum HCILEEventDecoders {
         _ ctx: inout DissectionContext
     ) throws(DecodeError) {
         let e = f.evt
-        let n = try ctx.u8(e[.leNumReports], &r)
+        let n = try ctx.addUInt8(e[.leNumReports], &r)
         for i in 0..<Int(n) {
             let node = openReport(f, i + 1, r, &ctx)
             let s = r.offset
@@ -155,16 +155,16 @@ enum HCILEEventDecoders {
             ctx.tree.add(e[.extLegacy], .unsigned(v >> 4 & 1), range, source: r.source)
             ctx.tree.add(e[.extDataStatus], .unsigned(v >> 5 & 3), range, source: r.source)
             ctx.tree.close()
-            try ctx.u8(e[.lePeerAddressType], &r)
-            try ctx.address(e[.bdAddr], &r)
-            try ctx.u8(e[.primaryPHY], &r)
-            try ctx.u8(e[.secondaryPHY], &r)
-            try ctx.u8(e[.advertisingSID], &r)
-            try ctx.i8(e[.txPower], &r)
-            try ctx.i8(e[.rssi], &r)
-            try ctx.u16(e[.periodicAdvertisingInterval], &r)
-            try ctx.u8(e[.leDirectAddressType], &r)
-            try ctx.address(e[.directBDAddr], &r)
+            try ctx.addUInt8(e[.lePeerAddressType], &r)
+            try ctx.addAddress(e[.bdAddr], &r)
+            try ctx.addUInt8(e[.primaryPHY], &r)
+            try ctx.addUInt8(e[.secondaryPHY], &r)
+            try ctx.addUInt8(e[.advertisingSID], &r)
+            try ctx.addInt8(e[.txPower], &r)
+            try ctx.addInt8(e[.rssi], &r)
+            try ctx.addUInt16(e[.periodicAdvertisingInterval], &r)
+            try ctx.addUInt8(e[.leDirectAddressType], &r)
+            try ctx.addAddress(e[.directBDAddr], &r)
             try dataBlock(f, complete: (type >> 5) & 0x03 == 0, &r, &ctx)
             finishReport(node, r, &ctx)
         }
@@ -178,7 +178,7 @@ enum HCILEEventDecoders {
         _ r: inout ByteReader,
         _ ctx: inout DissectionContext
     ) throws(DecodeError) {
-        let length = try ctx.u8(f.evt[.dataLength], &r)
+        let length = try ctx.addUInt8(f.evt[.dataLength], &r)
         var data = try r.readSlice(Int(length))
         if complete {
             ctx.dispatch(StandardTables.advertisingData, DissectorKey(0), &data)
@@ -201,15 +201,15 @@ enum HCILEEventDecoders {
         v2: Bool
     ) throws(DecodeError) {
         let e = f.evt
-        try ctx.u16(e[.syncHandle], &r)
-        try ctx.i8(e[.txPower], &r)
-        try ctx.i8(e[.rssi], &r)
-        try ctx.u8(e[.cteType], &r)
+        try ctx.addUInt16(e[.syncHandle], &r)
+        try ctx.addInt8(e[.txPower], &r)
+        try ctx.addInt8(e[.rssi], &r)
+        try ctx.addUInt8(e[.cteType], &r)
         if v2 {
-            try ctx.u16(e[.periodicEventCounter], &r)
-            try ctx.u8(e[.subevent], &r)
+            try ctx.addUInt16(e[.periodicEventCounter], &r)
+            try ctx.addUInt8(e[.subevent], &r)
         }
-        let status = try ctx.u8(e[.dataStatus], &r)
+        let status = try ctx.addUInt8(e[.dataStatus], &r)
         try dataBlock(f, complete: status == 0, &r, &ctx)
     }
 }

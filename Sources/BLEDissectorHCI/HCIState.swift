@@ -72,7 +72,9 @@ enum HCIConnections {
         }
         state.open[key] = ctx.frameNumber
         ctx.state.openConnection(
-            key, ConnectionInfo(peer: peer, peerAddressType: peerAddressType, role: role, openedInFrame: ctx.frameNumber))
+            key,
+            ConnectionInfo(peer: peer, peerAddressType: peerAddressType, role: role, openedInFrame: ctx.frameNumber)
+        )
     }
 
     /// Closes a connection on Disconnection Complete: the capture-wide table and every module's

@@ -14,8 +14,8 @@ struct L2CAPDissector: Dissector {
         let start = reader.offset
         let source = reader.source
         context.tree.open(f.layer, .none, start..<(start + reader.remaining), source: source)
-        let length = try context.l2capU16(&reader, f[.length])
-        let cid = try context.l2capU16(&reader, f[.cid])
+        let length = try context.addUInt16(f[.length], &reader)
+        let cid = try context.addUInt16(f[.cid], &reader)
         var payload: ByteReader
         var cut = false
         if reader.remaining >= Int(length) {
@@ -46,7 +46,7 @@ struct L2CAPDissector: Dissector {
             context.tree.close()
         case 0x0000:
             context.expert(.warning, "CID 0x0000 (null identifier) is not a valid destination", start..<(start + 4))
-            context.l2capRest(&payload, f[.payload])
+            context.addRest(f[.payload], &payload)
             context.setInfo("L2CAP CID 0x0000")
             context.tree.close()
         case 0x0002...0x003F:
@@ -70,7 +70,7 @@ struct L2CAPDissector: Dissector {
         let sender = Side(context.direction)
         guard let (channel, receiver) = state.receiving(context.l2capConnection, cid: cid, sender: sender) else {
             let range = payload.offset..<(payload.offset + payload.remaining)
-            context.l2capRest(&payload, f[.payload])
+            context.addRest(f[.payload], &payload)
             context.expert(
                 .warning,
                 "No channel known for CID \(Format.hex16(cid)) on this connection (opened before the capture began, or its signalling is missing): shown as data",
@@ -106,12 +106,12 @@ struct L2CAPDissector: Dissector {
                 payload.offset..<(payload.offset + payload.remaining),
                 source: payload.source
             )
-            context.l2capRest(&payload, f[.payload])
+            context.addRest(f[.payload], &payload)
             context.tree.close()
             return
         }
         guard context.registry.binding(StandardTables.l2capPSM, DissectorKey(channel.psm)) != nil else {
-            context.l2capRest(&payload, f[.payload])
+            context.addRest(f[.payload], &payload)
             context.tree.close()
             return
         }
@@ -234,7 +234,7 @@ struct L2CAPDissector: Dissector {
         if let r = sduLengthRange {
             context.tree.add(f[.leSDULength], .unsigned(UInt64(sduLength)), r, source: source)
         }
-        context.l2capRest(&payload, f[.payload])
+        context.addRest(f[.payload], &payload)
         let whole = frameStart..<(frameStart + size)
 
         // The channel's state after this K-frame.

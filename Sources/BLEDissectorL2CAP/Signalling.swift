@@ -29,7 +29,7 @@ struct SignallingDissector: Dissector {
                     reader.offset..<(reader.offset + reader.remaining),
                     source: reader.source
                 )
-                context.l2capRest(&reader, f[.cmdData])
+                context.addRest(f[.cmdData], &reader)
                 return
             }
             if le && count == 1 {
@@ -57,9 +57,9 @@ struct SignallingDissector: Dissector {
         let code = reader.peekUInt8() ?? 0
         let name = L2CAPNames.commandName(code)
         context.tree.open(f[.command], .string(name), start..<(start + min(reader.remaining, 4)), source: source)
-        _ = try context.l2capU8(&reader, f[.cmdCode])
-        let ident = try context.l2capU8(&reader, f[.cmdIdent])
-        let length = try context.l2capU16(&reader, f[.cmdLength])
+        _ = try context.addUInt8(f[.cmdCode], &reader)
+        let ident = try context.addUInt8(f[.cmdIdent], &reader)
+        let length = try context.addUInt16(f[.cmdLength], &reader)
         var body: ByteReader
         var short = false
         if reader.remaining >= Int(length) {
@@ -106,7 +106,7 @@ struct SignallingDissector: Dissector {
                     body.offset..<(body.offset + body.remaining),
                     source: source
                 )
-                context.l2capRest(&body, f[.cmdData])
+                context.addRest(f[.cmdData], &body)
             }
         } catch {
             context.tree.restoreDepth(savedDepth + 1)
@@ -143,19 +143,19 @@ struct SignallingDissector: Dissector {
         case 0x05: try configureResponse(&r, &context)
         case 0x06: try disconnection(request: true, &r, &context)
         case 0x07: try disconnection(request: false, &r, &context)
-        case 0x08, 0x09: context.l2capRest(&r, f[.data])
+        case 0x08, 0x09: context.addRest(f[.data], &r)
         case 0x0A:
-            let type = try context.l2capU16(&r, f[.infoType])
+            let type = try context.addUInt16(f[.infoType], &r)
             context.appendInfoDetail(L2CAPNames.infoType.lookup(UInt64(type)) ?? Format.hex16(type))
         case 0x0B: try informationResponse(&r, &context)
         case 0x12:
-            let lo = try context.l2capU16(&r, f[.minInterval])
-            let hi = try context.l2capU16(&r, f[.maxInterval])
-            let latency = try context.l2capU16(&r, f[.slaveLatency])
-            let timeout = try context.l2capU16(&r, f[.timeoutMultiplier])
+            let lo = try context.addUInt16(f[.minInterval], &r)
+            let hi = try context.addUInt16(f[.maxInterval], &r)
+            let latency = try context.addUInt16(f[.slaveLatency], &r)
+            let timeout = try context.addUInt16(f[.timeoutMultiplier], &r)
             context.appendInfoDetail("interval \(lo)-\(hi), latency \(latency), timeout \(timeout)")
         case 0x13:
-            let result = try context.l2capU16(&r, f[.moveResult])
+            let result = try context.addUInt16(f[.moveResult], &r)
             context.appendInfoDetail(L2CAPNames.name(L2CAPNames.parameterUpdateResult, result))
         case 0x14: try leCreditRequest(ident, &r, &context)
         case 0x15: try leCreditResponse(ident, &r, &context)
@@ -173,20 +173,20 @@ struct SignallingDissector: Dissector {
                     source: r.source
                 )
             }
-            context.l2capRest(&r, f[.cmdData])
+            context.addRest(f[.cmdData], &r)
         }
     }
 
     // MARK: - Common commands
 
     private func commandReject(_ r: inout ByteReader, _ context: inout DissectionContext) throws(DecodeError) {
-        let reason = try context.l2capU16(&r, f[.rejReason])
+        let reason = try context.addUInt16(f[.rejReason], &r)
         switch reason {
-        case 0x0001: _ = try context.l2capU16(&r, f[.sigMTU])
+        case 0x0001: _ = try context.addUInt16(f[.sigMTU], &r)
         case 0x0002:
-            _ = try context.l2capU16(&r, f[.dcid])
-            _ = try context.l2capU16(&r, f[.scid])
-        default: context.l2capRest(&r, f[.data])
+            _ = try context.addUInt16(f[.dcid], &r)
+            _ = try context.addUInt16(f[.scid], &r)
+        default: context.addRest(f[.data], &r)
         }
         context.appendInfoDetail(L2CAPNames.rejectReason.lookup(UInt64(reason)) ?? "reason " + Format.hex16(reason))
     }
@@ -197,8 +197,8 @@ struct SignallingDissector: Dissector {
         _ context: inout DissectionContext
     ) throws(DecodeError) {
         let start = r.offset
-        let dcid = try context.l2capU16(&r, f[.dcid])
-        let scid = try context.l2capU16(&r, f[.scid])
+        let dcid = try context.addUInt16(f[.dcid], &r)
+        let scid = try context.addUInt16(f[.scid], &r)
         context.appendInfoDetail("DCID \(Format.hex16(dcid)), SCID \(Format.hex16(scid))")
         let state = context.l2capState
         let connection = context.l2capConnection
@@ -241,8 +241,8 @@ struct SignallingDissector: Dissector {
     private func connectionRequest(_ ident: UInt8, _ r: inout ByteReader, _ context: inout DissectionContext)
         throws(DecodeError)
     {
-        let psm = try context.l2capU16(&r, f[.psm])
-        let scid = try context.l2capU16(&r, f[.scid])
+        let psm = try context.addUInt16(f[.psm], &r)
+        let scid = try context.addUInt16(f[.scid], &r)
         context.appendInfoDetail("PSM \(Format.hex16(psm)), SCID \(Format.hex16(scid))")
         remember(
             PendingRequest(
@@ -266,10 +266,10 @@ struct SignallingDissector: Dissector {
         throws(DecodeError)
     {
         let start = r.offset
-        let dcid = try context.l2capU16(&r, f[.dcid])
-        let scid = try context.l2capU16(&r, f[.scid])
-        let result = try context.l2capU16(&r, f[.result])
-        _ = try context.l2capU16(&r, f[.status])
+        let dcid = try context.addUInt16(f[.dcid], &r)
+        let scid = try context.addUInt16(f[.scid], &r)
+        let result = try context.addUInt16(f[.result], &r)
+        _ = try context.addUInt16(f[.status], &r)
         context.appendInfoDetail(
             "DCID \(Format.hex16(dcid)), SCID \(Format.hex16(scid)), \(L2CAPNames.name(L2CAPNames.connectionResult, result))"
         )
@@ -302,7 +302,7 @@ struct SignallingDissector: Dissector {
     }
 
     private func configureRequest(_ r: inout ByteReader, _ context: inout DissectionContext) throws(DecodeError) {
-        let dcid = try context.l2capU16(&r, f[.dcid])
+        let dcid = try context.addUInt16(f[.dcid], &r)
         try flags(&r, &context)
         context.appendInfoDetail("DCID \(Format.hex16(dcid))")
         let mode = try options(&r, &context)
@@ -319,9 +319,9 @@ struct SignallingDissector: Dissector {
     }
 
     private func configureResponse(_ r: inout ByteReader, _ context: inout DissectionContext) throws(DecodeError) {
-        let scid = try context.l2capU16(&r, f[.scid])
+        let scid = try context.addUInt16(f[.scid], &r)
         try flags(&r, &context)
-        let result = try context.l2capU16(&r, f[.confResult])
+        let result = try context.addUInt16(f[.confResult], &r)
         context.appendInfoDetail(
             "SCID \(Format.hex16(scid)), \(L2CAPNames.configResult.lookup(UInt64(result)) ?? Format.hex16(result))"
         )
@@ -354,28 +354,28 @@ struct SignallingDissector: Dissector {
             count += 1
             guard count <= Self.maximumCommands else {
                 context.expert(.warning, "Too many options", r.offset..<(r.offset + r.remaining), source: r.source)
-                context.l2capRest(&r, f[.data])
+                context.addRest(f[.data], &r)
                 break
             }
             let start = r.offset
             let index = context.tree.nextIndex
             context.tree.open(f[.confParamOption], .none, start..<(start + min(2, r.remaining)), source: r.source)
-            let type = try context.l2capU8(&r, f[.optionType])
-            let length = try context.l2capU8(&r, f[.optionLength])
+            let type = try context.addUInt8(f[.optionType], &r)
+            let length = try context.addUInt8(f[.optionLength], &r)
             var o = try r.readSlice(Int(length))
             context.tree.setEnd(ofNode: index, to: r.offset)
             switch type & 0x7F {
-            case 0x01 where length == 2: _ = try context.l2capU16(&o, f[.optionMTU])
-            case 0x02 where length == 2: _ = try context.l2capU16(&o, f[.optionFlushTimeout])
+            case 0x01 where length == 2: _ = try context.addUInt16(f[.optionMTU], &o)
+            case 0x02 where length == 2: _ = try context.addUInt16(f[.optionFlushTimeout], &o)
             case 0x04 where length == 9:
-                mode = try context.l2capU8(&o, f[.retransmissionMode])
-                _ = try context.l2capU8(&o, f[.txWindow])
-                _ = try context.l2capU8(&o, f[.maxTransmit])
-                _ = try context.l2capU16(&o, f[.retransmitTimeout])
-                _ = try context.l2capU16(&o, f[.monitorTimeout])
-                _ = try context.l2capU16(&o, f[.mps])
-            case 0x05 where length == 1: _ = try context.l2capU8(&o, f[.optionFCS])
-            case 0x07 where length == 2: _ = try context.l2capU16(&o, f[.optionWindow])
+                mode = try context.addUInt8(f[.retransmissionMode], &o)
+                _ = try context.addUInt8(f[.txWindow], &o)
+                _ = try context.addUInt8(f[.maxTransmit], &o)
+                _ = try context.addUInt16(f[.retransmitTimeout], &o)
+                _ = try context.addUInt16(f[.monitorTimeout], &o)
+                _ = try context.addUInt16(f[.mps], &o)
+            case 0x05 where length == 1: _ = try context.addUInt8(f[.optionFCS], &o)
+            case 0x07 where length == 2: _ = try context.addUInt16(f[.optionWindow], &o)
             case 0x01, 0x02, 0x04, 0x05, 0x07:
                 context.expert(
                     .warning,
@@ -383,8 +383,8 @@ struct SignallingDissector: Dissector {
                     start..<r.offset,
                     source: r.source
                 )
-                context.l2capRest(&o, f[.data])
-            default: context.l2capRest(&o, f[.data])
+                context.addRest(f[.data], &o)
+            default: context.addRest(f[.data], &o)
             }
             context.tree.close()
         }
@@ -392,21 +392,21 @@ struct SignallingDissector: Dissector {
     }
 
     private func informationResponse(_ r: inout ByteReader, _ context: inout DissectionContext) throws(DecodeError) {
-        let type = try context.l2capU16(&r, f[.infoType])
-        let result = try context.l2capU16(&r, f[.infoResult])
+        let type = try context.addUInt16(f[.infoType], &r)
+        let result = try context.addUInt16(f[.infoResult], &r)
         context.appendInfoDetail(
             (L2CAPNames.infoType.lookup(UInt64(type)) ?? Format.hex16(type)) + ", "
                 + (L2CAPNames.infoResult.lookup(UInt64(result)) ?? Format.hex16(result))
         )
         guard result == 0 else {
-            context.l2capRest(&r, f[.data])
+            context.addRest(f[.data], &r)
             return
         }
         switch type {
-        case 0x0001: _ = try context.l2capU16(&r, f[.infoMTU])
+        case 0x0001: _ = try context.addUInt16(f[.infoMTU], &r)
         case 0x0002:
             let start = r.offset
-            let v = try context.l2capU32(&r, f[.infoExtFeatures])
+            let v = try context.addUInt32(f[.infoExtFeatures], &r)
             let bits: [L2CAPField] = [
                 .infoFlowControl, .infoRetransmission, .infoBidirQoS, .infoEnhRetransmission, .infoStreaming,
                 .infoFCS, .infoFlowSpec, .infoFixedChan, .infoWindow, .infoUnicast,
@@ -424,7 +424,7 @@ struct SignallingDissector: Dissector {
                 (.infoFixedChansAMPMan, 0x8), (.infoFixedChansAMPTest, 0x8000_0000_0000_0000),
             ]
             for (b, mask) in bits { context.tree.add(f[b], .boolean(v & mask != 0), range, source: r.source) }
-        default: context.l2capRest(&r, f[.data])
+        default: context.addRest(f[.data], &r)
         }
     }
 
@@ -434,11 +434,11 @@ struct SignallingDissector: Dissector {
         throws(DecodeError)
     {
         let start = r.offset
-        let psm = try context.l2capU16(&r, f[.lePSM])
-        let scid = try context.l2capU16(&r, f[.scid])
-        let mtu = try context.l2capU16(&r, f[.optionMTU])
-        let mps = try context.l2capU16(&r, f[.mps])
-        let credits = try context.l2capU16(&r, f[.initialCredits])
+        let psm = try context.addUInt16(f[.lePSM], &r)
+        let scid = try context.addUInt16(f[.scid], &r)
+        let mtu = try context.addUInt16(f[.optionMTU], &r)
+        let mps = try context.addUInt16(f[.mps], &r)
+        let credits = try context.addUInt16(f[.initialCredits], &r)
         context.appendInfoDetail(
             "PSM \(Format.hex16(psm)), SCID \(Format.hex16(scid)), MTU \(mtu), MPS \(mps), credits \(credits)"
         )
@@ -473,11 +473,11 @@ struct SignallingDissector: Dissector {
         throws(DecodeError)
     {
         let start = r.offset
-        let dcid = try context.l2capU16(&r, f[.dcid])
-        let mtu = try context.l2capU16(&r, f[.optionMTU])
-        let mps = try context.l2capU16(&r, f[.mps])
-        let credits = try context.l2capU16(&r, f[.initialCredits])
-        let result = try context.l2capU16(&r, f[.leResult])
+        let dcid = try context.addUInt16(f[.dcid], &r)
+        let mtu = try context.addUInt16(f[.optionMTU], &r)
+        let mps = try context.addUInt16(f[.mps], &r)
+        let credits = try context.addUInt16(f[.initialCredits], &r)
+        let result = try context.addUInt16(f[.leResult], &r)
         context.appendInfoDetail(
             "DCID \(Format.hex16(dcid)), MTU \(mtu), MPS \(mps), credits \(credits), "
                 + L2CAPNames.name(L2CAPNames.leResult, result)
@@ -512,8 +512,8 @@ struct SignallingDissector: Dissector {
 
     private func flowControlCredit(_ r: inout ByteReader, _ context: inout DissectionContext) throws(DecodeError) {
         let start = r.offset
-        let cid = try context.l2capU16(&r, f[.cid])
-        let credits = try context.l2capU16(&r, f[.credits])
+        let cid = try context.addUInt16(f[.cid], &r)
+        let credits = try context.addUInt16(f[.credits], &r)
         context.appendInfoDetail("CID \(Format.hex16(cid)), +\(credits)")
         let range = start..<r.offset
         let sender = Side(context.direction)
@@ -592,10 +592,10 @@ struct SignallingDissector: Dissector {
         throws(DecodeError)
     {
         let start = r.offset
-        let psm = try context.l2capU16(&r, f[.lePSM])
-        let mtu = try context.l2capU16(&r, f[.optionMTU])
-        let mps = try context.l2capU16(&r, f[.mps])
-        let credits = try context.l2capU16(&r, f[.initialCredits])
+        let psm = try context.addUInt16(f[.lePSM], &r)
+        let mtu = try context.addUInt16(f[.optionMTU], &r)
+        let mps = try context.addUInt16(f[.mps], &r)
+        let credits = try context.addUInt16(f[.initialCredits], &r)
         let cids = try cidList(&r, f[.scid], &context)
         context.appendInfoDetail(
             "PSM \(Format.hex16(psm)), MTU \(mtu), MPS \(mps), credits \(credits), SCIDs "
@@ -624,10 +624,10 @@ struct SignallingDissector: Dissector {
         throws(DecodeError)
     {
         let start = r.offset
-        let mtu = try context.l2capU16(&r, f[.optionMTU])
-        let mps = try context.l2capU16(&r, f[.mps])
-        let credits = try context.l2capU16(&r, f[.initialCredits])
-        let result = try context.l2capU16(&r, coc[.ecfcResult])
+        let mtu = try context.addUInt16(f[.optionMTU], &r)
+        let mps = try context.addUInt16(f[.mps], &r)
+        let credits = try context.addUInt16(f[.initialCredits], &r)
+        let result = try context.addUInt16(coc[.ecfcResult], &r)
         let dcids = try cidList(&r, f[.dcid], &context)
         context.appendInfoDetail(
             "MTU \(mtu), MPS \(mps), credits \(credits), DCIDs " + dcids.map(Format.hex16).joined(separator: " ")
@@ -684,8 +684,8 @@ struct SignallingDissector: Dissector {
     private func reconfigureRequest(_ ident: UInt8, _ r: inout ByteReader, _ context: inout DissectionContext)
         throws(DecodeError)
     {
-        let mtu = try context.l2capU16(&r, f[.optionMTU])
-        let mps = try context.l2capU16(&r, f[.mps])
+        let mtu = try context.addUInt16(f[.optionMTU], &r)
+        let mps = try context.addUInt16(f[.mps], &r)
         let cids = try cidList(&r, f[.dcid], &context)
         context.appendInfoDetail("MTU \(mtu), MPS \(mps), CIDs " + cids.map(Format.hex16).joined(separator: " "))
         remember(
@@ -709,7 +709,7 @@ struct SignallingDissector: Dissector {
     private func reconfigureResponse(_ ident: UInt8, _ r: inout ByteReader, _ context: inout DissectionContext)
         throws(DecodeError)
     {
-        let result = try context.l2capU16(&r, coc[.reconfResult])
+        let result = try context.addUInt16(coc[.reconfResult], &r)
         context.appendInfoDetail(L2CAPNames.name(L2CAPNames.reconfigureResult, result))
         let state = context.l2capState
         let connection = context.l2capConnection
@@ -752,7 +752,7 @@ struct SignallingDissector: Dissector {
         var cids: [UInt16] = []
         cids.reserveCapacity(min(count, 5))
         while !r.isAtEnd {
-            let cid = try context.l2capU16(&r, field)
+            let cid = try context.addUInt16(field, &r)
             if cids.count < 5 { cids.append(cid) }
         }
         return cids

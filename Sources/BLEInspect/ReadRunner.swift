@@ -76,13 +76,18 @@ public struct ReadRunner {
         if case .fields(let names) = options.output {
             let unknown = FrameRenderer.unknownFields(names, registry: registry)
             if !unknown.isEmpty {
-                errorOutput("bleinspect: unknown field\(unknown.count == 1 ? "" : "s"): \(unknown.joined(separator: ", ")) (see 'bleinspect fields')")
+                errorOutput(
+                    "bleinspect: unknown field\(unknown.count == 1 ? "" : "s"): \(unknown.joined(separator: ", ")) (see 'bleinspect fields')"
+                )
                 return .usage
             }
         }
         let renderer = FrameRenderer(
-            registry: registry, mode: options.output, style: ANSIStyle(enabled: options.color.enabled(fd: 1)),
-            timeFormat: options.timeFormat)
+            registry: registry,
+            mode: options.output,
+            style: ANSIStyle(enabled: options.color.enabled(fd: 1)),
+            timeFormat: options.timeFormat
+        )
         var status = ExitStatus.success
         var total = 0
         var remaining = options.frameLimit ?? Int.max

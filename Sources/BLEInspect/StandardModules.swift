@@ -1,9 +1,9 @@
-public import BLEInspectCore
 import BLEDissectorATT
 import BLEDissectorAdvertising
 import BLEDissectorHCI
 import BLEDissectorL2CAP
 import BLEDissectorSMP
+public import BLEInspectCore
 
 /// The dissector modules built into bleinspect, in registration order (order does not matter:
 /// bindings are resolved after every module has registered).

@@ -32,7 +32,10 @@ struct Fields: ParsableCommand {
             throw ExitCode(70)
         }
         let out = OutputSink(fd: 1, ownsDescriptor: false)
-        let aliases = Dictionary(grouping: registry.index.filter { registry.descriptor($0.value).abbrev != $0.key }, by: \.value)
+        let aliases = Dictionary(
+            grouping: registry.index.filter { registry.descriptor($0.value).abbrev != $0.key },
+            by: \.value
+        )
         if markdown { out.append("| Field | Type | Name | Description |\n|---|---|---|---|\n") }
         for d in registry.fields where prefix.map({ d.abbrev.hasPrefix($0) }) ?? true {
             var help = d.help

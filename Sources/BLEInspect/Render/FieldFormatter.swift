@@ -10,7 +10,9 @@ public struct FieldFormatter: Sendable {
     }
 
     /// The bytes a node points at.
-    public static func bytes(of node: FieldNode, frame: CapturedFrame, tree: borrowing ProtocolTree) -> ArraySlice<UInt8> {
+    public static func bytes(of node: FieldNode, frame: CapturedFrame, tree: borrowing ProtocolTree) -> ArraySlice<
+        UInt8
+    > {
         let data = node.source == 0 ? frame.bytes : tree.bytes(of: node.source, frameBytes: frame.bytes)
         let range = node.range.clamped(to: 0..<data.count)
         return data[range]

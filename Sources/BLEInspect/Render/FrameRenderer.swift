@@ -47,7 +47,11 @@ public struct FrameRenderer {
 
     /// Writes one frame.
     public func render(
-        _ frame: CapturedFrame, _ tree: borrowing ProtocolTree, first: Timestamp, previous: Timestamp, to out: OutputSink
+        _ frame: CapturedFrame,
+        _ tree: borrowing ProtocolTree,
+        first: Timestamp,
+        previous: Timestamp,
+        to out: OutputSink
     ) {
         switch mode {
         case .text(let verbose, let hexDump):
@@ -74,7 +78,10 @@ public struct FrameRenderer {
     }
 
     func summaryLine(
-        _ frame: CapturedFrame, _ tree: borrowing ProtocolTree, first: Timestamp, previous: Timestamp,
+        _ frame: CapturedFrame,
+        _ tree: borrowing ProtocolTree,
+        first: Timestamp,
+        previous: Timestamp,
         to out: OutputSink
     ) {
         out.appendDecimal(Int64(frame.number), width: 7)
@@ -159,7 +166,9 @@ public struct FrameRenderer {
         for node in tree.nodes {
             for (i, ids) in fieldIDs.enumerated() where ids.contains(node.field) {
                 let d = registry.descriptor(node.field)
-                columns[i].append(formatter.fieldText(node, d) { FieldFormatter.bytes(of: node, frame: frame, tree: tree) })
+                columns[i].append(
+                    formatter.fieldText(node, d) { FieldFormatter.bytes(of: node, frame: frame, tree: tree) }
+                )
             }
         }
         out.append(columns.map { $0.joined(separator: ",") }.joined(separator: "\t"))

@@ -11,7 +11,10 @@ public enum JSONFrame {
     public static let schema = "bleinspect/1"
 
     public static func render(
-        _ frame: CapturedFrame, _ tree: borrowing ProtocolTree, registry: DissectorRegistry, formatter: FieldFormatter
+        _ frame: CapturedFrame,
+        _ tree: borrowing ProtocolTree,
+        registry: DissectorRegistry,
+        formatter: FieldFormatter
     ) -> String {
         // Build a small object tree from the flat nodes, then print it.
         var objects: [JSONObject] = [JSONObject()]
@@ -59,7 +62,10 @@ public enum JSONFrame {
     }
 
     static func scalarValue(
-        _ node: FieldNode, _ d: FieldDescriptor, frame: CapturedFrame, tree: borrowing ProtocolTree,
+        _ node: FieldNode,
+        _ d: FieldDescriptor,
+        frame: CapturedFrame,
+        tree: borrowing ProtocolTree,
         formatter: FieldFormatter
     ) -> String? {
         switch node.value {

@@ -74,6 +74,33 @@ public struct ByteReader: Sendable {
     }
 
     @inlinable
+    public mutating func readUInt24BE() throws(DecodeError) -> UInt32 {
+        try need(3)
+        defer { index += 3 }
+        return UInt32(storage[index]) << 16 | UInt32(storage[index + 1]) << 8 | UInt32(storage[index + 2])
+    }
+
+    @inlinable
+    public mutating func readUInt32BE() throws(DecodeError) -> UInt32 {
+        try need(4)
+        defer { index += 4 }
+        return UInt32(storage[index]) << 24 | UInt32(storage[index + 1]) << 16 | UInt32(storage[index + 2]) << 8
+            | UInt32(storage[index + 3])
+    }
+
+    /// Reads a 128-bit UUID stored most significant byte first (iBeacon, Mesh, RFC 4122 order).
+    @inlinable
+    public mutating func readUUIDBigEndian() throws(DecodeError) -> BluetoothUUID {
+        try need(16)
+        var hi: UInt64 = 0
+        var lo: UInt64 = 0
+        for k in 0..<8 { hi = hi << 8 | UInt64(storage[index + k]) }
+        for k in 8..<16 { lo = lo << 8 | UInt64(storage[index + k]) }
+        index += 16
+        return BluetoothUUID(high: hi, low: lo, width: 16)
+    }
+
+    @inlinable
     public mutating func readUInt24() throws(DecodeError) -> UInt32 {
         try need(3)
         defer { index += 3 }
@@ -172,7 +199,11 @@ public struct ByteReader: Sendable {
     @inlinable
     public func expectEnd(_ what: @autoclosure () -> String = "PDU") throws(DecodeError) {
         guard index == end else {
-            throw DecodeError(.malformed, offset: index, "\(end - index) unexpected byte\(end - index == 1 ? "" : "s") after the \(what())")
+            throw DecodeError(
+                .malformed,
+                offset: index,
+                "\(end - index) unexpected byte\(end - index == 1 ? "" : "s") after the \(what())"
+            )
         }
     }
 }

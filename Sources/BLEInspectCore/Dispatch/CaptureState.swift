@@ -54,7 +54,9 @@ public final class CaptureState {
 
     public func openConnection(_ key: ConnectionKey, _ info: ConnectionInfo) {
         if connections[key] != nil { closeConnection(key) }
-        if connections.count >= Self.maximumConnections, let oldest = connections.min(by: { $0.value.openedInFrame < $1.value.openedInFrame }) {
+        if connections.count >= Self.maximumConnections,
+            let oldest = connections.min(by: { $0.value.openedInFrame < $1.value.openedInFrame })
+        {
             closeConnection(oldest.key)
         }
         connections[key] = info

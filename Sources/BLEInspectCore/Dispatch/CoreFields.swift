@@ -14,8 +14,11 @@ public enum CoreField: UInt16, FieldSet {
         case .capturedLength: FieldDescriptor("frame.cap_len", "Capture Length", .unsigned(bits: 32))
         case .direction:
             FieldDescriptor(
-                "frame.direction", "Direction", .unsigned(bits: 8),
-                names: ValueNames([(0, "Unknown"), (1, "Host to controller"), (2, "Controller to host")]))
+                "frame.direction",
+                "Direction",
+                .unsigned(bits: 8),
+                names: ValueNames([(0, "Unknown"), (1, "Host to controller"), (2, "Controller to host")])
+            )
         case .controller: FieldDescriptor("frame.controller", "Controller Index", .unsigned(bits: 16), help: "hciN")
         case .kind: FieldDescriptor("frame.kind", "Record Kind", .string)
         case .note: FieldDescriptor("frame.note", "Note", .string, help: "Text of a note or log record")
@@ -25,8 +28,11 @@ public enum CoreField: UInt16, FieldSet {
         case .expertMessage: FieldDescriptor("_ws.expert.message", "Message", .string)
         case .expertSeverity:
             FieldDescriptor(
-                "_ws.expert.severity", "Severity", .unsigned(bits: 8),
-                names: ValueNames([(0, "Comment"), (1, "Note"), (2, "Warning"), (3, "Error")]))
+                "_ws.expert.severity",
+                "Severity",
+                .unsigned(bits: 8),
+                names: ValueNames([(0, "Comment"), (1, "Note"), (2, "Warning"), (3, "Error")])
+            )
         case .data: FieldDescriptor("data.data", "Data", .bytes, help: "Bytes no dissector decoded")
         }
     }

@@ -28,7 +28,11 @@ public struct DissectionContext {
     public static let maximumDispatchDepth = 16
 
     public init(
-        registry: DissectorRegistry, state: CaptureState, tree: ProtocolTree, frame: CapturedFrame, wantsInfo: Bool
+        registry: DissectorRegistry,
+        state: CaptureState,
+        tree: ProtocolTree,
+        frame: CapturedFrame,
+        wantsInfo: Bool
     ) {
         self.registry = registry
         self.state = state

@@ -9,13 +9,19 @@ public struct DissectionEngine {
     }
 
     /// Dissects `frame` and passes the tree to `body` (valid only during the call).
-    public mutating func dissect<R>(_ frame: CapturedFrame, wantsInfo: Bool, _ body: (borrowing ProtocolTree) -> R) -> R {
+    public mutating func dissect<R>(_ frame: CapturedFrame, wantsInfo: Bool, _ body: (borrowing ProtocolTree) -> R) -> R
+    {
         // The context takes the reused storage while it works, so no copy is made.
         var reused = ProtocolTree()
         swap(&reused, &tree)
         reused.reset()
         var context = DissectionContext(
-            registry: registry, state: state, tree: reused, frame: frame, wantsInfo: wantsInfo)
+            registry: registry,
+            state: state,
+            tree: reused,
+            frame: frame,
+            wantsInfo: wantsInfo
+        )
         let core = registry.core
         let all = 0..<frame.bytes.count
         context.tree.open(core.layer, .none, all)
@@ -40,11 +46,19 @@ public struct DissectionEngine {
             context.tree.add(core[.data], .bytes, all)
         }
         if frame.isTruncated {
-            context.expert(.warning, "Frame truncated by the capture: \(frame.bytes.count) of \(frame.originalLength) bytes", all)
+            context.expert(
+                .warning,
+                "Frame truncated by the capture: \(frame.bytes.count) of \(frame.originalLength) bytes",
+                all
+            )
         }
         if context.tree.overflowed {
             context.tree.restoreDepth(0)
-            context.expert(.warning, "Tree limit of \(ProtocolTree.maximumNodes) fields reached; later fields are not shown", all)
+            context.expert(
+                .warning,
+                "Tree limit of \(ProtocolTree.maximumNodes) fields reached; later fields are not shown",
+                all
+            )
         }
         defer { tree = context.tree }
         return body(context.tree)

@@ -67,8 +67,14 @@ public struct RegistryBuilder {
             return
         }
         tables[id] = DissectorTable(
-            id: id, owner: currentModule, description: description, keyKind: keys, bindings: [:], dense: [],
-            denseBindings: [])
+            id: id,
+            owner: currentModule,
+            description: description,
+            keyKind: keys,
+            bindings: [:],
+            dense: [],
+            denseBindings: []
+        )
     }
 
     /// Binds `dissector` to `key` in `table` (which may belong to another module).
@@ -103,7 +109,8 @@ public struct RegistryBuilder {
             layerOfField.append(currentLayer)
             if let existing = index[d.abbrev] {
                 problems.append(
-                    "field \(d.abbrev) registered twice (by \(fieldOwners[Int(existing.rawValue)]) and \(fieldOwners[i]))")
+                    "field \(d.abbrev) registered twice (by \(fieldOwners[Int(existing.rawValue)]) and \(fieldOwners[i]))"
+                )
             } else {
                 index[d.abbrev] = FieldID(UInt32(i))
             }
@@ -129,7 +136,8 @@ public struct RegistryBuilder {
             }
             if let existing = t.bindings[key] {
                 problems.append(
-                    "duplicate key \(key) in table \(table): bound by \(existing.owner) and by \(binding.owner)")
+                    "duplicate key \(key) in table \(table): bound by \(existing.owner) and by \(binding.owner)"
+                )
                 continue
             }
             t.bindings[key] = binding
@@ -167,7 +175,8 @@ public final class DissectorRegistry: Sendable {
     /// Per field: the short protocol name of layers, empty otherwise.
     public let shortNames: [String]
 
-    init(fields: [FieldDescriptor], index: [String: FieldID], layerOfField: [UInt32], tables: [TableID: DissectorTable]) {
+    init(fields: [FieldDescriptor], index: [String: FieldID], layerOfField: [UInt32], tables: [TableID: DissectorTable])
+    {
         self.fields = fields
         self.index = index
         self.layerOfField = layerOfField

@@ -83,8 +83,14 @@ public struct FieldDescriptor: Sendable {
     public let short: String
 
     public init(
-        _ abbrev: String, _ name: String, _ kind: FieldKind, base: DisplayBase = .decimal,
-        names: ValueNames? = nil, bitmask: UInt64 = 0, help: String = "", short: String = ""
+        _ abbrev: String,
+        _ name: String,
+        _ kind: FieldKind,
+        base: DisplayBase = .decimal,
+        names: ValueNames? = nil,
+        bitmask: UInt64 = 0,
+        help: String = "",
+        short: String = ""
     ) {
         self.short = short
         self.abbrev = abbrev

@@ -45,9 +45,16 @@ public struct ProtocolTree: Sendable {
 
     /// Adds a node at the current depth.
     public mutating func add(_ field: FieldID, _ value: FieldValue, _ range: Range<Int>, source: Int = 0) {
-        append(FieldNode(
-            field: field, depth: UInt16(clamping: depth), source: UInt16(clamping: source),
-            start: Int32(clamping: range.lowerBound), length: Int32(clamping: range.count), value: value))
+        append(
+            FieldNode(
+                field: field,
+                depth: UInt16(clamping: depth),
+                source: UInt16(clamping: source),
+                start: Int32(clamping: range.lowerBound),
+                length: Int32(clamping: range.count),
+                value: value
+            )
+        )
     }
 
     /// Adds a node and makes the following nodes its children until `close()`.
