@@ -139,7 +139,18 @@ struct FastPairDissector: Dissector {
                 let range = start..<r.offset
                 c.addBits(f[.fieldLength], header, mask: 0xF0, range, source: r.source)
                 c.addBits(f[.fieldType], header, mask: 0x0F, range, source: r.source)
-                var body = try r.readSlice(Int(header >> 4))
+                let declared = Int(header >> 4)
+                guard declared <= r.remaining else {
+                    // Vendor data beyond the published layout (newer Fast Pair versions add
+                    // fields): show it as it is, with a note, rather than calling the PDU malformed.
+                    let rest = r.offset..<(r.offset + r.remaining)
+                    c.expert(
+                        .note, "Fast Pair field declares \(declared) bytes, \(r.remaining) left: not the known layout",
+                        rest, source: r.source)
+                    c.addRest(f[.fieldData], &r)
+                    break
+                }
+                var body = try r.readSlice(declared)
                 switch header & 0x0F {
                 case 0x0, 0x2: c.addRest(f[.accountKeyFilter], &body)
                 case 0x1: c.addRest(f[.salt], &body)
