@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// Dissector modules: each is its own target and never imports another (they meet through tables).
-let dissectors = ["HCI", "Advertising", "L2CAP", "ATT", "SMP"]
+let dissectors = ["HCI", "Advertising", "L2CAP", "ATT", "SMP", "Device"]
 let dissectorTargets: [Target] = dissectors.flatMap { name -> [Target] in
     [
         .target(name: "BLEDissector\(name)", dependencies: ["BLEInspectCore", "BLEAssignedNumbers"]),
@@ -36,6 +36,8 @@ let package = Package(
         .systemLibrary(name: "CPcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
         // Small C helpers that need glibc extensions (a FILE* over a pipe whose first bytes were peeked).
         .target(name: "CCaptureShims"),
+        // Wireshark-style display filters, compiled once against the registry's field catalog.
+        .target(name: "BLEInspectFilter", dependencies: ["BLEInspectCore"]),
         // Everything the CLI uses: opening any capture, writing, the read pipeline and its output.
         .target(
             name: "BLEInspect",
@@ -61,6 +63,10 @@ let package = Package(
             dependencies: ["BLECapture", "BLECapturePcap", "BLEInspect", "BLEInspectTestSupport"]
         ),
         .testTarget(name: "BLEAssignedNumbersTests", dependencies: ["BLEAssignedNumbers"]),
+        .testTarget(
+            name: "BLEInspectFilterTests",
+            dependencies: ["BLEInspectFilter", "BLEInspect", "BLEInspectTestSupport"]
+        ),
         .testTarget(name: "BLEInspectTests", dependencies: ["BLEInspect", "BLEInspectTestSupport", "bleinspect"]),
     ] + dissectorTargets,
     swiftLanguageModes: [.v6]

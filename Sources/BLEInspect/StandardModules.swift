@@ -1,5 +1,6 @@
 import BLEDissectorATT
 import BLEDissectorAdvertising
+import BLEDissectorDevice
 import BLEDissectorHCI
 import BLEDissectorL2CAP
 import BLEDissectorSMP
@@ -9,7 +10,7 @@ public import BLEInspectCore
 /// bindings are resolved after every module has registered).
 public enum StandardModules {
     public static let all: [any DissectorModule.Type] = [
-        HCIModule.self, AdvertisingModule.self, L2CAPModule.self, ATTModule.self, SMPModule.self,
+        HCIModule.self, AdvertisingModule.self, L2CAPModule.self, ATTModule.self, SMPModule.self, DeviceModule.self,
     ]
 
     /// The registry of the standard modules. Fails only on a programming error (a duplicate key

@@ -45,6 +45,11 @@ public struct DissectionEngine {
         } else if !frame.bytes.isEmpty {
             context.tree.add(core[.data], .bytes, all)
         }
+        for post in registry.postDissectors {
+            var empty = ByteReader([])
+            context.tree.restoreDepth(0)
+            context.run(post.dissector, &empty)
+        }
         if frame.isTruncated {
             context.expert(
                 .warning,

@@ -37,6 +37,7 @@ public struct RegistryBuilder {
     private var tables: [TableID: DissectorTable] = [:]
     private var pendingBindings: [(TableID, DissectorKey, Binding)] = []
     private var aliases: [(String, String, String)] = []
+    private var postDissectors: [Binding] = []
     private var problems: [String] = []
     /// The module registering now; set by `build(modules:)`.
     public var currentModule = "core"
@@ -80,6 +81,13 @@ public struct RegistryBuilder {
     /// Binds `dissector` to `key` in `table` (which may belong to another module).
     public mutating func bind(_ dissector: any Dissector, to table: TableID, key: DissectorKey, label: String = "") {
         pendingBindings.append((table, key, Binding(dissector: dissector, owner: currentModule, label: label)))
+    }
+
+    /// Adds a dissector that runs after every frame's dissection, on an empty reader, to add
+    /// fields derived from the whole frame and the capture state (for example the device a frame
+    /// belongs to). Post-dissectors run in registration order.
+    public mutating func addPostDissector(_ dissector: any Dissector, label: String = "") {
+        postDissectors.append(Binding(dissector: dissector, owner: currentModule, label: label))
     }
 
     /// Makes `alias` another filter name for the field `target`.
@@ -157,7 +165,13 @@ public struct RegistryBuilder {
             }
             tables[id] = t
         }
-        return DissectorRegistry(fields: fields, index: index, layerOfField: layerOfField, tables: tables)
+        return DissectorRegistry(
+            fields: fields,
+            index: index,
+            layerOfField: layerOfField,
+            tables: tables,
+            postDissectors: postDissectors
+        )
     }
 }
 
@@ -174,9 +188,17 @@ public final class DissectorRegistry: Sendable {
     public let isLayer: [Bool]
     /// Per field: the short protocol name of layers, empty otherwise.
     public let shortNames: [String]
+    /// Dissectors run after every frame, in order.
+    public let postDissectors: [Binding]
 
-    init(fields: [FieldDescriptor], index: [String: FieldID], layerOfField: [UInt32], tables: [TableID: DissectorTable])
-    {
+    init(
+        fields: [FieldDescriptor],
+        index: [String: FieldID],
+        layerOfField: [UInt32],
+        tables: [TableID: DissectorTable],
+        postDissectors: [Binding]
+    ) {
+        self.postDissectors = postDissectors
         self.fields = fields
         self.index = index
         self.layerOfField = layerOfField
