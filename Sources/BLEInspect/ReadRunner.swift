@@ -1,4 +1,5 @@
 public import BLECapture
+import BLEDissectorAdvertising
 public import BLEInspectCore
 
 #if canImport(Glibc)
@@ -20,6 +21,8 @@ public struct ReadOptions: Sendable {
     /// What to print for each frame.
     public var output: OutputMode = .text(verbose: false, hexDump: false)
     public var color: ColorMode = .auto
+    /// Service UUIDs (with optional names) to look for in Apple's overflow-area bitmaps.
+    public var overflowUUIDs: [(BluetoothUUID, String)] = []
     /// Show a progress line on standard error: nil decides from the terminals and the file size.
     public var progress: Bool?
 
@@ -108,6 +111,8 @@ public struct ReadRunner {
                 var first: Timestamp? = nil
                 var previous: Timestamp? = nil
                 var engine = DissectionEngine(registry: registry)
+                let overflow = AppleOverflowUUIDList.in(engine.state)
+                for (uuid, name) in options.overflowUUIDs { _ = overflow.add(uuid, name: name) }
                 while remaining > 0, let frame = try reader.next() {
                     remaining -= 1
                     total += 1

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BLECapture
 import BLEInspect
+import BLEInspectCore
 
 extension TimeFormat: ExpressibleByArgument {}
 extension OutputFormat: ExpressibleByArgument {}
@@ -62,6 +63,15 @@ struct Read: ParsableCommand {
     @Option(name: .customShort("e"), help: "A field to print with -T fields; repeat for more columns.")
     var fields: [String] = []
 
+    @Option(
+        name: .customLong("overflow-uuid"),
+        help: ArgumentHelp(
+            "A 128-bit service UUID (optionally UUID=NAME) to look for in Apple's overflow-area bitmaps; repeatable.",
+            valueName: "uuid[=name]"
+        )
+    )
+    var overflowUUIDs: [String] = []
+
     @Option(help: "Colour: auto (on a terminal, unless NO_COLOR is set), always or never.")
     var color: ColorMode = .auto
 
@@ -82,8 +92,20 @@ struct Read: ParsableCommand {
         if case .failure(let usage) = ReadRunner.resolveOutputFormat(options) {
             throw ValidationError(usage.message)
         }
+        for text in overflowUUIDs where Self.parseOverflowUUID(text) == nil {
+            throw ValidationError(
+                "--overflow-uuid '\(text)' is not a UUID (for example 6E400001-B5A3-F393-E0A9-E50E24DCCA9E=UART)."
+            )
+        }
         if format == .fields && fields.isEmpty { throw ValidationError("-T fields needs at least one -e FIELD.") }
         if format != .fields && !fields.isEmpty { throw ValidationError("-e goes with -T fields.") }
+    }
+
+    /// `UUID` or `UUID=NAME`.
+    static func parseOverflowUUID(_ text: String) -> (BluetoothUUID, String)? {
+        let parts = text.split(separator: "=", maxSplits: 1)
+        guard let first = parts.first, let uuid = BluetoothUUID(String(first)) else { return nil }
+        return (uuid, parts.count > 1 ? String(parts[1]) : "")
     }
 
     func run() throws {
@@ -95,6 +117,7 @@ struct Read: ParsableCommand {
         options.timeFormat = t
         options.progress = progress
         options.color = color
+        options.overflowUUIDs = overflowUUIDs.compactMap(Self.parseOverflowUUID)
         switch format {
         case .text: options.output = .text(verbose: verbose, hexDump: hexDump)
         case .json: options.output = .json

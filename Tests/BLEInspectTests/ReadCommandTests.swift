@@ -146,6 +146,28 @@ struct ReadCommandTests {
         #expect(quiet.stderr.isEmpty)
     }
 
+    @Test("--overflow-uuid names the services behind set bits of Apple's overflow area")
+    func overflowUUIDOption() throws {
+        let dir = TemporaryDirectory()
+        // An LE Advertising Report whose Apple manufacturer data (type 0x01) sets bit 83, the bit
+        // of 2F234454-CF6D-4A0F-ADF2-F4911BA9FFA6 (an iOS background advert, ADVERTISING.md F7).
+        let ad = Hex.bytes("02011a 14ff4c0001 00000000000000000000080000000000")
+        var event: [UInt8] = [0x3E, 0, 0x02, 0x01, 0x00, 0x01, 0x11, 0x22, 0x33, 0x44, 0x55, 0xC6, UInt8(ad.count)]
+        event += ad + [0xC4]
+        event[1] = UInt8(event.count - 2)
+        let file = dir.write(
+            B.btsnoopHeader(datalink: 1002) + B.btsnoopRecord([0x04] + event, flags: 3, unixMicros: 0), to: "a.btsnoop")
+        let named = try Run.bleinspect([
+            "read", "-V", "--overflow-uuid", "2F234454-CF6D-4A0F-ADF2-F4911BA9FFA6=Heart Monitor", file,
+        ])
+        #expect(named.status == 0)
+        #expect(named.stdoutText.contains("Heart Monitor"))
+        let plain = try Run.bleinspect(["read", "-V", file])
+        #expect(!plain.stdoutText.contains("Heart Monitor"))
+        let bad = try Run.bleinspect(["read", "--overflow-uuid", "not-a-uuid", file])
+        #expect(bad.status == 64)
+    }
+
     @Test("help shows examples; completion scripts are generated")
     func helpAndCompletion() throws {
         let help = try Run.bleinspect(["read", "--help"])
