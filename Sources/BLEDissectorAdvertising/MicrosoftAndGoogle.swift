@@ -145,8 +145,11 @@ struct FastPairDissector: Dissector {
                     // fields): show it as it is, with a note, rather than calling the PDU malformed.
                     let rest = r.offset..<(r.offset + r.remaining)
                     c.expert(
-                        .note, "Fast Pair field declares \(declared) bytes, \(r.remaining) left: not the known layout",
-                        rest, source: r.source)
+                        .note,
+                        "Fast Pair field declares \(declared) bytes, \(r.remaining) left: not the known layout",
+                        rest,
+                        source: r.source
+                    )
                     c.addRest(f[.fieldData], &r)
                     break
                 }
