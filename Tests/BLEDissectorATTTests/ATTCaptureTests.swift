@@ -12,10 +12,10 @@ enum Pipeline: String, Sendable, CustomStringConvertible {
 
     var description: String { rawValue }
 
-    func dissect(_ path: String) -> [Snap] {
+    func dissect(_ path: String) -> [FrameSnapshot] {
         switch self {
         case .mini: MiniStack.dissect(path)
-        case .full: Dissect.capture(path).map(Snap.init)
+        case .full: Dissect.capture(path)
         }
     }
 }
@@ -32,7 +32,7 @@ enum GATTDiscovery {
         0x13: 1, 0x1B: 3,
     ]
 
-    static func check(_ frames: [Snap], _ file: String) {
+    static func check(_ frames: [FrameSnapshot], _ file: String) {
         let att = frames.filter { $0.has("btatt") }
         #expect(att.count == 45, "\(file)")
         var counts: [UInt64: Int] = [:]
@@ -103,7 +103,7 @@ enum GATTDiscovery {
 
     /// What must be the same whatever the file format: per ATT PDU, its fields (frame numbers
     /// differ: the PacketLogger files start with a note).
-    static func fingerprint(_ frames: [Snap]) -> [String] {
+    static func fingerprint(_ frames: [FrameSnapshot]) -> [String] {
         frames.filter { $0.has("btatt") }.map { s in
             let first = frames.first { $0.has("btatt") }?.frame.number ?? 0
             let info = s.info.replacingOccurrences(of: #"#\d+"#, with: "#", options: .regularExpression)
@@ -123,28 +123,33 @@ enum GATTDiscovery {
 struct ATTCaptureTests {
     @Test("gatt-discovery: discovery names every handle (ACL stand-in)", arguments: GATTDiscovery.files)
     func discoveryMini(_ file: String) {
-        GATTDiscovery.check(Pipeline.mini.dissect(Paths.capture(file)), file)
+        GATTDiscovery.check(Pipeline.mini.dissect(TestPaths.projectCapture(file)), file)
     }
 
     @Test(
         "gatt-discovery: discovery names every handle (full pipeline)",
-        .enabled(if: Paths.lowerLayersPresent),
+        .enabled(if: Dissect.lowerLayersPresent),
         arguments: GATTDiscovery.files
     )
     func discoveryFull(_ file: String) {
-        GATTDiscovery.check(Pipeline.full.dissect(Paths.capture(file)), file)
+        GATTDiscovery.check(Pipeline.full.dissect(TestPaths.projectCapture(file)), file)
     }
 
     @Test("gatt-discovery gives the same results from btsnoop, both PacketLogger forms and pcapng")
     func twins() {
-        let reference = GATTDiscovery.fingerprint(Pipeline.mini.dissect(Paths.capture(GATTDiscovery.files[0])))
+        let reference = GATTDiscovery.fingerprint(
+            Pipeline.mini.dissect(TestPaths.projectCapture(GATTDiscovery.files[0]))
+        )
         #expect(reference.count == 45)
         for file in GATTDiscovery.files.dropFirst() {
-            #expect(GATTDiscovery.fingerprint(Pipeline.mini.dissect(Paths.capture(file))) == reference, "\(file)")
+            #expect(
+                GATTDiscovery.fingerprint(Pipeline.mini.dissect(TestPaths.projectCapture(file))) == reference,
+                "\(file)"
+            )
         }
     }
 
-    static func checkPSM(_ frames: [Snap]) {
+    static func checkPSM(_ frames: [FrameSnapshot]) {
         let psm = frames.filter { $0.has("gatt.l2cap_psm") }
         #expect(psm.count == 1)
         #expect(psm.first?.uints("gatt.l2cap_psm") == [0x0085])
@@ -162,14 +167,14 @@ struct ATTCaptureTests {
 
     @Test("le-coc: the PSM characteristic read gives PSM 0x0085 (ACL stand-in)")
     func psmMini() {
-        Self.checkPSM(Pipeline.mini.dissect(Paths.capture("le-coc.btsnoop")))
+        Self.checkPSM(Pipeline.mini.dissect(TestPaths.projectCapture("le-coc.btsnoop")))
     }
 
     @Test(
         "le-coc: the PSM characteristic read gives PSM 0x0085 (full pipeline)",
-        .enabled(if: Paths.lowerLayersPresent)
+        .enabled(if: Dissect.lowerLayersPresent)
     )
     func psmFull() {
-        Self.checkPSM(Pipeline.full.dissect(Paths.capture("le-coc.btsnoop")))
+        Self.checkPSM(Pipeline.full.dissect(TestPaths.projectCapture("le-coc.btsnoop")))
     }
 }

@@ -50,7 +50,7 @@ enum SyntheticSession {
     }
 }
 
-@Suite("ATT and SMP compared with tshark", .enabled(if: Paths.tsharkAvailable))
+@Suite("ATT and SMP compared with tshark", .enabled(if: Run.tshark != nil))
 struct ATTTsharkTests {
     static let projectFiles = [
         "gatt-discovery.btsnoop", "gatt-discovery-be.pklg", "gatt-discovery-le.pklg", "gatt-discovery.pcapng",
@@ -60,19 +60,22 @@ struct ATTTsharkTests {
 
     @Test("the project's captures agree with tshark frame by frame (ACL stand-in)", arguments: projectFiles)
     func projectMini(_ file: String) throws {
-        let result = try TsharkComparison.compare(Paths.capture(file), MiniStack.dissect(Paths.capture(file)))
+        let result = try TsharkComparison.compare(
+            TestPaths.projectCapture(file),
+            MiniStack.dissect(TestPaths.projectCapture(file))
+        )
         #expect(result.mismatches.isEmpty, "\(result.mismatches)")
     }
 
     @Test(
         "the project's captures agree with tshark frame by frame (full pipeline)",
-        .enabled(if: Paths.lowerLayersPresent),
+        .enabled(if: Dissect.lowerLayersPresent),
         arguments: projectFiles
     )
     func projectFull(_ file: String) throws {
         let result = try TsharkComparison.compare(
-            Paths.capture(file),
-            Dissect.capture(Paths.capture(file)).map(Snap.init)
+            TestPaths.projectCapture(file),
+            Dissect.capture(TestPaths.projectCapture(file))
         )
         #expect(result.mismatches.isEmpty, "\(result.mismatches)")
     }
@@ -83,8 +86,8 @@ struct ATTTsharkTests {
     func synthetic() throws {
         let dir = TemporaryDirectory()
         let path = dir.write(SyntheticSession.pcap(), to: "session.pcap")
-        var pipelines: [[Snap]] = [MiniStack.dissect(path)]
-        if Paths.lowerLayersPresent { pipelines.append(Dissect.capture(path).map(Snap.init)) }
+        var pipelines: [[FrameSnapshot]] = [MiniStack.dissect(path)]
+        if Dissect.lowerLayersPresent { pipelines.append(Dissect.capture(path)) }
         for snaps in pipelines {
             #expect(snaps.count == SyntheticSession.pdus.count)
             #expect(!snaps.contains { $0.isMalformed }, "\(snaps.filter(\.isMalformed).map(\.expertMessages))")
@@ -116,12 +119,12 @@ struct ATTTsharkTests {
 
     @Test(
         "the shared HCI captures agree with tshark, apart from documented kinds (full pipeline)",
-        .enabled(if: TestPaths.sharedCapturesAvailable && Paths.lowerLayersPresent),
+        .enabled(if: TestPaths.sharedCapturesAvailable && Dissect.lowerLayersPresent),
         arguments: TsharkComparison.sharedHCICaptures().map(\.name)
     )
     func sharedFull(_ name: String) throws {
         let path = TestPaths.sharedCaptures.appendingPathComponent(name).path
-        let result = try TsharkComparison.compare(path, Dissect.capture(path).map(Snap.init))
+        let result = try TsharkComparison.compare(path, Dissect.capture(path))
         #expect(result.mismatches.allSatisfy { $0.kind != nil }, "\(result.mismatches.filter { $0.kind == nil })")
     }
 }

@@ -232,7 +232,7 @@ struct ATTVector: Sendable, CustomStringConvertible {
 struct ATTVectorTests {
     @Test("every opcode decodes with its fields and no malformed note", arguments: ATTVector.all)
     func vector(_ v: ATTVector) throws {
-        let h = ATTHarness()
+        let h = PDUFeeder()
         if let before = v.before {
             h.att(before, v.direction == .hostToController ? .controllerToHost : .hostToController)
         }
@@ -251,9 +251,9 @@ struct ATTVectorTests {
     func prefixes(_ v: ATTVector) {
         let bytes = Hex.bytes(v.hex)
         for n in 0...bytes.count {
-            let h = ATTHarness()
+            let h = PDUFeeder()
             if let before = v.before { h.att(before, .hostToController) }
-            let s = h.run(Array(bytes.prefix(n)), v.direction, connection: 0x40, cid: 4, psm: nil)
+            let s = h.channel(Array(bytes.prefix(n)), v.direction, connection: 0x40, cid: 4, psm: nil)
             #expect(s.has("btatt"))
             if n == 0 { #expect(s.isMalformed) }
         }
@@ -262,7 +262,7 @@ struct ATTVectorTests {
     @Test("bytes after a fixed-size PDU are malformed")
     func trailing() {
         for hex in ["01 10 19 00 0a 00", "02 f7 00 00", "04 01 00 ff ff 00", "0a 03 00 00", "13 00", "18 01 00"] {
-            let s = ATTHarness().att(hex)
+            let s = PDUFeeder().att(hex)
             #expect(s.isMalformed, "\(hex)")
         }
     }
@@ -309,7 +309,7 @@ struct ATTVectorTests {
         ] as [(UInt8, String)]
     )
     func errorCodes(_ code: UInt8, _ name: String) throws {
-        let h = ATTHarness()
+        let h = PDUFeeder()
         h.att("0a 03 00")
         let s = h.att("01 0a 03 00 " + String(format: "%02x", code), .controllerToHost)
         #expect(s.uints("btatt.error_code") == [UInt64(code)])
@@ -320,23 +320,23 @@ struct ATTVectorTests {
 
     @Test("a Find Information Response with a bad UUID format or a partial entry is malformed")
     func badFindInformation() {
-        #expect(ATTHarness().att("05 03 09 00 02 29", .controllerToHost).isMalformed)
-        #expect(ATTHarness().att("05 01 09 00 02", .controllerToHost).isMalformed)
-        #expect(ATTHarness().att("05 02 09 00 02 29", .controllerToHost).isMalformed)
+        #expect(PDUFeeder().att("05 03 09 00 02 29", .controllerToHost).isMalformed)
+        #expect(PDUFeeder().att("05 01 09 00 02", .controllerToHost).isMalformed)
+        #expect(PDUFeeder().att("05 02 09 00 02 29", .controllerToHost).isMalformed)
     }
 
     @Test("a Read By Type Request's attribute type must be 2 or 16 bytes")
     func badTypeLength() {
-        #expect(ATTHarness().att("08 01 00 ff ff 03 28 00").isMalformed)
-        #expect(!ATTHarness().att("08 01 00 ff ff 01 00 00 00 00 00 00 80 00 10 00 00 03 28 00 00").isMalformed)
+        #expect(PDUFeeder().att("08 01 00 ff ff 03 28 00").isMalformed)
+        #expect(!PDUFeeder().att("08 01 00 ff ff 01 00 00 00 00 00 00 80 00 10 00 00 03 28 00 00").isMalformed)
     }
 
     @Test("a signed write needs its 12-byte signature")
     func signedWriteShort() {
-        let s = ATTHarness().att("d2 17 00 01 02 03 04 05 06 07 08 09 0a 0b")
+        let s = PDUFeeder().att("d2 17 00 01 02 03 04 05 06 07 08 09 0a 0b")
         #expect(s.isMalformed)
         #expect(s.uints("btatt.handle") == [0x17])
-        let ok = ATTHarness().att("d2 17 00 01 02 03 04 05 06 07 08 09 0a 0b 0c")
+        let ok = PDUFeeder().att("d2 17 00 01 02 03 04 05 06 07 08 09 0a 0b 0c")
         #expect(!ok.isMalformed)
         #expect(ok.bytes("btatt.value") == [[]])
         #expect(ok.bytes("btatt.signature") == [[5, 6, 7, 8, 9, 10, 11, 12]])
@@ -344,7 +344,7 @@ struct ATTVectorTests {
 
     @Test("an unknown opcode keeps its bytes as data")
     func unknownOpcode() {
-        let s = ATTHarness().att("3f 01 02")
+        let s = PDUFeeder().att("3f 01 02")
         #expect(s.uints("btatt.opcode") == [0x3F])
         #expect(s.uints("btatt.opcode.method") == [0x3F])
         #expect(s.has("data.data"))
@@ -355,22 +355,10 @@ struct ATTVectorTests {
 /// Arbitrary bytes through the ATT decoders, with state kept across PDUs: nothing may trap.
 @Suite("ATT robustness")
 struct ATTRobustnessTests {
-    /// A small deterministic generator (SplitMix64), so failures repeat.
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test("random PDUs of every opcode never trap", arguments: [1, 2, 3] as [UInt64])
     func random(seed: UInt64) {
-        var g = Generator(state: seed)
-        let h = ATTHarness()
+        var g = SplitMix64(seed: seed)
+        let h = PDUFeeder()
         let opcodes: [UInt8] = ATTVector.all.map { Hex.bytes($0.hex)[0] } + [0x3F, 0x14, 0xFF]
         var malformed = 0
         for _ in 0..<3000 {
@@ -380,7 +368,7 @@ struct ATTRobustnessTests {
             // Small handles, so that learned handles are met again.
             if bytes.count >= 3 { bytes[2] = 0 }
             let direction: Direction = g.next() % 2 == 0 ? .hostToController : .controllerToHost
-            let s = h.run(bytes, direction, connection: UInt16(g.next() % 3), cid: 4, psm: nil)
+            let s = h.channel(bytes, direction, connection: UInt16(g.next() % 3), cid: 4, psm: nil)
             #expect(s.has("btatt"))
             if s.isMalformed { malformed += 1 }
         }

@@ -41,7 +41,7 @@ enum TsharkComparison {
         }
     }
 
-    static func ourHandles(_ s: Snap) -> [String] {
+    static func ourHandles(_ s: FrameSnapshot) -> [String] {
         let ids = Set(handleFields.compactMap { s.registry.field(named: $0) })
         return hexList(s.nodes.filter { ids.contains($0.field) }.compactMap(\.value.unsignedValue), digits: 4)
     }
@@ -51,7 +51,9 @@ enum TsharkComparison {
     }
 
     /// Compares `snaps` (one per frame of `path`) with tshark's reading of `path`.
-    static func compare(_ path: String, _ snaps: [Snap]) throws -> (frames: Int, atts: Int, mismatches: [Mismatch]) {
+    static func compare(_ path: String, _ snaps: [FrameSnapshot]) throws -> (
+        frames: Int, atts: Int, mismatches: [Mismatch]
+    ) {
         let rows = try Run.tsharkFields(path, ["frame.number", "btatt.opcode", "btatt.handle", "btsmp.opcode"])
         var mismatches: [Mismatch] = []
         var atts = 0

@@ -71,16 +71,9 @@ enum HCIHarness {
     }()
 
     /// Dissects `frames` in order with one capture state.
-    static func run(_ frames: [CapturedFrame]) -> [Snapshot] {
-        var engine = DissectionEngine(registry: registry)
-        return frames.map { frame in
-            engine.dissect(frame, wantsInfo: true) { tree in
-                Snapshot(frame: frame, nodes: tree.nodes, sources: tree.sources, info: tree.info, registry: registry)
-            }
-        }
-    }
+    static func run(_ frames: [CapturedFrame]) -> [FrameSnapshot] { Dissect.frames(frames, registry: registry) }
 
-    static func one(_ frame: CapturedFrame) -> Snapshot { run([frame])[0] }
+    static func one(_ frame: CapturedFrame) -> FrameSnapshot { run([frame])[0] }
 
     static func cmd(_ hex: String, number: Int = 1) -> CapturedFrame { Dissect.hci(.hciCommand, hex, number: number) }
     static func evt(_ hex: String, number: Int = 1) -> CapturedFrame { Dissect.hci(.hciEvent, hex, number: number) }
@@ -95,56 +88,5 @@ enum HCIHarness {
             f.number = i + 1
             return f
         }
-    }
-}
-
-/// A dissected frame kept for assertions (the test-support snapshot cannot be made outside
-/// its module, and these tests use a registry of their own).
-struct Snapshot {
-    let frame: CapturedFrame
-    let nodes: [FieldNode]
-    let sources: [[UInt8]]
-    let info: String
-    let registry: DissectorRegistry
-
-    func values(_ name: String) -> [FieldValue] {
-        guard let id = registry.field(named: name) else { return [] }
-        return nodes.filter { $0.field == id }.map(\.value)
-    }
-
-    func uints(_ name: String) -> [UInt64] { values(name).compactMap(\.unsignedValue) }
-
-    func strings(_ name: String) -> [String] {
-        values(name).compactMap { if case .string(let s) = $0 { s } else { nil } }
-    }
-
-    func bytes(_ name: String) -> [[UInt8]] {
-        guard let id = registry.field(named: name) else { return [] }
-        return nodes.filter { $0.field == id }.map { node in
-            let data = node.source == 0 ? frame.bytes : sources[Int(node.source) - 1]
-            return Array(data[node.range.clamped(to: 0..<data.count)])
-        }
-    }
-
-    func has(_ name: String) -> Bool { !values(name).isEmpty }
-
-    var isMalformed: Bool { has("_ws.malformed") }
-
-    var expertMessages: [String] { strings("_ws.expert.message") }
-
-    /// Signed values of the field named `name`.
-    func ints(_ name: String) -> [Int64] {
-        values(name).compactMap { if case .signed(let v) = $0 { v } else { nil } }
-    }
-
-    /// Address values of the field named `name`, as text.
-    func addresses(_ name: String) -> [String] {
-        values(name).compactMap { if case .address(let a) = $0 { a.description } else { nil } }
-    }
-
-    /// Depth of the first node of the field named `name`.
-    func depth(_ name: String) -> Int? {
-        guard let id = registry.field(named: name) else { return nil }
-        return nodes.first { $0.field == id }.map { Int($0.depth) }
     }
 }

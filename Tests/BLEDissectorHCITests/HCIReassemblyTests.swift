@@ -246,25 +246,13 @@ struct HCIReassemblyTests {
 /// lengths keep every frame's nodes inside its bytes.
 @Suite("HCI with arbitrary parameters")
 struct HCIArbitraryBytesTests {
-    /// SplitMix64: the same bytes on every run.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static func keys(_ table: TableID) -> [UInt64] {
         (HCIHarness.registry.tables[table]?.bindings.keys.map(\.low) ?? []).sorted()
     }
 
     @Test("random parameters for every decoder")
     func randomParameters() {
-        var g = Generator(state: 0x5EED)
+        var g = SplitMix64(seed: 0x5EED)
         var frames: [CapturedFrame] = []
         func bytes(_ n: Int) -> [UInt8] { (0..<n).map { _ in UInt8.random(in: 0...255, using: &g) } }
         for _ in 0..<12 {

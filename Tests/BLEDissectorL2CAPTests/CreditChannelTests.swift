@@ -9,7 +9,7 @@ import Testing
 struct CreditChannelTests {
     /// Opens a channel: the local host asks (SCID 0x0040), the peer accepts (DCID 0x0041).
     static func open(
-        _ feeder: L2CAPFeeder,
+        _ feeder: PDUFeeder,
         localMTU: Int = 512,
         localMPS: Int = 23,
         localCredits: Int = 1,
@@ -30,7 +30,7 @@ struct CreditChannelTests {
 
     @Test("a local host that sends with no credits left is flagged, and its balance never goes negative")
     func localOutOfCredits() {
-        let feeder = L2CAPFeeder()
+        let feeder = PDUFeeder.l2cap()
         Self.open(feeder, peerCredits: 2)
         let a = feeder.pdu(PDU.kframe(cid: 0x41, sduLength: 10, Self.bytes(10)), .hostToController)
         #expect(a.uints("coc.tx_credits") == [1])
@@ -58,7 +58,7 @@ struct CreditChannelTests {
 
     @Test("a peer that sends with no credits left is flagged")
     func peerOutOfCredits() {
-        let feeder = L2CAPFeeder()
+        let feeder = PDUFeeder.l2cap()
         Self.open(feeder, localCredits: 1)
         let a = feeder.pdu(PDU.kframe(cid: 0x40, sduLength: 40, Self.bytes(21)), .controllerToHost)
         #expect(a.uints("coc.rx_credits") == [0])
@@ -75,7 +75,7 @@ struct CreditChannelTests {
 
     @Test("an SDU over the receiver's MTU is flagged and still reassembled")
     func sduOverMTU() {
-        let feeder = L2CAPFeeder()
+        let feeder = PDUFeeder.l2cap()
         Self.open(feeder, localMTU: 100, localMPS: 100, localCredits: 10)
         let a = feeder.pdu(PDU.kframe(cid: 0x40, sduLength: 150, Self.bytes(98)), .controllerToHost)
         #expect(a.warnings == ["SDU length 150 exceeds the receiver's MTU of 100"])
@@ -88,7 +88,7 @@ struct CreditChannelTests {
 
     @Test("a K-frame over the receiver's MPS is flagged")
     func kframeOverMPS() {
-        let feeder = L2CAPFeeder()
+        let feeder = PDUFeeder.l2cap()
         Self.open(feeder, peerMPS: 30)
         let a = feeder.pdu(PDU.kframe(cid: 0x41, sduLength: 38, Self.bytes(38)), .hostToController)
         #expect(a.warnings == ["K-frame payload of 40 bytes exceeds the receiver's MPS of 30"])
@@ -98,7 +98,7 @@ struct CreditChannelTests {
 
     @Test("a K-frame longer than the rest of its SDU is flagged; the extra bytes are ignored")
     func overrun() {
-        let feeder = L2CAPFeeder()
+        let feeder = PDUFeeder.l2cap()
         Self.open(feeder)
         feeder.pdu(PDU.kframe(cid: 0x41, sduLength: 30, Self.bytes(20)), .hostToController)
         let b = feeder.pdu(PDU.kframe(cid: 0x41, Self.bytes(15, from: 20)), .hostToController)
@@ -108,7 +108,7 @@ struct CreditChannelTests {
 
     @Test("K-frames on an unknown channel are shown as data with a warning")
     func orphan() {
-        let feeder = L2CAPFeeder()
+        let feeder = PDUFeeder.l2cap()
         let s = feeder.pdu(PDU.kframe(cid: 0x0050, sduLength: 4, [1, 2, 3, 4]), .controllerToHost)
         #expect(s.bytes("btl2cap.payload") == [[4, 0, 1, 2, 3, 4]])
         #expect(s.warnings.count == 1)
@@ -123,7 +123,7 @@ struct CreditChannelTests {
 
     @Test("both directions reassemble independently when their K-frames interleave")
     func interleaved() {
-        let feeder = L2CAPFeeder()
+        let feeder = PDUFeeder.l2cap()
         Self.open(feeder, localCredits: 10, peerCredits: 10)
         let sduOut = Self.bytes(100, from: 7)
         let sduIn = Self.bytes(50, from: 200)
@@ -142,7 +142,7 @@ struct CreditChannelTests {
 
     @Test("disconnection removes the channel and reports an SDU left incomplete")
     func disconnection() {
-        let feeder = L2CAPFeeder()
+        let feeder = PDUFeeder.l2cap()
         Self.open(feeder)
         feeder.pdu(PDU.kframe(cid: 0x41, sduLength: 100, Self.bytes(62)), .hostToController)
         let req = feeder.pdu(PDU.le(0x06, 9, [0x0041, 0x0040]), .hostToController)
@@ -157,7 +157,7 @@ struct CreditChannelTests {
 
     @Test("the connection closing removes its channels")
     func connectionClosed() {
-        let feeder = L2CAPFeeder()
+        let feeder = PDUFeeder.l2cap()
         Self.open(feeder)
         Self.open(feeder, handle: 0x0041)
         feeder.state.closeConnection(ConnectionKey(controller: 0, handle: 0x0040))
@@ -170,7 +170,7 @@ struct CreditChannelTests {
 
     @Test("enhanced credit-based connection with several CIDs, one refused, and a reconfiguration")
     func enhanced() {
-        let feeder = L2CAPFeeder()
+        let feeder = PDUFeeder.l2cap()
         let req = feeder.pdu(PDU.le(0x17, 3, [0x0085, 100, 64, 5, 0x0040, 0x0041, 0x0042]), .hostToController)
         #expect(req.uints("btl2cap.scid") == [0x40, 0x41, 0x42])
         #expect(
@@ -209,7 +209,7 @@ struct CreditChannelTests {
 
     @Test("with no direction, K-frames are placed by their CID")
     func unknownDirection() {
-        let feeder = L2CAPFeeder()
+        let feeder = PDUFeeder.l2cap()
         feeder.pdu(PDU.le(0x14, 1, [0x0085, 0x0040, 512, 23, 2]), .unknown)
         feeder.pdu(PDU.le(0x15, 1, [0x0041, 512, 64, 4, 0]), .unknown)
         let toPeer = feeder.pdu(PDU.kframe(cid: 0x41, sduLength: 1, [1]), .unknown)
@@ -220,7 +220,7 @@ struct CreditChannelTests {
 
     @Test("the channel table is bounded, with a warning when full")
     func tableFull() {
-        let feeder = L2CAPFeeder()
+        let feeder = PDUFeeder.l2cap()
         for i in 0..<512 { Self.open(feeder, handle: UInt16(i)) }
         feeder.pdu(PDU.le(0x14, 1, [0x0085, 0x0040, 512, 23, 1]), .hostToController, handle: 0x0600)
         let full = feeder.pdu(PDU.le(0x15, 1, [0x0041, 512, 64, 4, 0]), .controllerToHost, handle: 0x0600)
@@ -234,8 +234,8 @@ struct CreditChannelTests {
 
     @Test("unanswered requests are bounded, with a note when one is forgotten")
     func pendingBounded() {
-        let feeder = L2CAPFeeder()
-        var last: Snap?
+        let feeder = PDUFeeder.l2cap()
+        var last: FrameSnapshot?
         for i in 0..<65 {
             last = feeder.pdu(PDU.le(0x14, UInt8(i), [0x0085, 0x0040 + i, 512, 23, 1]), .hostToController)
         }
@@ -244,7 +244,7 @@ struct CreditChannelTests {
 
     @Test("a reassembled SDU of a bound PSM goes to that PSM's dissector in its own data source")
     func handOn() {
-        let feeder = L2CAPFeeder()
+        let feeder = PDUFeeder.l2cap()
         feeder.pdu(PDU.le(0x14, 1, [0x0027, 0x0040, 512, 64, 5]), .hostToController)
         feeder.pdu(PDU.le(0x15, 1, [0x0041, 512, 64, 5, 0]), .controllerToHost)
         // An ATT Exchange MTU Request over EATT, in two K-frames.
@@ -261,8 +261,8 @@ struct CreditChannelTests {
 
     @Test("random PDUs on signalling and channel CIDs never trap, and balances stay in range")
     func randomPDUs() {
-        var rng = SplitMix(seed: 0x1234_5678)
-        let feeder = L2CAPFeeder()
+        var rng = SplitMix64(seed: 0x1234_5678)
+        let feeder = PDUFeeder.l2cap()
         Self.open(feeder, localCredits: 3, peerCredits: 3)
         let cids: [Int] = [1, 4, 5, 0x40, 0x41, 0x42, 0x0F00]
         let directions: [Direction] = [.hostToController, .controllerToHost, .unknown]
@@ -275,18 +275,5 @@ struct CreditChannelTests {
             let s = feeder.pdu(pdu, directions[Int(rng.next() % 3)])
             for v in s.uints("coc.tx_credits") + s.uints("coc.rx_credits") { #expect(v <= 65535) }
         }
-    }
-}
-
-/// A small deterministic random generator for the sweeps.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -16,7 +16,7 @@ let hciDeliversL2CAP: Bool = {
 struct EndToEndTests {
     @Test("le-coc.btsnoop: the SDUs, credit balances and signalling as with the test's own ACL reassembly")
     func leCoC() throws {
-        let snaps = Dissect.capture(CaptureData.path("le-coc.btsnoop")).map(Snap.init)
+        let snaps = Dissect.capture(TestPaths.projectCapture("le-coc.btsnoop"))
         let expected = try CaptureData.cocSDUs()
         let got = snaps.filter { $0.has("coc.sdu") }
         #expect(got.count == 6)
@@ -49,7 +49,7 @@ struct EndToEndTests {
         ]
     )
     func otherCaptures(name: String) {
-        let snaps = Dissect.capture(CaptureData.path(name)).map(Snap.init)
+        let snaps = Dissect.capture(TestPaths.projectCapture(name))
         #expect(snaps.contains { $0.has("btl2cap") })
         let ours = snaps.flatMap(\.warnings).filter { $0.contains("L2CAP") || $0.contains("channel") }
         #expect(ours.isEmpty, "\(name): \(ours.prefix(3))")

@@ -7,61 +7,41 @@ import Foundation
 /// The standard registry, built once for these tests.
 let l2capRegistry = Dissect.registry()
 
-/// Feeds complete L2CAP PDUs to the L2CAP dissector as the HCI module does: a reader over the
-/// PDU, `packet.connection` set, the frame's direction. One capture state across calls.
-final class L2CAPFeeder {
-    let registry = l2capRegistry
-    let state = CaptureState()
-    private var number = 0
+extension PDUFeeder {
+    /// A feeder over the registry these tests share.
+    static func l2cap() -> PDUFeeder { PDUFeeder(registry: l2capRegistry) }
 
-    /// Dissects one PDU. The frame's bytes are the PDU itself, so ranges of source 0 are PDU offsets.
+    /// Dissects one complete L2CAP PDU as the HCI module hands it on: a reader over the PDU,
+    /// `packet.connection` set, the frame's direction. The frame's bytes are the PDU itself, so
+    /// ranges of source 0 are PDU offsets.
     @discardableResult
     func pdu(
         _ bytes: [UInt8],
         _ direction: Direction,
         handle: UInt16 = 0x0040,
         controller: UInt16 = 0,
-        number n: Int? = nil,
+        number: Int? = nil,
         time: Timestamp? = nil
-    ) -> Snap {
-        number += 1
-        let frame = CapturedFrame(
-            number: n ?? number,
-            timestamp: time ?? Timestamp(seconds: Int64(number), nanoseconds: 0, precision: .microseconds),
+    ) -> FrameSnapshot {
+        feed(
+            bytes,
+            to: StandardTables.l2cap,
+            key: DissectorKey(0),
+            packet: .on(handle: handle, controller: controller),
             direction: direction,
-            controllerIndex: controller,
-            kind: .aclData,
-            bytes: bytes,
-            originalLength: bytes.count,
-            sourceOffset: 0
-        )
-        var context = DissectionContext(
-            registry: registry,
-            state: state,
-            tree: ProtocolTree(),
-            frame: frame,
-            wantsInfo: true
-        )
-        context.packet.connection = ConnectionKey(controller: controller, handle: handle)
-        var reader = ByteReader(bytes)
-        context.dispatch(StandardTables.l2cap, DissectorKey(0), &reader)
-        return Snap(
-            frame: frame,
-            nodes: context.tree.nodes,
-            sources: context.tree.sources,
-            info: context.tree.info,
-            registry: registry
+            number: number,
+            time: time
         )
     }
 
     @discardableResult
-    func pdu(_ hex: String, _ direction: Direction, handle: UInt16 = 0x0040) -> Snap {
+    func pdu(_ hex: String, _ direction: Direction, handle: UInt16 = 0x0040) -> FrameSnapshot {
         pdu(Hex.bytes(hex), direction, handle: handle)
     }
 
     /// Replays PDUs reassembled from a capture; returns the snapshots by frame number.
-    func replay(_ events: [ACLReplay.Event]) -> [Int: Snap] {
-        var out: [Int: Snap] = [:]
+    func replay(_ events: [ACLReplay.Event]) -> [Int: FrameSnapshot] {
+        var out: [Int: FrameSnapshot] = [:]
         for event in events {
             switch event {
             case .pdu(let frame, let handle, let bytes):
@@ -74,7 +54,7 @@ final class L2CAPFeeder {
                     time: frame.timestamp
                 )
             case .closed(let controller, let handle):
-                state.closeConnection(ConnectionKey(controller: controller, handle: handle))
+                close(handle, controller: controller)
             }
         }
         return out
@@ -153,80 +133,10 @@ enum ACLReplay {
     }
 }
 
-/// A dissected frame for assertions (like the support module's `FrameSnapshot`, whose
-/// initializer is not public).
-struct Snap {
-    let frame: CapturedFrame
-    let nodes: [FieldNode]
-    let sources: [[UInt8]]
-    let info: String
-    let registry: DissectorRegistry
-
-    init(frame: CapturedFrame, nodes: [FieldNode], sources: [[UInt8]], info: String, registry: DissectorRegistry) {
-        self.frame = frame
-        self.nodes = nodes
-        self.sources = sources
-        self.info = info
-        self.registry = registry
-    }
-
-    init(_ s: FrameSnapshot) {
-        self.init(frame: s.frame, nodes: s.nodes, sources: s.sources, info: s.info, registry: s.registry)
-    }
-
-    func values(_ name: String) -> [FieldValue] {
-        guard let id = registry.field(named: name) else { return [] }
-        return nodes.filter { $0.field == id }.map(\.value)
-    }
-
-    func uints(_ name: String) -> [UInt64] { values(name).compactMap(\.unsignedValue) }
-
-    func bytes(_ name: String) -> [[UInt8]] {
-        guard let id = registry.field(named: name) else { return [] }
-        return nodes.filter { $0.field == id }.map { node in
-            let data = node.source == 0 ? frame.bytes : sources[Int(node.source) - 1]
-            return Array(data[node.range.clamped(to: 0..<data.count)])
-        }
-    }
-
-    func has(_ name: String) -> Bool { !values(name).isEmpty }
-
-    var isMalformed: Bool { has("_ws.malformed") }
-
-    var expertMessages: [String] {
-        values("_ws.expert.message").compactMap { if case .string(let s) = $0 { s } else { nil } }
-    }
-
-    /// Expert notes of warning severity or worse (malformed notes included).
-    var warnings: [String] {
-        nodes.compactMap { node -> String? in
-            if case .expert(let severity, let message) = node.value, severity >= .warning { return message }
-            return nil
-        }
-    }
-
-    /// Values of a field as tshark's -T fields prints them, joined with commas.
-    func tsharkText(_ name: String) -> String {
-        guard let id = registry.field(named: name) else { return "" }
-        let d = registry.descriptor(id)
-        return nodes.filter { $0.field == id }.compactMap { node -> String? in
-            guard let v = node.value.unsignedValue else { return nil }
-            if d.base == .hex {
-                let bits: Int = if case .unsigned(let b) = d.kind { Int(b) } else { 8 }
-                let s = String(v, radix: 16)
-                return "0x" + String(repeating: "0", count: max(0, bits / 4 - s.count)) + s
-            }
-            return String(v)
-        }.joined(separator: ",")
-    }
-}
-
 enum CaptureData {
-    static func path(_ name: String) -> String { TestPaths.projectCaptures.appendingPathComponent(name).path }
-
     /// The SDUs of le-coc.sdus.json: (direction, bytes).
     static func cocSDUs() throws -> [(String, [UInt8])] {
-        let data = try Data(contentsOf: URL(fileURLWithPath: path("le-coc.sdus.json")))
+        let data = try Data(contentsOf: URL(fileURLWithPath: TestPaths.projectCapture("le-coc.sdus.json")))
         let list = try JSONSerialization.jsonObject(with: data) as? [[String: String]] ?? []
         return list.map { ($0["direction"] ?? "", Hex.bytes($0["hex"] ?? "")) }
     }

@@ -10,16 +10,16 @@ import Testing
 /// The capture holds the central's HCI, so the local host is the central.
 @Suite("le-coc.btsnoop")
 struct LECoCCaptureTests {
-    static let frames = CaptureFiles.readAll(CaptureData.path("le-coc.btsnoop")).frames
+    static let frames = CaptureFiles.readAll(TestPaths.projectCapture("le-coc.btsnoop")).frames
 
     /// The capture's PDUs through the L2CAP dissector (ACL reassembled by the test).
-    static func dissect(drop: Set<Int> = []) -> [Snap] {
-        let feeder = L2CAPFeeder()
+    static func dissect(drop: Set<Int> = []) -> [FrameSnapshot] {
+        let feeder = PDUFeeder.l2cap()
         let byNumber = feeder.replay(ACLReplay.events(frames, drop: drop))
         return byNumber.keys.sorted().compactMap { byNumber[$0] }
     }
 
-    static func direction(_ s: Snap) -> String {
+    static func direction(_ s: FrameSnapshot) -> String {
         s.uints("coc.sender") == [1] ? "central->peripheral" : "peripheral->central"
     }
 
@@ -145,7 +145,7 @@ struct LECoCCaptureTests {
     @Test("the L2CAP fields agree with tshark frame by frame", .enabled(if: Run.tshark != nil))
     func tshark() throws {
         let fields = ["frame.number", "btl2cap.cid", "btl2cap.cmd_code", "btl2cap.le_sdu_length", "btl2cap.credits"]
-        let rows = try Run.tsharkFields(CaptureData.path("le-coc.btsnoop"), fields)
+        let rows = try Run.tsharkFields(TestPaths.projectCapture("le-coc.btsnoop"), fields)
         let ours = Dictionary(uniqueKeysWithValues: Self.dissect().map { ($0.frame.number, $0) })
         #expect(rows.count == Self.frames.count)
         var compared = 0

@@ -18,9 +18,9 @@ struct SharedCaptureL2CAPTests {
     func compare(entry: ManifestEntry) throws {
         let frames = CaptureFiles.readAll(entry.url.path).frames
         // PDUs fed straight to the dissector, and (once it is in) the whole pipeline through HCI.
-        var runs: [(String, [Int: Snap])] = [("direct", L2CAPFeeder().replay(ACLReplay.events(frames)))]
+        var runs: [(String, [Int: FrameSnapshot])] = [("direct", PDUFeeder.l2cap().replay(ACLReplay.events(frames)))]
         if hciDeliversL2CAP {
-            let snaps = Dissect.frames(frames).map(Snap.init)
+            let snaps = Dissect.frames(frames)
             runs.append(("through HCI", Dictionary(uniqueKeysWithValues: snaps.map { ($0.frame.number, $0) })))
         }
         try Self.compareWithTshark(entry, runs)
@@ -28,7 +28,7 @@ struct SharedCaptureL2CAPTests {
 
     /// Compares frame by frame, leaving out ACL handle 0x0EDC: Qualcomm debug data that tshark
     /// decodes as L2CAP and the HCI module does not hand to L2CAP.
-    static func compareWithTshark(_ entry: ManifestEntry, _ runs: [(String, [Int: Snap])]) throws {
+    static func compareWithTshark(_ entry: ManifestEntry, _ runs: [(String, [Int: FrameSnapshot])]) throws {
         guard Run.tshark != nil else { return }
         let fields = ["frame.number", "bthci_acl.chandle", "btl2cap.cid", "btl2cap.cmd_code"]
         let rows = try Run.tsharkFields(entry.url.path, fields)

@@ -51,7 +51,7 @@ struct SignallingTests {
 
     @Test("LE Credit Based Connection Request and Response")
     func leCreditBased() {
-        let feeder = L2CAPFeeder()
+        let feeder = PDUFeeder.l2cap()
         let req = feeder.pdu(PDU.le(0x14, 1, [0x0085, 0x0040, 512, 23, 1]), .hostToController)
         #expect(req.uints("btl2cap.length") == [14])
         #expect(req.uints("btl2cap.cid") == [5])
@@ -86,7 +86,7 @@ struct SignallingTests {
 
     @Test("a refused LE connection creates no channel")
     func refused() {
-        let feeder = L2CAPFeeder()
+        let feeder = PDUFeeder.l2cap()
         feeder.pdu(PDU.le(0x14, 7, [0x0085, 0x0040, 512, 23, 1]), .hostToController)
         let rsp = feeder.pdu(PDU.le(0x15, 7, [0x0000, 0, 0, 0, 0x0002]), .controllerToHost)
         #expect(rsp.info.hasSuffix("Connection refused - SPSM not supported)"))
@@ -97,7 +97,7 @@ struct SignallingTests {
 
     @Test("Command Reject, each reason")
     func commandReject() {
-        let feeder = L2CAPFeeder()
+        let feeder = PDUFeeder.l2cap()
         var s = feeder.pdu(PDU.le(0x01, 3, [0x0000]), .controllerToHost)
         #expect(s.uints("btl2cap.rej_reason") == [0])
         #expect(s.info == "Command Reject (Command not understood)")
@@ -112,7 +112,7 @@ struct SignallingTests {
 
     @Test("Connection Parameter Update Request and Response")
     func parameterUpdate() {
-        let feeder = L2CAPFeeder()
+        let feeder = PDUFeeder.l2cap()
         let req = feeder.pdu(PDU.le(0x12, 0, [16, 24, 0, 600]), .controllerToHost)
         #expect(req.uints("btl2cap.min_interval") == [16])
         #expect(req.uints("btl2cap.max_interval") == [24])
@@ -126,7 +126,7 @@ struct SignallingTests {
 
     @Test("fixed channels go on with packet.cid set; unknown commands are named and kept")
     func fixedAndUnknown() {
-        let feeder = L2CAPFeeder()
+        let feeder = PDUFeeder.l2cap()
         let att = feeder.pdu(PDU.frame(cid: 4, [0x02, 0x17, 0x00]), .hostToController)
         #expect(att.uints("btl2cap.cid") == [4])
         #expect(!att.isMalformed)
@@ -140,7 +140,7 @@ struct SignallingTests {
 
     @Test("an LE signalling PDU with two commands decodes both and warns")
     func twoCommandsOnLE() {
-        let feeder = L2CAPFeeder()
+        let feeder = PDUFeeder.l2cap()
         let two = PDU.frame(cid: 5, PDU.command(0x13, 1, [0, 0]) + PDU.command(0x13, 2, [1, 0]))
         let s = feeder.pdu(two, .hostToController)
         #expect(s.uints("btl2cap.cmd_code") == [0x13, 0x13])
@@ -149,7 +149,7 @@ struct SignallingTests {
 
     @Test("length mismatches: a cut PDU and trailing bytes are flagged, never trap")
     func lengths() {
-        let feeder = L2CAPFeeder()
+        let feeder = PDUFeeder.l2cap()
         let cut = feeder.pdu([10, 0, 5, 0, 0x13, 1], .hostToController)
         #expect(cut.warnings.contains { $0.contains("cut short") })
         #expect(cut.isMalformed)
@@ -198,7 +198,7 @@ struct SignallingTests {
                     fitted[0] = UInt8((fitted.count - 4) & 0xFF)
                     fitted[1] = 0
                 }
-                let s = L2CAPFeeder().pdu(prefix, .hostToController)
+                let s = PDUFeeder.l2cap().pdu(prefix, .hostToController)
                 let flagged = s.isMalformed || !s.warnings.isEmpty
                 if n == vector.count {
                     #expect(!s.isMalformed, "\(vector) decodes whole")
@@ -206,7 +206,7 @@ struct SignallingTests {
                     #expect(flagged, "prefix \(n) of \(vector)")
                 }
                 // With a fitting header the signalling decoder itself sees the short command.
-                let t = L2CAPFeeder().pdu(fitted, .controllerToHost)
+                let t = PDUFeeder.l2cap().pdu(fitted, .controllerToHost)
                 #expect(t.has("btl2cap"))
                 if n > 4, n < vector.count, vector[4] != 0x0A {
                     let flagged = t.isMalformed || !t.warnings.isEmpty
@@ -218,7 +218,7 @@ struct SignallingTests {
 
     @Test("BR/EDR signalling: connection, configuration, information, disconnection")
     func bredr() {
-        let feeder = L2CAPFeeder()
+        let feeder = PDUFeeder.l2cap()
         let req = feeder.pdu(
             PDU.frame(cid: 1, PDU.command(0x02, 1, PDU.le16(0x0001) + PDU.le16(0x0040))),
             .hostToController

@@ -7,10 +7,10 @@ import Testing
 /// The pairings recorded in captures/smp-pairing.btsnoop and captures/smp-legacy-pairing.btsnoop.
 @Suite("SMP on the project's captures")
 struct SMPCaptureTests {
-    static func mini(_ file: String) -> [Snap] { MiniStack.dissect(Paths.capture(file)) }
-    static func full(_ file: String) -> [Snap] { Dissect.capture(Paths.capture(file)).map(Snap.init) }
+    static func mini(_ file: String) -> [FrameSnapshot] { MiniStack.dissect(TestPaths.projectCapture(file)) }
+    static func full(_ file: String) -> [FrameSnapshot] { Dissect.capture(TestPaths.projectCapture(file)) }
 
-    static func checkSecureConnections(_ frames: [Snap]) {
+    static func checkSecureConnections(_ frames: [FrameSnapshot]) {
         let smp = frames.filter { $0.has("btsmp") }
         #expect(
             smp.flatMap { $0.uints("btsmp.opcode") } == [
@@ -56,7 +56,7 @@ struct SMPCaptureTests {
         #expect(!smp.contains { $0.has("btsmp.long_term_key") })
     }
 
-    static func checkLegacy(_ frames: [Snap]) {
+    static func checkLegacy(_ frames: [FrameSnapshot]) {
         let smp = frames.filter { $0.has("btsmp") }
         #expect(
             smp.flatMap { $0.uints("btsmp.opcode") } == [
@@ -88,7 +88,7 @@ struct SMPCaptureTests {
     @Test("smp-pairing: every opcode decodes with its fields (ACL stand-in)")
     func secureConnectionsMini() { Self.checkSecureConnections(Self.mini("smp-pairing.btsnoop")) }
 
-    @Test("smp-pairing: every opcode decodes with its fields (full pipeline)", .enabled(if: Paths.lowerLayersPresent))
+    @Test("smp-pairing: every opcode decodes with its fields (full pipeline)", .enabled(if: Dissect.lowerLayersPresent))
     func secureConnectionsFull() { Self.checkSecureConnections(Self.full("smp-pairing.btsnoop")) }
 
     @Test("smp-legacy-pairing: every opcode decodes with its fields (ACL stand-in)")
@@ -96,15 +96,15 @@ struct SMPCaptureTests {
 
     @Test(
         "smp-legacy-pairing: every opcode decodes with its fields (full pipeline)",
-        .enabled(if: Paths.lowerLayersPresent)
+        .enabled(if: Dissect.lowerLayersPresent)
     )
     func legacyFull() { Self.checkLegacy(Self.full("smp-legacy-pairing.btsnoop")) }
 
-    @Test("SMP opcodes agree with tshark on the SMP captures", .enabled(if: Paths.tsharkAvailable))
+    @Test("SMP opcodes agree with tshark on the SMP captures", .enabled(if: Run.tshark != nil))
     func tshark() throws {
         for file in ["smp-pairing.btsnoop", "smp-legacy-pairing.btsnoop"] {
             let rows = try Run.tsharkFields(
-                Paths.capture(file),
+                TestPaths.projectCapture(file),
                 ["btsmp.opcode", "btsmp.reason", "btsmp.io_capability"]
             )
             let ours = Self.mini(file)

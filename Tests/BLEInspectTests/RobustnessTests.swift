@@ -12,18 +12,6 @@ private func allCaptures() -> [String] {
     return paths
 }
 
-/// A small deterministic generator (SplitMix64), so failures reproduce.
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite("no crashes")
 struct RobustnessTests {
     @Test("every frame of every capture renders as a tree, a hex dump and JSON", arguments: allCaptures())
@@ -39,7 +27,7 @@ struct RobustnessTests {
     @Test("random bytes into every dissector binding never trap; errors become malformed notes")
     func randomBytesIntoEveryBinding() {
         let registry = Dissect.registry()
-        var rng = SplitMix(state: 0x5EED)
+        var rng = SplitMix64(seed: 0x5EED)
         var malformed = 0
         var runs = 0
         for (table, info) in registry.tables.sorted(by: { $0.key.name < $1.key.name }) {

@@ -9,13 +9,24 @@ public struct FrameSnapshot: Sendable {
     public let sources: [[UInt8]]
     public let info: String
     public let registry: DissectorRegistry
+    /// The L2CAP channel a test stand-in for the lower layers (`MiniStack`, `PDUFeeder`) handed the
+    /// PDU on, when it knows one; nil for frames the real stack dissected (read `btl2cap.cid` there).
+    public var cid: UInt16?
 
-    public init(frame: CapturedFrame, nodes: [FieldNode], sources: [[UInt8]], info: String, registry: DissectorRegistry) {
+    public init(
+        frame: CapturedFrame,
+        nodes: [FieldNode],
+        sources: [[UInt8]],
+        info: String,
+        registry: DissectorRegistry,
+        cid: UInt16? = nil
+    ) {
         self.frame = frame
         self.nodes = nodes
         self.sources = sources
         self.info = info
         self.registry = registry
+        self.cid = cid
     }
 
     /// Values of every node of the field (or alias) named `name`, in tree order.
@@ -27,9 +38,29 @@ public struct FrameSnapshot: Sendable {
     /// Integer values of the field named `name`.
     public func uints(_ name: String) -> [UInt64] { values(name).compactMap(\.unsignedValue) }
 
+    /// Signed values of the field named `name`.
+    public func ints(_ name: String) -> [Int64] {
+        values(name).compactMap { if case .signed(let v) = $0 { v } else { nil } }
+    }
+
+    /// Boolean values of the field named `name`.
+    public func bools(_ name: String) -> [Bool] {
+        values(name).compactMap { if case .boolean(let b) = $0 { b } else { nil } }
+    }
+
     /// String values of the field named `name`.
     public func strings(_ name: String) -> [String] {
         values(name).compactMap { if case .string(let s) = $0 { s } else { nil } }
+    }
+
+    /// Address values of the field named `name`, as text ("11:22:33:44:55:66").
+    public func addresses(_ name: String) -> [String] {
+        values(name).compactMap { if case .address(let a) = $0 { a.description } else { nil } }
+    }
+
+    /// UUID values of the field named `name`.
+    public func uuids(_ name: String) -> [BluetoothUUID] {
+        values(name).compactMap { if case .uuid(let u) = $0 { u } else { nil } }
     }
 
     /// Bytes of every node of the field named `name`.
@@ -42,14 +73,58 @@ public struct FrameSnapshot: Sendable {
         }
     }
 
+    /// The bytes of each node of the field named `name`, as lower-case hex ("0a1b").
+    public func hex(_ name: String) -> [String] {
+        bytes(name).map { $0.map { b in (b < 16 ? "0" : "") + String(b, radix: 16) }.joined() }
+    }
+
+    /// Integer values of the field named `name` as tshark prints hex fields: "0x" and at least
+    /// `digits` lower-case digits (0x%04x, or 0x%02x for bytes).
+    public func hex(_ name: String, digits: Int) -> [String] {
+        uints(name).map { v in
+            let s = String(v, radix: 16)
+            return "0x" + String(repeating: "0", count: max(0, digits - s.count)) + s
+        }
+    }
+
+    /// Values of the field named `name` as tshark's `-T fields` prints them, joined with commas:
+    /// hex fields as 0x and as many digits as the field's width, others in decimal.
+    public func tsharkText(_ name: String) -> String {
+        guard let id = registry.field(named: name) else { return "" }
+        let d = registry.descriptor(id)
+        return nodes.filter { $0.field == id }.compactMap { node -> String? in
+            guard let v = node.value.unsignedValue else { return nil }
+            if d.base == .hex {
+                let bits: Int = if case .unsigned(let b) = d.kind { Int(b) } else { 8 }
+                let s = String(v, radix: 16)
+                return "0x" + String(repeating: "0", count: max(0, bits / 4 - s.count)) + s
+            }
+            return String(v)
+        }.joined(separator: ",")
+    }
+
     /// True when the frame has a node of the field named `name`.
     public func has(_ name: String) -> Bool { !values(name).isEmpty }
+
+    /// Depth of the first node of the field named `name`.
+    public func depth(_ name: String) -> Int? {
+        guard let id = registry.field(named: name) else { return nil }
+        return nodes.first { $0.field == id }.map { Int($0.depth) }
+    }
 
     /// True when some layer was marked malformed.
     public var isMalformed: Bool { has("_ws.malformed") }
 
     /// Messages of expert notes (including malformed ones).
     public var expertMessages: [String] { strings("_ws.expert.message") }
+
+    /// Messages of expert notes of warning severity or worse (malformed notes included).
+    public var warnings: [String] {
+        nodes.compactMap { node -> String? in
+            if case .expert(let severity, let message) = node.value, severity >= .warning { return message }
+            return nil
+        }
+    }
 }
 
 /// Runs the standard dissectors over frames or captures.
@@ -62,13 +137,26 @@ public enum Dissect {
         }
     }
 
-    /// Dissects `frames` in order with one capture state.
-    public static func frames(_ frames: [CapturedFrame]) -> [FrameSnapshot] {
+    /// Whether the real HCI and L2CAP modules hand ACL data up to the fixed-channel table.
+    public static var lowerLayersPresent: Bool {
         let registry = registry()
+        return registry.binding(StandardTables.hciPacketType, DissectorKey(2)) != nil
+            && registry.binding(StandardTables.l2cap, DissectorKey(0)) != nil
+    }
+
+    /// Dissects `frames` in order with one capture state, with the standard registry or `registry`.
+    public static func frames(_ frames: [CapturedFrame], registry: DissectorRegistry? = nil) -> [FrameSnapshot] {
+        let registry = registry ?? self.registry()
         var engine = DissectionEngine(registry: registry)
         return frames.map { frame in
             engine.dissect(frame, wantsInfo: true) { tree in
-                FrameSnapshot(frame: frame, nodes: tree.nodes, sources: tree.sources, info: tree.info, registry: registry)
+                FrameSnapshot(
+                    frame: frame,
+                    nodes: tree.nodes,
+                    sources: tree.sources,
+                    info: tree.info,
+                    registry: registry
+                )
             }
         }
     }
@@ -79,12 +167,21 @@ public enum Dissect {
     }
 
     /// An HCI frame from hex text such as "03 0C 00" (no H4 indicator; `kind` gives it).
-    public static func hci(_ kind: FrameKind, _ hex: String, direction: Direction? = nil, number: Int = 1) -> CapturedFrame {
+    public static func hci(_ kind: FrameKind, _ hex: String, direction: Direction? = nil, number: Int = 1)
+        -> CapturedFrame
+    {
         let bytes = Hex.bytes(hex)
         let dir = direction ?? (kind == .hciEvent ? .controllerToHost : .hostToController)
         return CapturedFrame(
-            number: number, timestamp: Timestamp(seconds: Int64(number), nanoseconds: 0, precision: .microseconds),
-            direction: dir, controllerIndex: 0, kind: kind, bytes: bytes, originalLength: bytes.count, sourceOffset: 0)
+            number: number,
+            timestamp: Timestamp(seconds: Int64(number), nanoseconds: 0, precision: .microseconds),
+            direction: dir,
+            controllerIndex: 0,
+            kind: kind,
+            bytes: bytes,
+            originalLength: bytes.count,
+            sourceOffset: 0
+        )
     }
 }
 

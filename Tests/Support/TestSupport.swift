@@ -14,6 +14,11 @@ public enum TestPaths {
 
     public static let projectCaptures = repositoryRoot.appendingPathComponent("captures")
 
+    /// The path of the file `name` in the project's own `captures/`.
+    public static func projectCapture(_ name: String) -> String {
+        projectCaptures.appendingPathComponent(name).path
+    }
+
     public static let sharedCaptures = repositoryRoot.deletingLastPathComponent()
         .appendingPathComponent("shared/captures")
 
@@ -30,7 +35,8 @@ public enum TestPaths {
 
     /// The built `bleinspect` executable, beside the test bundle.
     public static var bleinspectBinary: URL {
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let exe =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("bleinspect")
     }
 }
@@ -64,7 +70,9 @@ public struct ManifestEntry: Sendable {
 /// Reading helpers.
 public enum CaptureFiles {
     /// Every frame of `path`, and the error that stopped the read, if any.
-    public static func readAll(_ path: String) -> (frames: [CapturedFrame], error: CaptureError?, format: CaptureFormat?) {
+    public static func readAll(_ path: String) -> (
+        frames: [CapturedFrame], error: CaptureError?, format: CaptureFormat?
+    ) {
         var frames: [CapturedFrame] = []
         var format: CaptureFormat? = nil
         do throws(CaptureError) {
@@ -118,7 +126,9 @@ public struct ProcessResult: Sendable {
 /// Runs external programs: the built bleinspect, and tshark as the independent decoder.
 public enum Run {
     /// Runs `executable` with `arguments`, feeding it the file at `stdinPath` (or nothing).
-    public static func program(_ executable: URL, _ arguments: [String], stdinPath: String? = nil) throws -> ProcessResult {
+    public static func program(_ executable: URL, _ arguments: [String], stdinPath: String? = nil) throws
+        -> ProcessResult
+    {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -144,7 +154,10 @@ public enum Run {
         group.wait()
         process.waitUntilExit()
         return ProcessResult(
-            status: process.terminationStatus, stdout: stdout, stderr: String(decoding: errBox.data, as: UTF8.self))
+            status: process.terminationStatus,
+            stdout: stdout,
+            stderr: String(decoding: errBox.data, as: UTF8.self)
+        )
     }
 
     /// Runs the built bleinspect.
