@@ -41,7 +41,7 @@ let package = Package(
         // Everything the CLI uses: opening any capture, writing, the read pipeline and its output.
         .target(
             name: "BLEInspect",
-            dependencies: ["BLEInspectCore", "BLECapture", "BLECapturePcap", "BLEAssignedNumbers"]
+            dependencies: ["BLEInspectCore", "BLECapture", "BLECapturePcap", "BLEAssignedNumbers", "BLEInspectFilter"]
                 + dissectorDependencies
         ),
         .executableTarget(

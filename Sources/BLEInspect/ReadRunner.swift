@@ -1,6 +1,7 @@
 public import BLECapture
 import BLEDissectorAdvertising
 public import BLEInspectCore
+import BLEInspectFilter
 
 #if canImport(Glibc)
     import Glibc
@@ -21,6 +22,8 @@ public struct ReadOptions: Sendable {
     /// What to print for each frame.
     public var output: OutputMode = .text(verbose: false, hexDump: false)
     public var color: ColorMode = .auto
+    /// A display filter (`-Y`): only matching frames are printed, written and counted.
+    public var filter: String?
     /// Service UUIDs (with optional names) to look for in Apple's overflow-area bitmaps.
     public var overflowUUIDs: [(BluetoothUUID, String)] = []
     /// Show a progress line on standard error: nil decides from the terminals and the file size.
@@ -85,6 +88,15 @@ public struct ReadRunner {
                 return .usage
             }
         }
+        var filter: DisplayFilter? = nil
+        if let text = options.filter {
+            do throws(FilterError) {
+                filter = try DisplayFilter.compile(text, registry: registry)
+            } catch {
+                errorOutput("bleinspect: invalid display filter:\n" + error.rendered(filter: text))
+                return .usage
+            }
+        }
         let renderer = FrameRenderer(
             registry: registry,
             mode: options.output,
@@ -92,7 +104,8 @@ public struct ReadRunner {
             timeFormat: options.timeFormat
         )
         var status = ExitStatus.success
-        var total = 0
+        var total = 0  // frames that passed the filter
+        var read = 0
         var remaining = options.frameLimit ?? Int.max
 
         for path in options.paths where remaining > 0 {
@@ -114,20 +127,27 @@ public struct ReadRunner {
                 let overflow = AppleOverflowUUIDList.in(engine.state)
                 for (uuid, name) in options.overflowUUIDs { _ = overflow.add(uuid, name: name) }
                 while remaining > 0, let frame = try reader.next() {
+                    // -c counts frames read, as tshark's does, whether they match or not.
                     remaining -= 1
-                    total += 1
-                    if printLines {
-                        let start = first ?? frame.timestamp
-                        first = start
-                        let before = previous ?? frame.timestamp
-                        engine.dissect(frame, wantsInfo: renderer.wantsInfo) { tree in
-                            renderer.render(frame, tree, first: start, previous: before, to: out)
+                    read += 1
+                    progress.update(frames: read, bytes: reader.bytesRead)
+                    let start = first ?? frame.timestamp
+                    first = start
+                    let before = previous ?? frame.timestamp
+                    previous = frame.timestamp
+                    if printLines || filter != nil {
+                        var matched = true
+                        engine.dissect(frame, wantsInfo: printLines && renderer.wantsInfo) { tree in
+                            if let filter { matched = filter.matches(tree, frameBytes: frame.bytes) }
+                            if matched && printLines {
+                                renderer.render(frame, tree, first: start, previous: before, to: out)
+                            }
                         }
+                        guard matched else { continue }
                         out.flushIfFull()
-                        previous = frame.timestamp
                     }
+                    total += 1
                     if let capture { try capture.write(frame) }
-                    progress.update(frames: total, bytes: reader.bytesRead)
                 }
             } catch {
                 out.flush()

@@ -25,6 +25,9 @@ struct Read: ParsableCommand {
               bleinspect read --count capture.pcapng
               bleinspect read -t a capture.btsnoop            # wall-clock times (UTC)
               bleinspect read -V capture.btsnoop              # every field of every frame
+              bleinspect read -Y 'btatt.opcode == "Write Request"' capture.pklg
+              bleinspect read -Y 'device.name contains "Polar"' -w polar.pcapng android.log
+              bleinspect read -Y 'btl2cap.cmd_code == 0x16' --count coc.btsnoop
               bleinspect read -T json capture.pcapng | jq .    # NDJSON, one object per frame
               bleinspect read -T fields -e frame.number -e btatt.opcode -e btatt.handle capture.log
               cat btsnoop_hci.log | bleinspect read -
@@ -41,6 +44,15 @@ struct Read: ParsableCommand {
 
     @Flag(name: .customLong("count"), help: "Print only the number of frames.")
     var countOnly = false
+
+    @Option(
+        name: .customShort("Y"),
+        help: ArgumentHelp(
+            "A display filter, in Wireshark's syntax: only matching frames are shown, written and counted.",
+            valueName: "filter"
+        )
+    )
+    var displayFilter: String?
 
     @Option(name: .short, help: "Write the frames to this capture file (- for standard output).")
     var w: String?
@@ -118,6 +130,7 @@ struct Read: ParsableCommand {
         options.progress = progress
         options.color = color
         options.overflowUUIDs = overflowUUIDs.compactMap(Self.parseOverflowUUID)
+        options.filter = displayFilter
         switch format {
         case .text: options.output = .text(verbose: verbose, hexDump: hexDump)
         case .json: options.output = .json

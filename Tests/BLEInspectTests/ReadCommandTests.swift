@@ -168,6 +168,32 @@ struct ReadCommandTests {
         #expect(bad.status == 64)
     }
 
+    @Test("-Y keeps only matching frames for text, --count and -w; a bad filter is a caret error, exit 64")
+    func displayFilterOption() throws {
+        let dir = TemporaryDirectory()
+        let path = TestPaths.projectCapture("le-coc.btsnoop")
+        let expr = "btl2cap.cmd_code == 0x16"
+        // The frames tshark selects are the reference when it is installed; otherwise the count
+        // of credit packets from captures/README.md (9 received + 53 sent).
+        let expected = try Run.tshark != nil ? Run.tsharkFilter(path, expr) : []
+        let lines = try Run.bleinspect(["read", "-Y", expr, path]).stdoutText.split(separator: "\n")
+        let numbers = lines.compactMap { Int($0.split(separator: " ").first ?? "") }
+        #expect(numbers.count == 62)
+        if Run.tshark != nil { #expect(numbers == expected) }
+        #expect(lines.allSatisfy { $0.contains("LE Flow Control Credit") })
+        let counted = try Run.bleinspect(["read", "--count", "-Y", expr, path])
+        #expect(counted.stdoutText == "62\n")
+        let out = dir.path("credits.pcapng")
+        let written = try Run.bleinspect(["read", "--count", "-Y", expr, "-w", out, path])
+        #expect(written.status == 0)
+        #expect(CaptureFiles.readAll(out).frames.count == 62)
+        let bad = try Run.bleinspect(["read", "-Y", "btl2cap.cmd_cod == 0x16", path])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("btl2cap.cmd_cod == 0x16\n^"))
+        #expect(bad.stderr.contains("btl2cap.cmd_code"))
+        #expect(bad.stdout.isEmpty)
+    }
+
     @Test("help shows examples; completion scripts are generated")
     func helpAndCompletion() throws {
         let help = try Run.bleinspect(["read", "--help"])

@@ -174,6 +174,13 @@ public enum Run {
         return nil
     }()
 
+    /// The frame numbers tshark's display filter `expression` selects in `path`.
+    public static func tsharkFilter(_ path: String, _ expression: String) throws -> [Int] {
+        guard let tshark else { return [] }
+        let result = try program(tshark, ["-r", path, "-Y", expression, "-T", "fields", "-e", "frame.number"])
+        return result.stdoutText.split(separator: "\n").compactMap { Int($0) }
+    }
+
     /// tshark's `-T fields` output for `path`: one array of values per frame.
     public static func tsharkFields(_ path: String, _ fields: [String]) throws -> [[String]] {
         guard let tshark else { return [] }

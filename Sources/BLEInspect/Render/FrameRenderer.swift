@@ -71,7 +71,8 @@ public struct FrameRenderer {
     func protocolName(_ tree: borrowing ProtocolTree) -> String {
         var last: FieldID? = nil
         let core = registry.core.layer
-        for node in tree.nodes where registry.isLayer[Int(node.field.rawValue)] && node.field != core {
+        for node in tree.nodes.prefix(tree.derivedStart)
+        where registry.isLayer[Int(node.field.rawValue)] && node.field != core {
             last = node.field
         }
         return last.map { registry.shortNames[Int($0.rawValue)] } ?? ""

@@ -45,6 +45,7 @@ public struct DissectionEngine {
         } else if !frame.bytes.isEmpty {
             context.tree.add(core[.data], .bytes, all)
         }
+        context.tree.derivedStart = context.tree.nextIndex
         for post in registry.postDissectors {
             var empty = ByteReader([])
             context.tree.restoreDepth(0)

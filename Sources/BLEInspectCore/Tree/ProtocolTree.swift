@@ -25,6 +25,9 @@ public struct ProtocolTree: Sendable {
     public var info: String = ""
     /// Set when the node limit dropped nodes.
     public private(set) var overflowed = false
+    /// Index of the first node added by a post-dissector (derived fields such as `device.*`);
+    /// the nodes before it are the frame's own protocol layers.
+    public var derivedStart: Int = Int.max
 
     /// The most nodes one frame may have; past it, one expert note says so.
     public static let maximumNodes = 4096
@@ -41,6 +44,7 @@ public struct ProtocolTree: Sendable {
         depth = 0
         info = ""
         overflowed = false
+        derivedStart = Int.max
     }
 
     /// Adds a node at the current depth.
