@@ -1,4 +1,122 @@
 public import BLEInspectCore
 
-/// Placeholder for the display filter; being written.
-public struct DisplayFilter: Sendable {}
+/// A Wireshark-style display filter, compiled once against the registry's field catalog and
+/// evaluated on each dissected frame without formatting anything.
+///
+/// The language is the part of Wireshark's that people type:
+///
+/// - Presence: `btatt`, `btl2cap.psm`.
+/// - Comparisons: `==` `!=` `===` `!==` (or `~=`) `<` `>` `<=` `>=`, also spelled `eq` `ne` `all_eq`
+///   `any_ne` `lt` `gt` `le` `ge` (and `any_eq`, `all_ne`); `contains`; `matches` (or `~`) with a
+///   regular expression; `in {…}` and `not in {…}` with values separated by spaces or commas and
+///   ranges `a..b`.
+/// - Logic: `&&`/`and`, `||`/`or` (`and` binds tighter), `!`/`not`, parentheses.
+/// - Slices of bytes, strings, addresses and protocols: `[i:j]` (offset and length), `[i-j]` (first
+///   and last offset), `[i]`, `[:j]`, `[i:]`; negative offsets count from the end. An occurrence
+///   too short for the slice yields no value.
+/// - `field & mask` (true when the masked value is not zero, or compared), `len(field)` and
+///   `count(field)`.
+/// - Fields on both sides: `btatt.handle == btatt.handle_in_error`.
+///
+/// Literals are read by the type of the field they meet: integers in decimal, `0x` hex, `0`
+/// or `0o` octal and `0b` binary, or by a value name in quotes (`btatt.opcode == "Write
+/// Request"`, case-insensitive; a one-word name may go without quotes); booleans as `1`/`0`/
+/// `True`/`False`; byte strings as `01:00`, `01-00`, `01.00` or `0100`, or text in quotes;
+/// addresses as `aa:bb:cc:dd:ee:ff` or with `-`; UUIDs as `0x180f`, `180f`, `0000180f` or the
+/// 128-bit form with or without dashes (a 16-bit UUID equals its 128-bit form on the Bluetooth
+/// base); strings in double quotes with C escapes (`\n`, `\x41`, `\101`, `\u00e9`), or raw as
+/// `r"…"`, or a single unquoted word; characters as `'a'`.
+///
+/// **Fields that occur more than once in a frame** follow Wireshark 4.x:
+///
+/// - `a == b`, `a < b` (and the other orderings), `contains`, `matches` and `in` hold when *any*
+///   occurrence of `a` satisfies them.
+/// - `a != b` means "all not equal": `a` occurs and *no* occurrence equals `b`. It is the same as
+///   `!(a == b)` except that it is false when `a` does not occur at all (Wireshark's `all_ne`).
+/// - `a ~= b` (or `a !== b`, `any_ne`) holds when any occurrence differs from `b`; `a === b`
+///   (`all_eq`) when `a` occurs and every occurrence equals `b`.
+/// - `a not in {…}` is `!(a in {…})`, so it is true when `a` does not occur.
+/// - Every comparison is false when its field does not occur; occurrences that have no value for
+///   the test (a slice past the end) are skipped, so `!=` and `===` hold vacuously for them.
+/// - With fields on both sides, "any" means some pair of occurrences, "all" every pair.
+///
+/// `matches` is case-insensitive unless the pattern starts with `(?-i)`, as in Wireshark.
+///
+/// Evaluation reads only the fields the filter names: per frame, one pass over the tree's nodes
+/// notes where each of those fields first and last occurs (in a small stack buffer), and the
+/// tests compare raw `FieldValue`s with literals parsed at compile time. Integer, boolean,
+/// address, UUID and presence tests allocate nothing.
+public struct DisplayFilter: Sendable {
+    /// The longest filter accepted, in UTF-8 bytes.
+    public static let maximumLength = 65_536
+    /// The deepest nesting of parentheses and `!` accepted.
+    public static let maximumNesting = Parser.maximumNesting
+    /// Whether `matches` ignores case unless the pattern says `(?-i)`; true as in Wireshark.
+    static let regexIgnoresCaseByDefault = true
+
+    public let text: String
+    /// The fields the filter reads (for renderers/engine to know what is needed).
+    public var fieldsUsed: Set<FieldID> { Set(slotFields) }
+
+    let program: Program
+    /// The field of each slot.
+    let slotFields: [FieldID]
+    /// For each field id in the registry: its slot, or -1.
+    let slotOfField: [Int32]
+
+    /// Compiles `text` against the registry's fields. Throws FilterError with the offending range.
+    public static func compile(_ text: String, registry: DissectorRegistry) throws(FilterError) -> DisplayFilter {
+        if text.utf8.count > maximumLength {
+            var column = 0
+            var bytes = 0
+            for c in text {
+                bytes += c.utf8.count
+                if bytes > maximumLength { break }
+                column += 1
+            }
+            throw FilterError(
+                "the filter is longer than \(maximumLength) bytes",
+                at: column..<column + 1
+            )
+        }
+        let chars = Array(text)
+        let expression = try Parser.parse(chars)
+        var compiler = Compiler(registry: registry, chars: chars)
+        let program = try compiler.compile(expression)
+        var table = [Int32](repeating: -1, count: registry.fields.count)
+        for (slot, field) in compiler.slotFields.enumerated() where Int(field.rawValue) < table.count {
+            table[Int(field.rawValue)] = Int32(slot)
+        }
+        return DisplayFilter(text: text, program: program, slotFields: compiler.slotFields, slotOfField: table)
+    }
+
+    /// Whether the dissected frame matches. `frameBytes` are the frame's own bytes (data source 0).
+    public func matches(_ tree: borrowing ProtocolTree, frameBytes: [UInt8]) -> Bool {
+        let nodes = tree.nodes
+        let sources = tree.sources
+        let slotCount = slotFields.count
+        return nodes.withUnsafeBufferPointer { nodeBuffer in
+            slotOfField.withUnsafeBufferPointer { table in
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(2, 2 * slotCount)) { marks in
+                    marks.initialize(repeating: -1)
+                    var i = 0
+                    let count = nodeBuffer.count
+                    let fields = table.count
+                    while i < count {
+                        let f = Int(nodeBuffer[i].field.rawValue)
+                        if f < fields {
+                            let s = Int(table[f])
+                            if s >= 0 {
+                                if marks[2 &* s] < 0 { marks[2 &* s] = Int32(truncatingIfNeeded: i) }
+                                marks[2 &* s &+ 1] = Int32(truncatingIfNeeded: i)
+                            }
+                        }
+                        i &+= 1
+                    }
+                    let frame = FrameView(nodes: nodeBuffer, marks: marks, sources: sources, frameBytes: frameBytes)
+                    return program.evaluate(frame)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,550 @@
+import BLEInspectCore
+
+/// What an operand yields: decides how literals next to it are parsed and which operators apply.
+enum ValueType {
+    case integer(signed: Bool, bits: UInt8, names: ValueNames?)
+    case boolean(names: ValueNames?)
+    /// Nanoseconds since the epoch; literals are seconds.
+    case time
+    /// Bytes: byte fields, protocols, slices.
+    case bytes
+    /// An unsliced string field.
+    case string
+    case address
+    case uuid(names: ValueNames?)
+    /// Groups and expert notes: they can only be tested for presence.
+    case none
+}
+
+/// How an operand's values are read.
+enum Reader {
+    /// Presence only.
+    case node
+    case number(NumberSource)
+    case count
+    case bytes(ByteView, SliceSpec?)
+    case string
+    case address
+    case uuid
+}
+
+/// A field operand after checking: the field's slot, how to read it, and what for messages.
+struct CompiledOperand {
+    var operand: Operand
+    var type: ValueType
+    var reader: Reader
+    /// The operand as written, for messages (`btatt.value[0:2]`).
+    var text: String
+    /// The operand's type name for messages (`uint8`, `bytes`).
+    var typeName: String
+    var range: Range<Int>
+}
+
+/// The semantic pass: looks names up in the registry, parses literals by the field's type,
+/// checks operators, and builds the `Program`.
+struct Compiler {
+    let registry: DissectorRegistry
+    let chars: [Character]
+    private(set) var slotFields: [FieldID] = []
+    private var slotIndex: [FieldID: Int] = [:]
+
+    init(registry: DissectorRegistry, chars: [Character]) {
+        self.registry = registry
+        self.chars = chars
+    }
+
+    func text(_ range: Range<Int>) -> String {
+        let r = max(0, min(range.lowerBound, chars.count))..<max(0, min(range.upperBound, chars.count))
+        return String(chars[r])
+    }
+
+    private mutating func slot(_ id: FieldID) -> Int {
+        if let s = slotIndex[id] { return s }
+        let s = slotFields.count
+        slotFields.append(id)
+        slotIndex[id] = s
+        return s
+    }
+
+    mutating func compile(_ e: Expression) throws(FilterError) -> Program {
+        switch e {
+        case .or(let terms):
+            var out: [Program] = []
+            for t in terms { out.append(try compile(t)) }
+            return .or(out)
+        case .and(let terms):
+            var out: [Program] = []
+            for t in terms { out.append(try compile(t)) }
+            return .and(out)
+        case .not(let inner, _):
+            return .not(try compile(inner))
+        case .test(let t):
+            return try compileTest(t)
+        }
+    }
+
+    // MARK: Operands
+
+    /// The field operand `term` names, or nil when `term` is a literal.
+    mutating func resolve(_ term: Term) throws(FilterError) -> CompiledOperand? {
+        switch term {
+        case .word(let token):
+            guard let id = registry.index[token.text] else { return nil }
+            let d = registry.descriptor(id)
+            let type = Self.valueType(d)
+            let reader: Reader =
+                switch d.kind {
+                case .unsigned, .signed, .boolean, .time: .number(.value)
+                case .bytes, .layer: .bytes(.range, nil)
+                case .string: .string
+                case .address: .address
+                case .uuid: .uuid
+                case .group, .expert: .node
+                }
+            return CompiledOperand(
+                operand: Operand(slot: slot(id), field: id),
+                type: type,
+                reader: reader,
+                text: token.text,
+                typeName: d.kind.typeName,
+                range: token.range
+            )
+        case .string, .character:
+            return nil
+        case .slice(let base, let spec, let brackets):
+            let b = try requireField(base)
+            let view: ByteView
+            switch b.reader {
+            case .bytes(.range, nil): view = .range
+            case .string: view = .string
+            case .address: view = .address
+            default:
+                throw FilterError(
+                    "\(b.text) is a \(b.typeName) and cannot be sliced; slices apply to bytes, strings, addresses and protocols",
+                    at: b.range
+                )
+            }
+            return CompiledOperand(
+                operand: b.operand,
+                type: .bytes,
+                reader: .bytes(view, spec),
+                text: text(term.range),
+                typeName: "bytes",
+                range: term.range.lowerBound..<brackets.upperBound
+            )
+        case .function(let name, let argument, let range):
+            let b = try requireField(argument)
+            if name.text.lowercased() == "count" {
+                return CompiledOperand(
+                    operand: b.operand,
+                    type: .integer(signed: false, bits: 32, names: nil),
+                    reader: .count,
+                    text: text(range),
+                    typeName: "uint32",
+                    range: range
+                )
+            }
+            let view: ByteView
+            switch b.reader {
+            case .bytes(.range, nil): view = .range
+            case .string: view = .string
+            case .address: view = .address
+            default:
+                throw FilterError(
+                    "len() measures bytes, strings, addresses and protocols; \(b.text) is a \(b.typeName)",
+                    at: b.range
+                )
+            }
+            return CompiledOperand(
+                operand: b.operand,
+                type: .integer(signed: false, bits: 32, names: nil),
+                reader: .number(.length(view)),
+                text: text(range),
+                typeName: "uint32",
+                range: range
+            )
+        case .mask(let base, let maskTerm, let opRange):
+            let b = try requireField(base)
+            guard case .number(.value) = b.reader, case .integer(_, let bits, _) = b.type else {
+                throw FilterError(
+                    "`&` applies to integer fields; \(b.text) is a \(b.typeName)",
+                    at: opRange
+                )
+            }
+            if let other = try resolve(maskTerm) {
+                throw FilterError(
+                    "the bit mask after `&` must be a number, not the field \(other.text)",
+                    at: other.range
+                )
+            }
+            let mask = try Literals.unsignedMask(maskTerm, bits: bits, compiler: self)
+            return CompiledOperand(
+                operand: b.operand,
+                type: .integer(signed: false, bits: 64, names: nil),
+                reader: .number(.masked(mask)),
+                text: text(term.range),
+                typeName: b.typeName,
+                range: term.range
+            )
+        }
+    }
+
+    /// `term` as a plain field (the base of a slice, function or mask).
+    private mutating func requireField(_ term: Term) throws(FilterError) -> CompiledOperand {
+        guard let operand = try resolve(term) else { throw unknownField(term) }
+        if case .bytes(_, .some) = operand.reader {
+            throw FilterError("a slice cannot be used here; name a field", at: operand.range)
+        }
+        switch operand.reader {
+        case .count, .number(.length), .number(.masked):
+            throw FilterError("a function or mask cannot be used here; name a field", at: operand.range)
+        default:
+            return operand
+        }
+    }
+
+    func unknownField(_ term: Term) -> FilterError {
+        switch term {
+        case .word(let t):
+            return FilterError(
+                "`\(t.text)` is neither a field nor a protocol name",
+                at: t.range,
+                suggestion: Suggestions.field(for: t.text, in: registry.index.keys)
+            )
+        case .string(let t, _), .character(let t, _):
+            return FilterError("\(t.text) is a value; a test needs a field name here", at: t.range)
+        case .slice(let base, _, _), .function(_, let base, _), .mask(let base, _, _):
+            return unknownField(base)
+        }
+    }
+
+    static func valueType(_ d: FieldDescriptor) -> ValueType {
+        switch d.kind {
+        case .unsigned(let bits): .integer(signed: false, bits: bits, names: d.valueNames)
+        case .signed(let bits): .integer(signed: true, bits: bits, names: d.valueNames)
+        case .boolean: .boolean(names: d.valueNames)
+        case .time: .time
+        case .bytes, .layer: .bytes
+        case .string: .string
+        case .address: .address
+        case .uuid: .uuid(names: d.valueNames)
+        case .group, .expert: .none
+        }
+    }
+
+    // MARK: Tests
+
+    private mutating func compileTest(_ t: TestExpression) throws(FilterError) -> Program {
+        guard let lhs = try resolve(t.lhs) else {
+            // A literal on the left of a comparison with a field: `0x12 == btatt.opcode`.
+            if case .compare(let op, let opRange, let rhsTerm) = t.relation, let rhs = try resolve(rhsTerm) {
+                return try compare(rhs, op.mirrored, opRange, t.lhs)
+            }
+            throw unknownField(t.lhs)
+        }
+        switch t.relation {
+        case nil:
+            switch lhs.reader {
+            case .bytes(let view, .some(let slice)):
+                return .sliceExists(lhs.operand, view, slice)
+            case .number(.masked(let mask)):
+                return .number(lhs.operand, .masked(mask), .any, .nonZero)
+            default:
+                return .exists(lhs.operand)
+            }
+        case .compare(let op, let opRange, let rhsTerm):
+            return try compare(lhs, op, opRange, rhsTerm)
+        case .contains(let opRange, let rhsTerm):
+            return try contains(lhs, opRange, rhsTerm)
+        case .matches(let opRange, let rhsTerm):
+            return try matches(lhs, opRange, rhsTerm)
+        case .inSet(let negated, let opRange, let elements, _):
+            let program = try membership(lhs, opRange, elements)
+            return negated ? .not(program) : program
+        }
+    }
+
+    private func noValue(_ lhs: CompiledOperand, _ opRange: Range<Int>, _ op: String) -> FilterError {
+        FilterError(
+            "\(lhs.text) is a \(lhs.typeName) and has no value to compare with `\(op)`; test for its presence with `\(lhs.text)` alone",
+            at: opRange
+        )
+    }
+
+    private mutating func compare(
+        _ lhs: CompiledOperand,
+        _ op: ComparisonOperator,
+        _ opRange: Range<Int>,
+        _ rhsTerm: Term
+    ) throws(FilterError) -> Program {
+        let (q, c) = op.semantics
+        if let rhs = try resolve(rhsTerm) {
+            return try compareFields(lhs, rhs, q, c, op, opRange)
+        }
+        do {
+            return try compareWithLiteral(lhs, q, c, op, opRange, rhsTerm)
+        } catch {
+            // `btatt.handle == btatt.hadle`: a misspelt field reads better as one than as a bad value.
+            if case .word(let t) = rhsTerm, Self.looksLikeFieldName(t.text) {
+                if case .string = lhs.type {
+                    throw error
+                }
+                throw unknownField(rhsTerm)
+            }
+            throw error
+        }
+    }
+
+    /// `proto.field`: letters first, then letters, digits, `_` and at least one `.`.
+    static func looksLikeFieldName(_ text: String) -> Bool {
+        guard let first = text.first, first.isLetter, text.contains(".") else { return false }
+        return text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
+    }
+
+    private func compareWithLiteral(
+        _ lhs: CompiledOperand,
+        _ q: Quantifier,
+        _ c: Comparison,
+        _ op: ComparisonOperator,
+        _ opRange: Range<Int>,
+        _ rhsTerm: Term
+    ) throws(FilterError) -> Program {
+        switch lhs.type {
+        case .none:
+            throw noValue(lhs, opRange, op.spelling)
+        case .integer, .boolean, .time:
+            let values = try Literals.numbers(rhsTerm, for: lhs, compiler: self)
+            let predicate: NumberPredicate
+            if values.count == 1, let v = values.first {
+                predicate = .compare(c, v)
+            } else if c == .equal || c == .notEqual {
+                predicate = .ranges(values.map { $0...$0 }, outside: c == .notEqual)
+            } else {
+                throw FilterError(
+                    "\(text(rhsTerm.range)) names several values of \(lhs.text); use a number with `\(op.spelling)`",
+                    at: rhsTerm.range
+                )
+            }
+            return numberProgram(lhs, q, predicate)
+        case .bytes, .string:
+            let literal = try Literals.bytes(rhsTerm, for: lhs, compiler: self)
+            let (view, slice, mode) = byteAccess(lhs)
+            return .bytes(lhs.operand, view, slice, q, .compare(c, literal, mode))
+        case .address:
+            let a = try Literals.address(rhsTerm, for: lhs, compiler: self)
+            return .address(lhs.operand, q, .compare(c, a))
+        case .uuid:
+            guard c == .equal || c == .notEqual else {
+                throw FilterError("UUIDs can only be compared with == and != (and `in`)", at: opRange)
+            }
+            let u = try Literals.uuid(rhsTerm, for: lhs, compiler: self)
+            return .uuid(lhs.operand, q, .compare(equal: c == .equal, u))
+        }
+    }
+
+    private func numberProgram(_ lhs: CompiledOperand, _ q: Quantifier, _ p: NumberPredicate) -> Program {
+        switch lhs.reader {
+        case .count: .count(lhs.operand, p)
+        case .number(let source): .number(lhs.operand, source, q, p)
+        default: .number(lhs.operand, .value, q, p)
+        }
+    }
+
+    /// How a bytes-like operand is read, and how its values are ordered.
+    private func byteAccess(_ lhs: CompiledOperand) -> (ByteView, SliceSpec?, BytesOrder) {
+        switch lhs.reader {
+        case .bytes(let view, let slice): (view, slice, .lengthFirst)
+        case .string: (.string, nil, .lexicographic)
+        case .address: (.address, nil, .lengthFirst)
+        default: (.range, nil, .lengthFirst)
+        }
+    }
+
+    private func fieldReader(_ o: CompiledOperand) -> FieldReader? {
+        switch o.reader {
+        case .number(let s): .number(s)
+        case .bytes(let view, let slice): .bytes(view, slice)
+        case .string: .bytes(.string, nil)
+        case .address: .bytes(.address, nil)
+        case .uuid: .uuid
+        case .node, .count: nil
+        }
+    }
+
+    private func compareFields(
+        _ lhs: CompiledOperand,
+        _ rhs: CompiledOperand,
+        _ q: Quantifier,
+        _ c: Comparison,
+        _ op: ComparisonOperator,
+        _ opRange: Range<Int>
+    ) throws(FilterError) -> Program {
+        let mismatch = FilterError(
+            "\(lhs.text) (\(lhs.typeName)) cannot be compared with \(rhs.text) (\(rhs.typeName))",
+            at: opRange
+        )
+        guard let l = fieldReader(lhs), let r = fieldReader(rhs) else {
+            if case .none = lhs.type { throw noValue(lhs, opRange, op.spelling) }
+            throw mismatch
+        }
+        var order = BytesOrder.lengthFirst
+        switch (l, r) {
+        case (.number, .number):
+            break
+        case (.bytes, .bytes):
+            // Strings order as text; a string and an address do not compare.
+            switch (lhs.type, rhs.type) {
+            case (.string, .string): order = .lexicographic
+            case (.string, .address), (.address, .string): throw mismatch
+            default: break
+            }
+        case (.uuid, .uuid):
+            guard c == .equal || c == .notEqual else {
+                throw FilterError("UUIDs can only be compared with == and != (and `in`)", at: opRange)
+            }
+        default:
+            throw mismatch
+        }
+        return .fields(
+            FieldComparison(
+                lhs: lhs.operand,
+                lhsReader: l,
+                rhs: rhs.operand,
+                rhsReader: r,
+                quantifier: q,
+                comparison: c,
+                order: order
+            )
+        )
+    }
+
+    private mutating func contains(_ lhs: CompiledOperand, _ opRange: Range<Int>, _ rhsTerm: Term) throws(FilterError)
+        -> Program
+    {
+        if let rhs = try resolve(rhsTerm) {
+            throw FilterError("`contains` needs a value after it, not the field \(rhs.text)", at: rhs.range)
+        }
+        switch lhs.type {
+        case .bytes, .string, .address:
+            let literal = try Literals.bytes(rhsTerm, for: lhs, compiler: self)
+            let (view, slice, _) = byteAccess(lhs)
+            return .bytes(lhs.operand, view, slice, .any, .contains(literal))
+        default:
+            throw FilterError(
+                "`contains` applies to bytes, strings, addresses and protocols; \(lhs.text) is a \(lhs.typeName)",
+                at: opRange
+            )
+        }
+    }
+
+    private mutating func matches(_ lhs: CompiledOperand, _ opRange: Range<Int>, _ rhsTerm: Term) throws(FilterError)
+        -> Program
+    {
+        if let rhs = try resolve(rhsTerm) {
+            throw FilterError(
+                "`matches` needs a regular expression in quotes, not the field \(rhs.text)",
+                at: rhs.range
+            )
+        }
+        let pattern: String
+        switch rhsTerm {
+        case .string(_, let bytes): pattern = String(decoding: bytes, as: UTF8.self)
+        case .word(let t): pattern = t.text
+        default:
+            throw FilterError("`matches` needs a regular expression in quotes", at: rhsTerm.range)
+        }
+        let box = try Literals.regex(pattern, range: rhsTerm.range)
+        switch lhs.type {
+        case .string:
+            return .stringMatches(lhs.operand, box)
+        case .bytes, .address:
+            let (view, slice, _) = byteAccess(lhs)
+            return .bytes(lhs.operand, view, slice, .any, .matches(box))
+        default:
+            throw FilterError(
+                "`matches` applies to strings, bytes and protocols; \(lhs.text) is a \(lhs.typeName)",
+                at: opRange
+            )
+        }
+    }
+
+    private mutating func membership(_ lhs: CompiledOperand, _ opRange: Range<Int>, _ elements: [SetElement])
+        throws(FilterError) -> Program
+    {
+        for e in elements {
+            for term in [e.low] + (e.high.map { [$0] } ?? []) {
+                if let f = try resolve(term) {
+                    throw FilterError("set elements must be values, not the field \(f.text)", at: f.range)
+                }
+            }
+        }
+        switch lhs.type {
+        case .none:
+            throw noValue(lhs, opRange, "in")
+        case .integer, .boolean, .time:
+            var ranges: [ClosedRange<Number>] = []
+            for e in elements {
+                let lows = try Literals.numbers(e.low, for: lhs, compiler: self)
+                if let highTerm = e.high {
+                    let highs = try Literals.numbers(highTerm, for: lhs, compiler: self)
+                    guard lows.count == 1, highs.count == 1, let low = lows.first, let high = highs.first else {
+                        throw FilterError(
+                            "a range needs single values at both ends",
+                            at: e.low.range.lowerBound..<highTerm.range.upperBound
+                        )
+                    }
+                    guard low <= high else {
+                        throw FilterError(
+                            "the range starts above its end",
+                            at: e.low.range.lowerBound..<highTerm.range.upperBound
+                        )
+                    }
+                    ranges.append(low...high)
+                } else {
+                    ranges += lows.map { $0...$0 }
+                }
+            }
+            return numberProgram(lhs, .any, .ranges(ranges, outside: false))
+        case .bytes, .string:
+            let (view, slice, mode) = byteAccess(lhs)
+            var set: [BytesRange] = []
+            for e in elements {
+                let low = try Literals.bytes(e.low, for: lhs, compiler: self)
+                let high = try e.high.map { (t: Term) throws(FilterError) in
+                    try Literals.bytes(t, for: lhs, compiler: self)
+                }
+                set.append(BytesRange(low: low, high: high))
+            }
+            return .bytes(lhs.operand, view, slice, .any, .set(set, mode))
+        case .address:
+            var ranges: [ClosedRange<UInt64>] = []
+            for e in elements {
+                let low = try Literals.address(e.low, for: lhs, compiler: self)
+                var high = low
+                if let h = e.high {
+                    high = try Literals.address(h, for: lhs, compiler: self)
+                    guard low <= high else {
+                        throw FilterError(
+                            "the range starts above its end",
+                            at: e.low.range.lowerBound..<h.range.upperBound
+                        )
+                    }
+                }
+                ranges.append(low...high)
+            }
+            return .address(lhs.operand, .any, .ranges(ranges))
+        case .uuid:
+            var set: [BluetoothUUID] = []
+            for e in elements {
+                if let h = e.high {
+                    throw FilterError(
+                        "UUIDs have no ranges; list them",
+                        at: e.low.range.lowerBound..<h.range.upperBound
+                    )
+                }
+                set.append(try Literals.uuid(e.low, for: lhs, compiler: self))
+            }
+            return .uuid(lhs.operand, .any, .set(set))
+        }
+    }
+}

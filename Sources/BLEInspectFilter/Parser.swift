@@ -1,0 +1,446 @@
+/// A parsed filter, before names are looked up. Every node keeps its columns for errors.
+indirect enum Expression: Sendable {
+    case or([Expression])
+    case and([Expression])
+    case not(Expression, operatorRange: Range<Int>)
+    case test(TestExpression)
+}
+
+struct TestExpression: Sendable {
+    var lhs: Term
+    var relation: Relation?
+}
+
+enum Relation: Sendable {
+    case compare(ComparisonOperator, operatorRange: Range<Int>, Term)
+    case contains(operatorRange: Range<Int>, Term)
+    case matches(operatorRange: Range<Int>, Term)
+    case inSet(negated: Bool, operatorRange: Range<Int>, [SetElement], setRange: Range<Int>)
+}
+
+struct SetElement: Sendable {
+    var low: Term
+    var high: Term?
+}
+
+/// Byte offsets a slice selects, as written: `[i:j]` (start, length), `[i-j]` (start, end
+/// inclusive), `[i]`, `[:j]`, `[i:]`. Negative offsets count from the end.
+struct SliceSpec: Sendable, Equatable {
+    enum End: Sendable, Equatable {
+        case length(Int)
+        case inclusiveEnd(Int)
+        case toEnd
+    }
+    var start: Int
+    var end: End
+
+    /// The byte range for a value of `count` bytes, or nil when the slice does not fit (then the
+    /// occurrence is left out, as Wireshark does).
+    @inline(__always)
+    func resolve(count: Int) -> Range<Int>? {
+        let first = start < 0 ? count + start : start
+        guard first >= 0 else { return nil }
+        switch end {
+        case .length(let length):
+            let last = first + length
+            return last <= count ? first..<last : nil
+        case .toEnd:
+            return first <= count ? first..<count : nil
+        case .inclusiveEnd(let e):
+            let last = (e < 0 ? count + e : e) + 1
+            return last <= count && last > first ? first..<last : nil
+        }
+    }
+}
+
+indirect enum Term: Sendable {
+    /// A field name or an unquoted literal: which one is decided against the registry.
+    case word(Token)
+    case string(Token, [UInt8])
+    case character(Token, UInt8)
+    case slice(Term, SliceSpec, bracketRange: Range<Int>)
+    case function(name: Token, argument: Term, range: Range<Int>)
+    /// `field & mask`: true when the masked value is not zero, or compared when followed by an
+    /// operator.
+    case mask(Term, Term, operatorRange: Range<Int>)
+
+    var range: Range<Int> {
+        switch self {
+        case .word(let t), .string(let t, _), .character(let t, _): t.range
+        case .slice(let base, _, let brackets): base.range.lowerBound..<brackets.upperBound
+        case .function(_, _, let range): range
+        case .mask(let a, let b, _): a.range.lowerBound..<b.range.upperBound
+        }
+    }
+}
+
+/// A hand-written recursive-descent parser: `||` < `&&` < `!` < comparisons < `&` < slices.
+/// Nesting of parentheses and `!` is bounded, so no filter can exhaust the stack.
+struct Parser {
+    static let maximumNesting = 256
+
+    private let tokens: [Token]
+    private let chars: [Character]
+    private var index = 0
+    private var nesting = 0
+
+    init(tokens: [Token], chars: [Character]) {
+        self.tokens = tokens
+        self.chars = chars
+    }
+
+    static func parse(_ chars: [Character]) throws(FilterError) -> Expression {
+        let tokens = try Lexer.tokens(chars)
+        var parser = Parser(tokens: tokens, chars: chars)
+        if tokens.first?.kind == .end {
+            throw FilterError("the filter is empty", at: 0..<max(1, chars.count))
+        }
+        let expression = try parser.parseOr()
+        let next = parser.current
+        switch next.kind {
+        case .end:
+            return expression
+        case .rightParen:
+            throw FilterError("this `)` has no matching `(`", at: next.range)
+        default:
+            throw FilterError("`\(next.text)` was unexpected here; expected `&&`, `||` or the end", at: next.range)
+        }
+    }
+
+    private var current: Token { tokens[min(index, tokens.count - 1)] }
+    private var previous: Token? { index > 0 ? tokens[index - 1] : nil }
+
+    private mutating func advance() -> Token {
+        let t = current
+        if index < tokens.count - 1 { index += 1 }
+        return t
+    }
+
+    private func isWord(_ word: String, _ token: Token? = nil) -> Bool {
+        let t = token ?? current
+        return t.kind == .word && t.text.lowercased() == word
+    }
+
+    private mutating func enter(_ token: Token) throws(FilterError) {
+        nesting += 1
+        if nesting > Self.maximumNesting {
+            throw FilterError(
+                "the filter nests parentheses and `!` more than \(Self.maximumNesting) deep",
+                at: token.range
+            )
+        }
+    }
+
+    private mutating func parseOr() throws(FilterError) -> Expression {
+        var terms = [try parseAnd()]
+        while current.kind == .or || isWord("or") {
+            _ = advance()
+            terms.append(try parseAnd())
+        }
+        return terms.count == 1 ? terms[0] : .or(terms)
+    }
+
+    private mutating func parseAnd() throws(FilterError) -> Expression {
+        var terms = [try parseUnary()]
+        while current.kind == .and || isWord("and") {
+            _ = advance()
+            terms.append(try parseUnary())
+        }
+        return terms.count == 1 ? terms[0] : .and(terms)
+    }
+
+    private mutating func parseUnary() throws(FilterError) -> Expression {
+        if current.kind == .not || isWord("not") {
+            let op = advance()
+            try enter(op)
+            let inner = try parseUnary()
+            nesting -= 1
+            return .not(inner, operatorRange: op.range)
+        }
+        if current.kind == .leftParen {
+            let open = advance()
+            try enter(open)
+            let inner = try parseOr()
+            guard current.kind == .rightParen else {
+                if current.kind == .end {
+                    throw FilterError("this `(` is never closed", at: open.range)
+                }
+                throw FilterError(
+                    "`\(current.text)` was unexpected here; expected `)` to close the `(` at column \(open.range.lowerBound + 1)",
+                    at: current.range
+                )
+            }
+            _ = advance()
+            nesting -= 1
+            return inner
+        }
+        return .test(try parseTest())
+    }
+
+    private mutating func parseTest() throws(FilterError) -> TestExpression {
+        let lhs = try parseTerm(role: "a field name")
+        let t = current
+        switch t.kind {
+        case .comparison(let op):
+            _ = advance()
+            return TestExpression(lhs: lhs, relation: .compare(op, operatorRange: t.range, try parseOperand(after: t)))
+        case .tilde:
+            _ = advance()
+            return TestExpression(lhs: lhs, relation: .matches(operatorRange: t.range, try parseOperand(after: t)))
+        case .word:
+            let word = t.text.lowercased()
+            if let op = ComparisonOperator.keyword(word) {
+                _ = advance()
+                return TestExpression(
+                    lhs: lhs,
+                    relation: .compare(op, operatorRange: t.range, try parseOperand(after: t))
+                )
+            }
+            if word == "contains" {
+                _ = advance()
+                return TestExpression(lhs: lhs, relation: .contains(operatorRange: t.range, try parseOperand(after: t)))
+            }
+            if word == "matches" {
+                _ = advance()
+                return TestExpression(lhs: lhs, relation: .matches(operatorRange: t.range, try parseOperand(after: t)))
+            }
+            if word == "in" {
+                _ = advance()
+                return TestExpression(lhs: lhs, relation: try parseSet(negated: false, operatorRange: t.range))
+            }
+            if word == "not", isWord("in", tokens[min(index + 1, tokens.count - 1)]) {
+                _ = advance()
+                let inToken = advance()
+                return TestExpression(
+                    lhs: lhs,
+                    relation: try parseSet(negated: true, operatorRange: t.range.lowerBound..<inToken.range.upperBound)
+                )
+            }
+            return TestExpression(lhs: lhs, relation: nil)
+        default:
+            return TestExpression(lhs: lhs, relation: nil)
+        }
+    }
+
+    /// The right side of an operator: a term; a missing one is reported at the operator.
+    private mutating func parseOperand(after op: Token) throws(FilterError) -> Term {
+        switch current.kind {
+        case .end, .and, .or, .rightParen:
+            throw FilterError("`\(op.text)` needs a value after it", at: op.range)
+        default:
+            return try parseTerm(role: "a value")
+        }
+    }
+
+    private mutating func parseSet(negated: Bool, operatorRange: Range<Int>) throws(FilterError) -> Relation {
+        guard current.kind == .leftBrace else {
+            if current.kind == .end {
+                throw FilterError("`in` needs a set such as {1, 2, 4..6} after it", at: operatorRange)
+            }
+            throw FilterError("expected `{` to start a set, such as {1, 2, 4..6}", at: current.range)
+        }
+        let open = advance()
+        var elements: [SetElement] = []
+        while true {
+            switch current.kind {
+            case .rightBrace:
+                let close = advance()
+                guard !elements.isEmpty else {
+                    throw FilterError("the set is empty", at: open.range.lowerBound..<close.range.upperBound)
+                }
+                return .inSet(
+                    negated: negated,
+                    operatorRange: operatorRange,
+                    elements,
+                    setRange: open.range.lowerBound..<close.range.upperBound
+                )
+            case .end:
+                throw FilterError("this `{` is never closed", at: open.range)
+            case .comma:
+                if elements.isEmpty || previous?.kind == .comma {
+                    throw FilterError("a set element is missing before this `,`", at: current.range)
+                }
+                _ = advance()
+                if current.kind == .rightBrace {
+                    throw FilterError("a set element is missing after this `,`", at: previous?.range ?? current.range)
+                }
+            default:
+                let low = try parseAtom(role: "a set element")
+                var high: Term? = nil
+                if current.kind == .dotDot {
+                    let dots = advance()
+                    guard current.kind != .rightBrace, current.kind != .end, current.kind != .comma else {
+                        throw FilterError("`..` needs an upper bound after it", at: dots.range)
+                    }
+                    high = try parseAtom(role: "the upper bound of a range")
+                }
+                elements.append(SetElement(low: low, high: high))
+            }
+        }
+    }
+
+    /// An operand: an atom, an optional slice, and an optional `& mask`.
+    private mutating func parseTerm(role: String) throws(FilterError) -> Term {
+        var term = try parseAtom(role: role)
+        if current.kind == .leftBracket {
+            term = try parseSlice(term)
+            if current.kind == .leftBracket {
+                throw FilterError("a slice cannot be sliced again", at: current.range)
+            }
+        }
+        if current.kind == .ampersand {
+            let op = advance()
+            switch current.kind {
+            case .word, .string, .character: break
+            default: throw FilterError("`&` needs a value (a bit mask) after it", at: op.range)
+            }
+            let mask = try parseAtom(role: "a bit mask")
+            term = .mask(term, mask, operatorRange: op.range)
+        }
+        return term
+    }
+
+    private mutating func parseAtom(role: String) throws(FilterError) -> Term {
+        let t = current
+        switch t.kind {
+        case .word:
+            if Self.keywords.contains(t.text.lowercased()) {
+                throw FilterError("`\(t.text)` was unexpected here; expected \(role)", at: t.range)
+            }
+            _ = advance()
+            if current.kind == .leftParen {
+                return try parseFunction(name: t)
+            }
+            return .word(t)
+        case .string(let bytes):
+            _ = advance()
+            return .string(t, bytes)
+        case .character(let byte):
+            _ = advance()
+            return .character(t, byte)
+        case .end:
+            if let p = previous {
+                throw FilterError("`\(p.text)` needs an operand after it", at: p.range)
+            }
+            throw FilterError("the filter is empty", at: 0..<1)
+        case .rightParen:
+            if let p = previous, p.kind == .leftParen {
+                throw FilterError("empty parentheses", at: p.range.lowerBound..<t.range.upperBound)
+            }
+            if let p = previous, p.kind == .and || p.kind == .or || p.kind == .not {
+                throw FilterError("`\(p.text)` needs an operand after it", at: p.range)
+            }
+            throw FilterError("`)` was unexpected here; expected \(role)", at: t.range)
+        case .and, .or:
+            if let p = previous, p.kind == .and || p.kind == .or || p.kind == .not || p.kind == .leftParen {
+                throw FilterError("`\(t.text)` was unexpected here; expected \(role)", at: t.range)
+            }
+            throw FilterError("`\(t.text)` needs an operand before it", at: t.range)
+        default:
+            throw FilterError("`\(t.text)` was unexpected here; expected \(role)", at: t.range)
+        }
+    }
+
+    private static let keywords: Set<String> = [
+        "and", "or", "not", "in", "contains", "matches", "eq", "ne", "lt", "gt", "le", "ge", "any_eq", "all_eq",
+        "any_ne", "all_ne",
+    ]
+
+    private mutating func parseFunction(name: Token) throws(FilterError) -> Term {
+        let open = advance()
+        let fn = name.text.lowercased()
+        guard fn == "len" || fn == "count" else {
+            throw FilterError("unknown function `\(name.text)`; the functions are len() and count()", at: name.range)
+        }
+        guard current.kind != .rightParen else {
+            throw FilterError("\(fn)() needs a field name", at: name.range.lowerBound..<current.range.upperBound)
+        }
+        let argument = try parseTerm(role: "a field name")
+        guard current.kind == .rightParen else {
+            if current.kind == .end {
+                throw FilterError("this `(` is never closed", at: open.range)
+            }
+            throw FilterError("`\(current.text)` was unexpected here; expected `)`", at: current.range)
+        }
+        let close = advance()
+        return .function(name: name, argument: argument, range: name.range.lowerBound..<close.range.upperBound)
+    }
+
+    private mutating func parseSlice(_ base: Term) throws(FilterError) -> Term {
+        let open = advance()
+        while current.kind != .rightBracket {
+            if current.kind == .end {
+                throw FilterError("this `[` is never closed", at: open.range)
+            }
+            _ = advance()
+        }
+        let close = advance()
+        let bracketRange = open.range.lowerBound..<close.range.upperBound
+        let inner = open.range.upperBound..<close.range.lowerBound
+        let spec = try Self.sliceSpec(String(chars[inner]).filter { !$0.isWhitespace }, range: bracketRange)
+        return .slice(base, spec, bracketRange: bracketRange)
+    }
+
+    static func sliceSpec(_ text: String, range: Range<Int>) throws(FilterError) -> SliceSpec {
+        func number(_ s: Substring) throws(FilterError) -> Int {
+            var digits = s
+            var negative = false
+            if digits.first == "-" {
+                negative = true
+                digits = digits.dropFirst()
+            }
+            var value: Int? = nil
+            if digits.hasPrefix("0x") || digits.hasPrefix("0X") {
+                value = Int(digits.dropFirst(2), radix: 16)
+            } else if !digits.isEmpty, digits.allSatisfy(\.isASCII) {
+                value = Int(digits, radix: 10)
+            }
+            guard let v = value, v <= 1 << 30 else {
+                throw FilterError(
+                    "`\(s)` is not a byte offset; slices are written [i:j] (offset, length), [i-j], [i], [:j] or [i:]",
+                    at: range
+                )
+            }
+            return negative ? -v : v
+        }
+        if text.isEmpty {
+            throw FilterError("the slice is empty; write [i:j] (offset, length), [i-j], [i], [:j] or [i:]", at: range)
+        }
+        if text.contains(",") {
+            throw FilterError("slices of several ranges ([a:b,c]) are not supported; use one range", at: range)
+        }
+        if let colon = text.firstIndex(of: ":") {
+            let startText = text[..<colon]
+            let lengthText = text[text.index(after: colon)...]
+            let start = startText.isEmpty ? 0 : try number(startText)
+            if lengthText.isEmpty {
+                if startText.isEmpty { throw FilterError("the slice [:] selects nothing in particular", at: range) }
+                return SliceSpec(start: start, end: .toEnd)
+            }
+            let length = try number(lengthText)
+            guard length > 0 else {
+                throw FilterError("the slice length \(length) is not positive", at: range)
+            }
+            return SliceSpec(start: start, end: .length(length))
+        }
+        // `i-j`: the dash that is not a sign.
+        let chars = Array(text)
+        var dash: Int? = nil
+        for i in 1..<max(1, chars.count) where chars[i] == "-" && chars[i - 1] != "-" {
+            dash = i
+            break
+        }
+        if let dash {
+            let start = try number(Substring(String(chars[..<dash])))
+            let end = try number(Substring(String(chars[(dash + 1)...])))
+            if start >= 0, end >= 0, end < start {
+                throw FilterError("the slice ends (\(end)) before it starts (\(start))", at: range)
+            }
+            if start < 0, end < 0, end < start {
+                throw FilterError("the slice ends (\(end)) before it starts (\(start))", at: range)
+            }
+            return SliceSpec(start: start, end: .inclusiveEnd(end))
+        }
+        return SliceSpec(start: try number(Substring(text)), end: .length(1))
+    }
+}
