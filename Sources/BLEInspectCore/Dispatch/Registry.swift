@@ -190,8 +190,6 @@ public final class DissectorRegistry: Sendable {
     public let shortNames: [String]
     /// Dissectors run after every frame, in order.
     public let postDissectors: [Binding]
-    /// The standard tables by slot, for dispatch without hashing table names.
-    let standardTables: [DissectorTable?]
 
     init(
         fields: [FieldDescriptor],
@@ -201,7 +199,6 @@ public final class DissectorRegistry: Sendable {
         postDissectors: [Binding]
     ) {
         self.postDissectors = postDissectors
-        self.standardTables = StandardTables.declarations.map { tables[$0.0] }
         self.fields = fields
         self.index = index
         self.layerOfField = layerOfField
@@ -223,11 +220,10 @@ public final class DissectorRegistry: Sendable {
     public func layer(of id: FieldID) -> FieldID { FieldID(layerOfField[Int(id.rawValue)]) }
 
     /// The dissector bound to `key` in `table`, if any.
+    @inlinable
     public func binding(_ table: TableID, _ key: DissectorKey) -> Binding? {
-        if let slot = table.standardSlot, Int(slot) < standardTables.count {
-            return standardTables[Int(slot)]?.lookup(key)
-        }
-        return tables[table]?.lookup(key)
+        guard let t = tables[table] else { return nil }
+        return t.lookup(key)
     }
 }
 

@@ -1,23 +1,8 @@
 /// The name of a dissector table: a place where modules bind dissectors by key.
 public struct TableID: Hashable, Sendable, CustomStringConvertible {
     public let name: String
-    /// For the standard tables: their position in `StandardTables.declarations`, so that the
-    /// registry finds them without hashing the name on every dispatch. `nil` for other tables.
-    let standardSlot: UInt8?
-
-    public init(_ name: String) {
-        self.name = name
-        standardSlot = nil
-    }
-
-    init(_ name: String, slot: UInt8) {
-        self.name = name
-        standardSlot = slot
-    }
-
+    public init(_ name: String) { self.name = name }
     public var description: String { name }
-    public static func == (a: TableID, b: TableID) -> Bool { a.name == b.name }
-    public func hash(into h: inout Hasher) { h.combine(name) }
 }
 
 /// A key in a dissector table: an integer (opcode, CID, PSM, AD type, company id) or a UUID.
@@ -59,35 +44,35 @@ public enum TableKeyKind: Sendable, Hashable {
 /// importing one another.
 public enum StandardTables {
     /// HCI packet indicator (1 command, 2 ACL, 3 SCO, 4 event, 5 ISO).
-    public static let hciPacketType = TableID("hci.packet_type", slot: 0)
+    public static let hciPacketType = TableID("hci.packet_type")
     /// HCI command opcode (OGF << 10 | OCF): command parameters.
-    public static let hciCommand = TableID("bthci_cmd.opcode", slot: 1)
+    public static let hciCommand = TableID("bthci_cmd.opcode")
     /// HCI command opcode: return parameters of Command Complete.
-    public static let hciCommandComplete = TableID("bthci_evt.command_complete.opcode", slot: 2)
+    public static let hciCommandComplete = TableID("bthci_evt.command_complete.opcode")
     /// HCI event code.
-    public static let hciEvent = TableID("bthci_evt.code", slot: 3)
+    public static let hciEvent = TableID("bthci_evt.code")
     /// LE Meta event subevent code.
-    public static let leMetaSubevent = TableID("bthci_evt.le_meta_subevent", slot: 4)
+    public static let leMetaSubevent = TableID("bthci_evt.le_meta_subevent")
     /// Complete L2CAP PDUs reassembled from LE ACL data (key 0).
-    public static let l2cap = TableID("btl2cap", slot: 5)
+    public static let l2cap = TableID("btl2cap")
     /// L2CAP fixed channel id (4 ATT, 5 LE signalling, 6 SMP).
-    public static let l2capCID = TableID("btl2cap.cid", slot: 6)
+    public static let l2capCID = TableID("btl2cap.cid")
     /// L2CAP PSM of a credit-based channel: SDUs, already reassembled.
-    public static let l2capPSM = TableID("btl2cap.psm", slot: 7)
+    public static let l2capPSM = TableID("btl2cap.psm")
     /// ATT opcode.
-    public static let attOpcode = TableID("btatt.opcode", slot: 8)
+    public static let attOpcode = TableID("btatt.opcode")
     /// GATT characteristic or descriptor UUID: decoders of attribute values.
-    public static let gattUUID = TableID("bluetooth.uuid", slot: 9)
+    public static let gattUUID = TableID("bluetooth.uuid")
     /// Advertising data (AD) type.
-    public static let adType = TableID("btcommon.eir_ad.type", slot: 10)
+    public static let adType = TableID("btcommon.eir_ad.type")
     /// Manufacturer-specific data by company identifier.
-    public static let companyID = TableID("btcommon.eir_ad.company_id", slot: 11)
+    public static let companyID = TableID("btcommon.eir_ad.company_id")
     /// Service data by service UUID.
-    public static let serviceData = TableID("btcommon.eir_ad.service_data", slot: 12)
+    public static let serviceData = TableID("btcommon.eir_ad.service_data")
     /// A whole advertising-data block (the AD structures of a report or a Set Data command), key 0.
-    public static let advertisingData = TableID("btcommon.eir_ad", slot: 13)
+    public static let advertisingData = TableID("btcommon.eir_ad")
     /// SMP opcode.
-    public static let smpOpcode = TableID("btsmp.opcode", slot: 14)
+    public static let smpOpcode = TableID("btsmp.opcode")
 
     /// Every standard table with its description and key kind.
     public static let declarations: [(TableID, String, TableKeyKind)] = [
