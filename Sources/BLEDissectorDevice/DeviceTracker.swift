@@ -1,0 +1,696 @@
+import BLEInspectCore
+
+/// Where a node is: its data source and byte range (the device nodes point at the bytes that tied
+/// the frame to the device).
+struct NodeSpan {
+    var source: UInt16 = 0
+    var start: Int32 = 0
+    var length: Int32 = 0
+
+    init() {}
+
+    init(_ node: FieldNode) {
+        source = node.source
+        start = node.start
+        length = node.length
+    }
+
+    var range: Range<Int> { Int(start)..<(Int(start) + Int(length)) }
+}
+
+/// One advertising report of the frame (an HCI `bthci_evt.report` group).
+struct ReportFacts {
+    var span: NodeSpan
+    var depth: UInt16
+    var address: BDAddr?
+    /// The HCI LE address type as the report gives it (0xFF: anonymous or absent).
+    var hciType: UInt8 = 0xFF
+    var name: String?
+    var nameRank: UInt8 = NameRank.none
+}
+
+/// An address named in the frame outside advertising reports.
+struct AddressFacts {
+    var address: BDAddr
+    var span: NodeSpan
+}
+
+/// A connection handle named in the frame.
+struct HandleFacts {
+    var handle: UInt16
+    var span: NodeSpan
+}
+
+/// What one pass over a frame's nodes found.
+struct FrameFacts {
+    var layer: FieldRole = .none
+    var cmdOpcode: UInt16?
+    var evtCode: UInt8?
+    var subevent: UInt8?
+    var status: UInt8?
+    var completedOpcode: UInt16?
+    var address: BDAddr?
+    var addressSpan = NodeSpan()
+    var hciType: UInt8 = 0xFF
+    var peerRPA: BDAddr?
+    var remoteName: String?
+    var syncHandle: UInt16?
+    var syncSpan = NodeSpan()
+    var eirName: String?
+    var eirRank: UInt8 = NameRank.none
+    var lastADType: UInt64 = 0
+    var attOpcode: UInt8?
+    var attName: String?
+    var smpOpcode: UInt8?
+    var smpAddress: BDAddr?
+    var smpType: UInt8 = 0xFF
+}
+
+/// A device the frame belongs to, before its nodes are added.
+struct DeviceRef {
+    var address: BDAddr
+    var slot: Int32
+    var handle: UInt16?
+    var span: NodeSpan
+    var identity: BDAddr?
+    var identityType: UInt8
+}
+
+/// A connection from its connection-complete event to its Disconnection Complete.
+struct ConnectionEntry {
+    var address: BDAddr
+    var addressType: UInt8
+    var identity: BDAddr?
+    var identityType: UInt8
+    var openedInFrame: Int
+}
+
+/// A periodic advertising train the controller is synchronised to.
+struct SyncEntry {
+    var address: BDAddr
+    var addressType: UInt8
+    var openedInFrame: Int
+}
+
+/// A sync handle on a controller.
+struct SyncKey: Hashable {
+    let controller: UInt16
+    let handle: UInt16
+}
+
+/// The device tracker's state for one capture (a class, as `CaptureState` wants). Everything is
+/// in one struct so that a frame's work is one access to it, not one per property.
+final class DeviceState {
+    static let defaultMaximumDevices = 65_536
+    static let maximumConnections = 4096
+    static let maximumSyncs = 4096
+    /// The most devices one frame is marked with (a Number Of Completed Packets event may name
+    /// many handles).
+    static let maximumRefsPerFrame = 64
+
+    var core: TrackerCore
+
+    init(maximumDevices: Int = DeviceState.defaultMaximumDevices) {
+        core = TrackerCore(maximumDevices: maximumDevices)
+    }
+
+    static func of(_ ctx: DissectionContext) -> DeviceState {
+        ctx.state.module(DeviceState.self) { DeviceState() }
+    }
+}
+
+/// The post-dissector: reads the frame's finished tree and adds one `device` node for each
+/// remote device the frame belongs to.
+struct DeviceTracker: Dissector {
+    let f: Fields<DeviceField>
+
+    func dissect(_ reader: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
+        DeviceState.of(ctx).core.process(f, &ctx)
+    }
+}
+
+/// The devices, the open connections and periodic syncs, and scratch space reused from frame to
+/// frame (no per-frame allocation once warm).
+struct TrackerCore {
+    var table: DeviceTable
+    var connections: [ConnectionKey: ConnectionEntry] = [:]
+    var lastConnection: (key: ConnectionKey, entry: ConnectionEntry)?
+    var syncs: [SyncKey: SyncEntry] = [:]
+    var roles: FieldRoles?
+
+    var facts = FrameFacts()
+    var reports: [ReportFacts] = []
+    var handles: [HandleFacts] = []
+    var addresses: [AddressFacts] = []
+    var refs: [DeviceRef] = []
+    var notedDeviceEviction = false
+
+    init(maximumDevices: Int) {
+        table = DeviceTable(capacity: maximumDevices)
+    }
+
+    /// Reads the frame's tree, updates what is known, and adds the frame's device nodes.
+    mutating func process(_ f: Fields<DeviceField>, _ ctx: inout DissectionContext) {
+        if roles == nil { roles = FieldRoles(ctx.registry) }
+        guard let roles else { return }
+        scan(ctx.tree.nodes, roles)
+        guard facts.layer != .none else { return }
+        if !refs.isEmpty { refs.removeAll(keepingCapacity: true) }
+        var closeHandle: UInt16? = nil
+        var lostSync: SyncKey? = nil
+        switch facts.layer {
+        case .evtLayer:
+            event(&ctx, closeHandle: &closeHandle, lostSync: &lostSync)
+        case .cmdLayer:
+            command(&ctx)
+        case .aclLayer, .scoLayer:
+            data(&ctx)
+        default:
+            break
+        }
+        emit(f, &ctx)
+        if let h = closeHandle {
+            setConnection(ConnectionKey(controller: ctx.controller, handle: h), nil)
+        }
+        if let s = lostSync { syncs[s] = nil }
+    }
+
+    // MARK: - One pass over the nodes
+
+    /// Fills `facts`, `reports` and `handles` from the frame's nodes.
+    mutating func scan(_ nodes: [FieldNode], _ roles: FieldRoles) {
+        facts = FrameFacts()
+        if !reports.isEmpty { reports.removeAll(keepingCapacity: true) }
+        if !handles.isEmpty { handles.removeAll(keepingCapacity: true) }
+        if !addresses.isEmpty { addresses.removeAll(keepingCapacity: true) }
+        var inReport = false
+        var reportDepth: UInt16 = 0
+        // Through the buffer, so that the many nodes this tracker ignores are not copied.
+        nodes.withUnsafeBufferPointer { buffer in
+            for i in buffer.indices {
+                if inReport && buffer[i].depth <= reportDepth { inReport = false }
+                let role = roles.role(buffer[i].field)
+                if role == .none { continue }
+                let node = buffer[i]
+                switch role {
+                case .cmdLayer, .evtLayer, .aclLayer, .scoLayer:
+                    if facts.layer == .none { facts.layer = role }
+                case .cmdOpcode:
+                    if facts.cmdOpcode == nil {
+                        facts.cmdOpcode = node.value.unsignedValue.map(UInt16.init(truncatingIfNeeded:))
+                    }
+                case .evtCode:
+                    if facts.evtCode == nil {
+                        facts.evtCode = node.value.unsignedValue.map(UInt8.init(truncatingIfNeeded:))
+                    }
+                case .evtSubevent:
+                    if facts.subevent == nil {
+                        facts.subevent = node.value.unsignedValue.map(UInt8.init(truncatingIfNeeded:))
+                    }
+                case .evtStatus:
+                    if !inReport && facts.status == nil {
+                        facts.status = node.value.unsignedValue.map(UInt8.init(truncatingIfNeeded:))
+                    }
+                case .evtOpcode:
+                    if facts.completedOpcode == nil {
+                        facts.completedOpcode = node.value.unsignedValue.map(UInt16.init(truncatingIfNeeded:))
+                    }
+                case .cmdHandle, .evtHandle, .aclHandle, .scoHandle:
+                    if let v = node.value.unsignedValue, handles.count < 256 {
+                        handles.append(HandleFacts(handle: UInt16(truncatingIfNeeded: v), span: NodeSpan(node)))
+                    }
+                case .cmdAddr, .evtAddr:
+                    guard case .address(let a) = node.value else { break }
+                    if inReport, let last = reports.indices.last {
+                        if reports[last].address == nil { reports[last].address = a }
+                    } else {
+                        if facts.address == nil {
+                            facts.address = a
+                            facts.addressSpan = NodeSpan(node)
+                        }
+                        if addresses.count < DeviceState.maximumRefsPerFrame {
+                            addresses.append(AddressFacts(address: a, span: NodeSpan(node)))
+                        }
+                    }
+                case .cmdAddrType, .evtAddrType:
+                    let v = UInt8(truncatingIfNeeded: node.value.unsignedValue ?? 0xFF)
+                    if inReport, let last = reports.indices.last {
+                        reports[last].hciType = v
+                    } else if facts.hciType == 0xFF {
+                        facts.hciType = v
+                    }
+                case .evtPeerRPA:
+                    if case .address(let a) = node.value { facts.peerRPA = a }
+                case .evtRemoteName:
+                    if case .string(let s) = node.value { facts.remoteName = s }
+                case .evtSyncHandle:
+                    if facts.syncHandle == nil, let v = node.value.unsignedValue {
+                        facts.syncHandle = UInt16(truncatingIfNeeded: v)
+                        facts.syncSpan = NodeSpan(node)
+                    }
+                case .evtReport:
+                    reports.append(ReportFacts(span: NodeSpan(node), depth: node.depth))
+                    inReport = true
+                    reportDepth = node.depth
+                case .adType:
+                    facts.lastADType = node.value.unsignedValue ?? 0
+                case .adName:
+                    guard case .string(let s) = node.value else { break }
+                    let rank: UInt8
+                    switch facts.lastADType {
+                    case 0x09: rank = NameRank.complete
+                    case 0x08: rank = NameRank.shortened
+                    default: continue
+                    }
+                    if inReport, let last = reports.indices.last {
+                        if rank > reports[last].nameRank {
+                            reports[last].name = s
+                            reports[last].nameRank = rank
+                        }
+                    } else if rank > facts.eirRank {
+                        facts.eirName = s
+                        facts.eirRank = rank
+                    }
+                case .attOpcode:
+                    if facts.attOpcode == nil {
+                        facts.attOpcode = node.value.unsignedValue.map(UInt8.init(truncatingIfNeeded:))
+                    }
+                case .attDeviceName:
+                    if facts.attName == nil, case .string(let s) = node.value { facts.attName = s }
+                case .smpOpcode:
+                    if facts.smpOpcode == nil {
+                        facts.smpOpcode = node.value.unsignedValue.map(UInt8.init(truncatingIfNeeded:))
+                    }
+                case .smpAddr:
+                    if case .address(let a) = node.value { facts.smpAddress = a }
+                case .smpAddrType:
+                    facts.smpType = UInt8(truncatingIfNeeded: node.value.unsignedValue ?? 0xFF)
+                case .none:
+                    break
+                }
+            }
+        }
+    }
+
+    // MARK: - What the frame says
+
+    private mutating func event(
+        _ ctx: inout DissectionContext,
+        closeHandle: inout UInt16?,
+        lostSync: inout SyncKey?
+    ) {
+        guard let code = facts.evtCode else { return }
+        let frame = ctx.frameNumber
+        var useHandles = true
+        switch code {
+        case 0x3E:
+            switch facts.subevent {
+            case 0x02, 0x0B, 0x0D:
+                // Advertising reports: each belongs to its advertiser; the anonymous ones (type
+                // 0xFF in extended reports) to nobody.
+                for report in reports {
+                    guard let a = report.address, a.rawValue != 0, report.hciType != 0xFF else { continue }
+                    let type = AddressType.fromHCI(report.hciType)
+                    guard let slot = addRef(&ctx, a, type: type, span: report.span) else { continue }
+                    // Types 2 and 3: the controller resolved the address, so it is an identity address.
+                    if report.hciType == 2 || report.hciType == 3, table[slot].identity != a {
+                        link(&ctx, slot: slot, identity: a, type: type, span: report.span)
+                    }
+                    if let name = report.name { learn(name: name, rank: report.nameRank, slot: slot) }
+                }
+            case 0x01, 0x0A, 0x29:
+                // LE (Enhanced) Connection Complete.
+                useHandles = facts.status == 0
+                if facts.status == 0, let h = handles.first?.handle, let peer = facts.address {
+                    var overAir = peer
+                    var type = AddressType.fromHCI(facts.hciType)
+                    var identity: BDAddr? = nil
+                    var identityType = AddressType.unknown
+                    if let rpa = facts.peerRPA, rpa.rawValue != 0, rpa != peer {
+                        // The controller resolved the peer's private address: Peer_Address is
+                        // the identity address, Peer_RPA the address used over the air.
+                        overAir = rpa
+                        type = AddressType.random
+                        identity = peer
+                        identityType = AddressType.fromHCI(facts.hciType)
+                    } else if facts.hciType == 2 || facts.hciType == 3 {
+                        identity = peer
+                        identityType = type
+                    }
+                    openConnection(
+                        &ctx,
+                        handle: h,
+                        ConnectionEntry(
+                            address: overAir,
+                            addressType: type,
+                            identity: identity,
+                            identityType: identityType,
+                            openedInFrame: frame
+                        )
+                    )
+                }
+            case 0x0E, 0x24:
+                // Periodic Advertising Sync Established: the sync handle stands for the advertiser.
+                if facts.status == 0, let s = facts.syncHandle, let a = facts.address, a.rawValue != 0 {
+                    let key = SyncKey(controller: ctx.controller, handle: s)
+                    if syncs[key] == nil && syncs.count >= DeviceState.maximumSyncs,
+                        let oldest = syncs.min(by: { $0.value.openedInFrame < $1.value.openedInFrame })?.key
+                    {
+                        syncs[oldest] = nil
+                        ctx.expert(
+                            .note,
+                            "Periodic advertising sync table full (\(DeviceState.maximumSyncs)): the oldest sync is forgotten",
+                            facts.syncSpan.range,
+                            source: Int(facts.syncSpan.source)
+                        )
+                    }
+                    let type = AddressType.fromHCI(facts.hciType)
+                    syncs[key] = SyncEntry(address: a, addressType: type, openedInFrame: frame)
+                    addRef(&ctx, a, type: type, span: facts.addressSpan)
+                }
+            case 0x0F, 0x25, 0x10:
+                // Periodic Advertising Report (v1, v2) and Sync Lost: through the sync handle.
+                if let s = facts.syncHandle {
+                    let key = SyncKey(controller: ctx.controller, handle: s)
+                    if let entry = syncs[key] {
+                        addRef(&ctx, entry.address, type: entry.addressType, span: facts.syncSpan)
+                        if facts.subevent == 0x10 { lostSync = key }
+                    }
+                }
+            case 0x13:
+                // Scan Request Received: the scanner.
+                if let a = facts.address, a.rawValue != 0 {
+                    addRef(&ctx, a, type: AddressType.fromHCI(facts.hciType), span: facts.addressSpan)
+                }
+            default:
+                break
+            }
+        case 0x03:
+            // Connection Complete (BR/EDR): ACL and SCO links.
+            useHandles = facts.status == 0
+            if facts.status == 0, let h = handles.first?.handle, let peer = facts.address {
+                openConnection(
+                    &ctx,
+                    handle: h,
+                    ConnectionEntry(
+                        address: peer,
+                        addressType: AddressType.public,
+                        identity: nil,
+                        identityType: AddressType.unknown,
+                        openedInFrame: frame
+                    )
+                )
+            }
+        case 0x05:
+            // Disconnection Complete: still the connection's, then closed.
+            if facts.status == 0 { closeHandle = handles.first?.handle }
+        case 0x07:
+            // Remote Name Request Complete.
+            if let a = facts.address, a.rawValue != 0 {
+                let slot = addRef(&ctx, a, type: AddressType.public, span: facts.addressSpan)
+                if facts.status == 0, let slot, let name = facts.remoteName {
+                    learn(name: name, rank: NameRank.fromDevice, slot: slot)
+                }
+            }
+        case 0x0E:
+            // Command Complete: return parameters of Link Control commands name the remote
+            // device; others (Read BD_ADDR) may name the local one.
+            if let a = facts.address, a.rawValue != 0, let op = facts.completedOpcode, op >> 10 == 0x01 {
+                addRef(&ctx, a, type: AddressType.public, span: facts.addressSpan)
+            }
+        case 0x0F:
+            useHandles = false
+        case 0x2F:
+            // Extended Inquiry Result: a BR/EDR device and its EIR data.
+            if let a = facts.address, a.rawValue != 0 {
+                let slot = addRef(&ctx, a, type: AddressType.public, span: facts.addressSpan)
+                if let slot, let name = facts.eirName { learn(name: name, rank: facts.eirRank, slot: slot) }
+            }
+        default:
+            // Other events that name a remote device by address (Connection Request, Role Change,
+            // the Secure Simple Pairing events…): BR/EDR, so public addresses.
+            for i in addresses.indices where addresses[i].address.rawValue != 0 {
+                addRef(&ctx, addresses[i].address, type: AddressType.public, span: addresses[i].span)
+            }
+        }
+        if useHandles { connectionRefs(&ctx) }
+    }
+
+    private mutating func command(_ ctx: inout DissectionContext) {
+        connectionRefs(&ctx)
+        guard !addresses.isEmpty, let op = facts.cmdOpcode else { return }
+        let ogf = op >> 10
+        // Vendor commands, LE Set Random Address and LE Set Advertising Set Random Address carry
+        // the local address.
+        guard ogf != 0x3F, op != 0x2005, op != 0x2035 else { return }
+        var type = AddressType.fromHCI(facts.hciType)
+        if type == AddressType.unknown && ogf != 0x08 { type = AddressType.public }
+        for i in addresses.indices where addresses[i].address.rawValue != 0 {
+            addRef(&ctx, addresses[i].address, type: type, span: addresses[i].span)
+        }
+    }
+
+    private mutating func data(_ ctx: inout DissectionContext) {
+        connectionRefs(&ctx)
+        // Names and identities are learned only from what the peer sent (controller to host): what
+        // the local host sends is about the local device.
+        guard ctx.direction == .controllerToHost, let ref = refs.first, ref.handle != nil else { return }
+        if let name = facts.attName, let op = facts.attOpcode, op == 0x0B || op == 0x09 {
+            learn(name: name, rank: NameRank.fromDevice, slot: ref.slot)
+        }
+        if facts.smpOpcode == 0x09, let identity = facts.smpAddress, let h = ref.handle {
+            let type = facts.smpType <= 1 ? facts.smpType : AddressType.unknown
+            let key = ConnectionKey(controller: ctx.controller, handle: h)
+            if var c = connection(key) {
+                c.identity = identity
+                c.identityType = type
+                setConnection(key, c)
+            }
+            link(&ctx, slot: ref.slot, identity: identity, type: type, span: ref.span)
+            refs[0].identity = identity
+            refs[0].identityType = type
+        }
+    }
+
+    // MARK: - State changes
+
+    /// The open connection `key`. ACL data comes in runs on one handle, so the last one looked up
+    /// is kept aside: most frames need no hashing.
+    private mutating func connection(_ key: ConnectionKey) -> ConnectionEntry? {
+        if let last = lastConnection, last.key == key { return last.entry }
+        guard let entry = connections[key] else { return nil }
+        lastConnection = (key, entry)
+        return entry
+    }
+
+    /// Opens, updates or (with nil) closes connection `key`.
+    private mutating func setConnection(_ key: ConnectionKey, _ entry: ConnectionEntry?) {
+        connections[key] = entry
+        if let last = lastConnection, last.key == key { lastConnection = nil }
+    }
+
+    /// Adds a device reference for each handle of an open connection (once per device).
+    private mutating func connectionRefs(_ ctx: inout DissectionContext) {
+        for h in handles {
+            let key = ConnectionKey(controller: ctx.controller, handle: h.handle)
+            guard let c = connection(key) else { continue }
+            addRef(
+                &ctx,
+                c.address,
+                type: c.addressType,
+                span: h.span,
+                handle: h.handle,
+                identity: c.identity,
+                identityType: c.identityType
+            )
+        }
+    }
+
+    /// Marks the frame as belonging to `address` (once per address) and returns the device's slot.
+    @discardableResult
+    private mutating func addRef(
+        _ ctx: inout DissectionContext,
+        _ address: BDAddr,
+        type: UInt8,
+        span: NodeSpan,
+        handle: UInt16? = nil,
+        identity: BDAddr? = nil,
+        identityType: UInt8 = AddressType.unknown
+    ) -> Int32? {
+        for i in refs.indices where refs[i].address == address {
+            if refs[i].handle == nil, let handle {
+                refs[i].handle = handle
+                refs[i].span = span
+            }
+            if refs[i].identity == nil, let identity {
+                refs[i].identity = identity
+                refs[i].identityType = identityType
+            }
+            return refs[i].slot
+        }
+        guard refs.count < DeviceState.maximumRefsPerFrame else {
+            if refs.count == DeviceState.maximumRefsPerFrame {
+                ctx.expert(
+                    .note,
+                    "More than \(DeviceState.maximumRefsPerFrame) devices in one frame: the others are not marked",
+                    span.range,
+                    source: Int(span.source)
+                )
+                // One note per frame: a sentinel past the cap.
+                refs.append(
+                    DeviceRef(
+                        address: BDAddr(rawValue: 0),
+                        slot: -1,
+                        handle: nil,
+                        span: span,
+                        identity: nil,
+                        identityType: AddressType.unknown
+                    )
+                )
+            }
+            return nil
+        }
+        let slot = touch(&ctx, address, type: type, span: span)
+        refs.append(
+            DeviceRef(
+                address: address,
+                slot: slot,
+                handle: handle,
+                span: span,
+                identity: identity,
+                identityType: identityType
+            )
+        )
+        return slot
+    }
+
+    /// The device's slot, made if need be; notes the first time the table is full.
+    private mutating func touch(
+        _ ctx: inout DissectionContext,
+        _ address: BDAddr,
+        type: UInt8,
+        span: NodeSpan
+    ) -> Int32 {
+        let (slot, evicted) = table.touch(address, type: type, frame: ctx.frameNumber)
+        if evicted != nil && !notedDeviceEviction {
+            notedDeviceEviction = true
+            ctx.expert(
+                .note,
+                "Device table full (\(table.capacity) devices): from here on the least recently seen device "
+                    + "is forgotten to make room for a new one (its name and first-seen frame are lost)",
+                span.range,
+                source: Int(span.source)
+            )
+        }
+        return slot
+    }
+
+    /// Learns a name for the device in `slot` and for the identity address it is linked to.
+    private mutating func learn(name: String, rank: UInt8, slot: Int32) {
+        table.learn(name: name, rank: rank, slot: slot)
+        let record = table[slot]
+        if let id = record.identity, id != record.address, let idSlot = table.slot(of: id) {
+            table.learn(name: name, rank: rank, slot: idSlot)
+        }
+    }
+
+    /// Links the address in `slot` to its identity address; the better name of the two is kept
+    /// on the identity's record too, so that later addresses linked to it get it.
+    private mutating func link(
+        _ ctx: inout DissectionContext,
+        slot: Int32,
+        identity: BDAddr,
+        type: UInt8,
+        span: NodeSpan
+    ) {
+        table[slot].identity = identity
+        table[slot].identityType = type
+        let record = table[slot]
+        guard identity != record.address else { return }
+        let idSlot = touch(&ctx, identity, type: type, span: span)
+        // The device was first seen under whichever address came first.
+        table[idSlot].firstSeen = min(table[idSlot].firstSeen, record.firstSeen)
+        if let name = record.name { table.learn(name: name, rank: record.nameRank, slot: idSlot) }
+        let idRecord = table[idSlot]
+        if let name = idRecord.name, table[slot].address == record.address {
+            table.learn(name: name, rank: idRecord.nameRank, slot: slot)
+        }
+    }
+
+    private mutating func openConnection(
+        _ ctx: inout DissectionContext,
+        handle: UInt16,
+        _ entry: ConnectionEntry
+    ) {
+        let key = ConnectionKey(controller: ctx.controller, handle: handle)
+        if connections[key] == nil && connections.count >= DeviceState.maximumConnections,
+            let oldest = connections.min(by: { $0.value.openedInFrame < $1.value.openedInFrame })?.key
+        {
+            setConnection(oldest, nil)
+            ctx.expert(
+                .note,
+                "Connection table full (\(DeviceState.maximumConnections)): the oldest connection is forgotten",
+                0..<0
+            )
+        }
+        // A handle reused without a Disconnection Complete: the new connection replaces the old.
+        setConnection(key, entry)
+        let slot = touch(&ctx, entry.address, type: entry.addressType, span: NodeSpan())
+        if let identity = entry.identity {
+            link(&ctx, slot: slot, identity: identity, type: entry.identityType, span: NodeSpan())
+        }
+    }
+
+    // MARK: - The nodes
+
+    private mutating func emit(_ f: Fields<DeviceField>, _ ctx: inout DissectionContext) {
+        for ref in refs where ref.slot >= 0 {
+            let range = ref.span.range
+            let source = Int(ref.span.source)
+            ctx.tree.open(f.layer, .none, range, source: source)
+            ctx.tree.add(f[.addr], .address(ref.address), range, source: source)
+            // The slot may have been reused if the table is tiny; then only the address is known.
+            let valid = Int(ref.slot) < table.records.count && table[ref.slot].address == ref.address
+            var identity = ref.identity
+            var identityType = ref.identityType
+            var name: String? = nil
+            var rank = NameRank.none
+            var firstSeen = ctx.frameNumber
+            if valid {
+                let record = table[ref.slot]
+                if record.addressType != AddressType.unknown {
+                    ctx.tree.add(f[.addrType], .unsigned(UInt64(record.addressType)), range, source: source)
+                }
+                if identity == nil {
+                    identity = record.identity
+                    identityType = record.identityType
+                }
+                name = record.name
+                rank = record.nameRank
+                firstSeen = record.firstSeen
+            }
+            if let id = identity {
+                if id != ref.address {
+                    ctx.tree.add(f[.addr], .address(id), range, source: source)
+                    if identityType != AddressType.unknown {
+                        ctx.tree.add(f[.addrType], .unsigned(UInt64(identityType)), range, source: source)
+                    }
+                    if let idSlot = table.slot(of: id) {
+                        table.markUsed(idSlot)
+                        let idRecord = table[idSlot]
+                        if idRecord.nameRank > rank {
+                            name = idRecord.name
+                            rank = idRecord.nameRank
+                        }
+                        firstSeen = min(firstSeen, idRecord.firstSeen)
+                    }
+                }
+                ctx.tree.add(f[.identityAddr], .address(id), range, source: source)
+            }
+            if let name { ctx.tree.add(f[.name], .string(name), range, source: source) }
+            if let h = ref.handle { ctx.tree.add(f[.connection], .unsigned(UInt64(h)), range, source: source) }
+            ctx.tree.add(f[.firstSeen], .unsigned(UInt64(max(0, firstSeen))), range, source: source)
+            ctx.tree.close()
+        }
+    }
+}
