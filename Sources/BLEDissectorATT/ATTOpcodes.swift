@@ -44,14 +44,10 @@ struct ATTOpcodeDissector: Dissector {
         _ pdu: ATTPDU
     ) throws(DecodeError) {
         let src = reader.source
-        let at = reader.offset
-        let requestOpcode = try reader.readUInt8()
-        context.tree.add(f[.reqOpcodeInError], .unsigned(UInt64(requestOpcode)), at..<(at + 1), source: src)
+        let requestOpcode = try context.addUInt8(f[.reqOpcodeInError], &reader)
         let db = pdu.database
         let handle = try readHandle(.handleInError, &reader, &context, db)
-        let codeAt = reader.offset
-        let code = try reader.readUInt8()
-        context.tree.add(f[.errorCode], .unsigned(UInt64(code)), codeAt..<(codeAt + 1), source: src)
+        let code = try context.addUInt8(f[.errorCode], &reader)
         let request = pdu.bearer.take(requestOpcode: requestOpcode, answeredFrom: context.direction)
         let direction = context.direction
         context.setInfo(
@@ -69,8 +65,7 @@ struct ATTOpcodeDissector: Dissector {
     ) throws(DecodeError) {
         let src = reader.source
         let at = reader.offset
-        let mtu = try reader.readUInt16()
-        context.tree.add(f[.clientRxMTU], .unsigned(UInt64(mtu)), at..<(at + 2), source: src)
+        let mtu = try context.addUInt16(f[.clientRxMTU], &reader)
         let direction = context.direction
         context.setInfo(ATTInfo.prefix(direction) + "Exchange MTU Request, Client Rx MTU: \(mtu)")
         if mtu < 23 {
@@ -102,8 +97,7 @@ struct ATTOpcodeDissector: Dissector {
     ) throws(DecodeError) {
         let src = reader.source
         let at = reader.offset
-        let mtu = try reader.readUInt16()
-        context.tree.add(f[.serverRxMTU], .unsigned(UInt64(mtu)), at..<(at + 2), source: src)
+        let mtu = try context.addUInt16(f[.serverRxMTU], &reader)
         let direction = context.direction
         context.setInfo(ATTInfo.prefix(direction) + "Exchange MTU Response, Server Rx MTU: \(mtu)")
         if mtu < 23 {
@@ -136,10 +130,8 @@ struct ATTOpcodeDissector: Dissector {
     ) throws(DecodeError) {
         let src = reader.source
         let at = reader.offset
-        let start = try reader.readUInt16()
-        context.tree.add(f[.startingHandle], .unsigned(UInt64(start)), at..<(at + 2), source: src)
-        let end = try reader.readUInt16()
-        context.tree.add(f[.endingHandle], .unsigned(UInt64(end)), (at + 2)..<(at + 4), source: src)
+        let start = try context.addUInt16(f[.startingHandle], &reader)
+        let end = try context.addUInt16(f[.endingHandle], &reader)
         if start == 0 || start > end {
             context.expert(
                 .warning,
@@ -199,8 +191,7 @@ struct ATTOpcodeDissector: Dissector {
     ) throws(DecodeError) {
         let src = reader.source
         let at = reader.offset
-        let format = try reader.readUInt8()
-        context.tree.add(f[.uuidFormat], .unsigned(UInt64(format)), at..<(at + 1), source: src)
+        let format = try context.addUInt8(f[.uuidFormat], &reader)
         let uuidSize: Int
         switch format {
         case 1: uuidSize = 2
@@ -645,9 +636,7 @@ struct ATTOpcodeDissector: Dissector {
         let value = try reader.readSlice(valueLength)
         addValue(value, uuid: db?[handle]?.uuid, decode: true, &context, pdu)
         if opcode == 0xD2 {
-            let counterAt = reader.offset
-            let counter = try reader.readUInt32()
-            context.tree.add(f[.signCounter], .unsigned(UInt64(counter)), counterAt..<(counterAt + 4), source: src)
+            try context.addUInt32(f[.signCounter], &reader)
             let macAt = reader.offset
             try reader.skip(8)
             context.tree.add(f[.signature], .bytes, macAt..<(macAt + 8), source: src)
@@ -697,9 +686,7 @@ struct ATTOpcodeDissector: Dissector {
         let at = reader.offset
         let db = pdu.database
         let handle = try readHandle(.handle, &reader, &context, db)
-        let offsetAt = reader.offset
-        let offset = try reader.readUInt16()
-        context.tree.add(f[.offset], .unsigned(UInt64(offset)), offsetAt..<(offsetAt + 2), source: src)
+        let offset = try context.addUInt16(f[.offset], &reader)
         let direction = context.direction
         let opcodeName = name
         context.setInfo(
@@ -733,8 +720,7 @@ struct ATTOpcodeDissector: Dissector {
     ) throws(DecodeError) {
         let src = reader.source
         let at = reader.offset
-        let flags = try reader.readUInt8()
-        context.tree.add(f[.flags], .unsigned(UInt64(flags)), at..<(at + 1), source: src)
+        let flags = try context.addUInt8(f[.flags], &reader)
         if flags > 1 {
             context.expert(.warning, "Execute Write flags \(flags) are reserved", at..<(at + 1), source: src)
         }

@@ -59,29 +59,18 @@ struct GATTValueDissector: Dissector {
             try reader.expectEnd("Appearance value")
 
         case .peripheralPreferredConnectionParameters:
-            let minimum = try reader.readUInt16()
-            context.tree.add(f[.minimumConnectionInterval], .unsigned(UInt64(minimum)), at..<(at + 2), source: src)
-            let maximum = try reader.readUInt16()
-            context.tree.add(
-                f[.maximumConnectionInterval],
-                .unsigned(UInt64(maximum)),
-                (at + 2)..<(at + 4),
-                source: src
-            )
-            let latency = try reader.readUInt16()
-            context.tree.add(f[.peripheralLatency], .unsigned(UInt64(latency)), (at + 4)..<(at + 6), source: src)
-            let timeout = try reader.readUInt16()
-            context.tree.add(f[.supervisionTimeout], .unsigned(UInt64(timeout)), (at + 6)..<(at + 8), source: src)
+            let minimum = try context.addUInt16(f[.minimumConnectionInterval], &reader)
+            let maximum = try context.addUInt16(f[.maximumConnectionInterval], &reader)
+            let latency = try context.addUInt16(f[.peripheralLatency], &reader)
+            let timeout = try context.addUInt16(f[.supervisionTimeout], &reader)
             context.appendInfo(
                 "Interval: \(minimum)–\(maximum) (×1.25 ms), Latency: \(latency), Timeout: \(timeout) (×10 ms)"
             )
             try reader.expectEnd("Peripheral Preferred Connection Parameters")
 
         case .serviceChanged:
-            let start = try reader.readUInt16()
-            context.tree.add(f[.startingHandle], .unsigned(UInt64(start)), at..<(at + 2), source: src)
-            let end = try reader.readUInt16()
-            context.tree.add(f[.endingHandle], .unsigned(UInt64(end)), (at + 2)..<(at + 4), source: src)
+            let start = try context.addUInt16(f[.startingHandle], &reader)
+            let end = try context.addUInt16(f[.endingHandle], &reader)
             context.appendInfo("Changed: " + ATTInfo.range(start, end))
             let state = ATTState.of(context)
             if state.valueOpcode == 0x1D, let connection = state.valueConnection,
@@ -99,8 +88,7 @@ struct GATTValueDissector: Dissector {
             try reader.expectEnd("Service Changed value")
 
         case .batteryLevel:
-            let v = try reader.readUInt8()
-            context.tree.add(f[.batteryLevel], .unsigned(UInt64(v)), at..<(at + 1), source: src)
+            let v = try context.addUInt8(f[.batteryLevel], &reader)
             context.appendInfo("\(v)%")
             if v > 100 {
                 context.expert(.warning, "Battery level \(v) is above 100%", at..<(at + 1), source: src)
@@ -108,14 +96,10 @@ struct GATTValueDissector: Dissector {
             try reader.expectEnd("Battery Level value")
 
         case .pnpID:
-            let vendorSource = try reader.readUInt8()
-            context.tree.add(f[.pnpVendorIDSource], .unsigned(UInt64(vendorSource)), at..<(at + 1), source: src)
-            let vendor = try reader.readUInt16()
-            context.tree.add(f[.pnpVendorID], .unsigned(UInt64(vendor)), (at + 1)..<(at + 3), source: src)
-            let product = try reader.readUInt16()
-            context.tree.add(f[.pnpProductID], .unsigned(UInt64(product)), (at + 3)..<(at + 5), source: src)
-            let version = try reader.readUInt16()
-            context.tree.add(f[.pnpProductVersion], .unsigned(UInt64(version)), (at + 5)..<(at + 7), source: src)
+            try context.addUInt8(f[.pnpVendorIDSource], &reader)
+            let vendor = try context.addUInt16(f[.pnpVendorID], &reader)
+            let product = try context.addUInt16(f[.pnpProductID], &reader)
+            let version = try context.addUInt16(f[.pnpProductVersion], &reader)
             context.appendInfo(
                 "Vendor " + ATTNames.hex16(vendor) + ", Product " + ATTNames.hex16(product) + ", Version "
                     + ATTNames.hex16(version)
@@ -150,8 +134,7 @@ struct GATTValueDissector: Dissector {
             try reader.expectEnd("Tx Power Level value")
 
         case .l2capPSM:
-            let psm = try reader.readUInt16()
-            context.tree.add(f[.gattL2CAPPSM], .unsigned(UInt64(psm)), at..<(at + 2), source: src)
+            let psm = try context.addUInt16(f[.gattL2CAPPSM], &reader)
             context.appendInfo("L2CAP PSM: " + ATTNames.hex16(psm))
             if psm < 0x0080 || psm > 0x00FF {
                 context.expert(

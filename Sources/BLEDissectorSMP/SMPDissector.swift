@@ -9,8 +9,7 @@ struct SMPDissector: Dissector {
         let start = reader.offset
         let src = reader.source
         context.tree.open(f.layer, .none, start..<(start + reader.remaining), source: src)
-        let opcode = try reader.readUInt8()
-        context.tree.add(f[.opcode], .unsigned(UInt64(opcode)), start..<(start + 1), source: src)
+        let opcode = try context.addUInt8(f[.opcode], &reader)
         let direction = context.direction
         context.setInfo(SMPInfo.prefix(direction) + SMPInfo.opcodeName(opcode))
         var parameters = reader.readRest()
@@ -107,21 +106,18 @@ struct SMPOpcodeDissector: Dissector {
         case 0x04:
             try key(.randomValue, 16, &reader, &context)
         case 0x05:
-            let reason = try reader.readUInt8()
-            context.tree.add(f[.reason], .unsigned(UInt64(reason)), at..<(at + 1), source: src)
+            let reason = try context.addUInt8(f[.reason], &reader)
             context.appendInfoAfterName(SMPInfo.reasonName(reason))
         case 0x06:
             try key(.longTermKey, 16, &reader, &context)
         case 0x07:
-            let ediv = try reader.readUInt16()
-            context.tree.add(f[.ediv], .unsigned(UInt64(ediv)), at..<(at + 2), source: src)
+            let ediv = try context.addUInt16(f[.ediv], &reader)
             try key(.randomValue, 8, &reader, &context)
             context.appendInfoAfterName("EDIV: " + SMPInfo.hex16(ediv))
         case 0x08:
             try key(.idResolvingKey, 16, &reader, &context)
         case 0x09:
-            let type = try reader.readUInt8()
-            context.tree.add(f[.addressType], .unsigned(UInt64(type)), at..<(at + 1), source: src)
+            let type = try context.addUInt8(f[.addressType], &reader)
             let address = try reader.readAddress()
             context.tree.add(f[.bdAddr], .address(address), (at + 1)..<(at + 7), source: src)
             if type > 1 {
@@ -149,8 +145,7 @@ struct SMPOpcodeDissector: Dissector {
         case 0x0D:
             try key(.dhkeyCheck, 16, &reader, &context)
         case 0x0E:
-            let type = try reader.readUInt8()
-            context.tree.add(f[.notificationType], .unsigned(UInt64(type)), at..<(at + 1), source: src)
+            let type = try context.addUInt8(f[.notificationType], &reader)
             context.appendInfoAfterName(SMPInfo.notificationName(type))
         default:
             return
@@ -173,14 +168,11 @@ struct SMPOpcodeDissector: Dissector {
     private func pairingFeatures(_ reader: inout ByteReader, _ context: inout DissectionContext) throws(DecodeError) {
         let src = reader.source
         let at = reader.offset
-        let io = try reader.readUInt8()
-        context.tree.add(f[.ioCapability], .unsigned(UInt64(io)), at..<(at + 1), source: src)
-        let oob = try reader.readUInt8()
-        context.tree.add(f[.oobDataFlags], .unsigned(UInt64(oob)), (at + 1)..<(at + 2), source: src)
+        let io = try context.addUInt8(f[.ioCapability], &reader)
+        let oob = try context.addUInt8(f[.oobDataFlags], &reader)
         let authReq = try reader.readUInt8()
         addAuthReq(authReq, (at + 2)..<(at + 3), &context, source: src)
-        let maxKey = try reader.readUInt8()
-        context.tree.add(f[.maxEncKeySize], .unsigned(UInt64(maxKey)), (at + 3)..<(at + 4), source: src)
+        let maxKey = try context.addUInt8(f[.maxEncKeySize], &reader)
         let initiatorKeys = try reader.readUInt8()
         addKeyDistribution(.initiatorKeyDistribution, initiatorKeys, (at + 4)..<(at + 5), &context, source: src)
         let responderKeys = try reader.readUInt8()
