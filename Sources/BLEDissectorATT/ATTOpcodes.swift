@@ -875,7 +875,7 @@ struct ATTOpcodeDissector: Dissector {
         if role != .handle { context.tree.add(f[role], .unsigned(UInt64(handle)), range, source: source) }
         if let attribute {
             context.tree.add(f[.gattUUID], .uuid(attribute.uuid), range, source: source)
-            if let name = attribute.name { context.tree.add(f[.gattName], .string(name), range, source: source) }
+            if let name = attribute.name { context.tree.add(f[.gattName], text: name, range, source: source) }
             if let about = attribute.about {
                 switch attribute.kind {
                 case .descriptor, .characteristicDeclaration:

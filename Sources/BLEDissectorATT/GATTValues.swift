@@ -45,7 +45,7 @@ struct GATTValueDissector: Dissector {
             let count = reader.remaining
             let text = reader.remainingSlice
             try reader.skip(count)
-            context.tree.add(f[field], .string(String(decoding: text, as: UTF8.self)), at..<(at + count), source: src)
+            context.tree.add(f[field], text: String(decoding: text, as: UTF8.self), at..<(at + count), source: src)
             context.appendInfo("\"" + TerminalSafeText.escape(text) + "\"")
 
         case .appearance:

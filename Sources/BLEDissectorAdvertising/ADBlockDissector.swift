@@ -41,7 +41,7 @@ struct ADBlockDissector: Dissector {
             let type = try body.readUInt8()
             context.tree.open(
                 f[.entry],
-                .string(ADNames.adTypeByCode[Int(type)]),
+                text: ADNames.adTypeByCode[Int(type)],
                 start..<(start + 1 + length),
                 source: source
             )
@@ -85,7 +85,7 @@ struct ADBlockDissector: Dissector {
         let type = reader.peekUInt8()
         context.tree.open(
             f[.entry],
-            .string(type.map { ADNames.adTypeByCode[Int($0)] } ?? "Unknown"),
+            text: type.map { ADNames.adTypeByCode[Int($0)] } ?? "Unknown",
             start..<end,
             source: source
         )

@@ -290,7 +290,7 @@ struct ADTypeDissector: Dissector {
         let rest = String(decoding: r.remainingSlice, as: UTF8.self)
         _ = r.readRest()
         let text = (ADNames.uriScheme(code) ?? "") + rest
-        c.tree.add(f[.uri], .string(text), start..<r.offset, source: r.source)
+        c.tree.add(f[.uri], text: text, start..<r.offset, source: r.source)
     }
 
     // MARK: Service data and manufacturer data
@@ -473,7 +473,7 @@ struct ADTypeDissector: Dissector {
         while let last = octets.last, last == 0 { octets = octets.dropLast() }
         c.tree.add(
             f[.broadcastCode],
-            .string(String(decoding: octets, as: UTF8.self)),
+            text: String(decoding: octets, as: UTF8.self),
             start..<r.offset,
             source: r.source
         )

@@ -155,7 +155,7 @@ struct AppleDissector: Dissector {
         _ c: inout DissectionContext
     ) {
         c.tree.open(id, .uuid(entry.uuid), range, source: s)
-        if !entry.name.isEmpty { c.tree.add(f[.overflowName], .string(entry.name), range, source: s) }
+        if !entry.name.isEmpty { c.tree.add(f[.overflowName], text: entry.name, range, source: s) }
         c.tree.close()
     }
 }

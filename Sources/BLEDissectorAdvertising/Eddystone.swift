@@ -128,7 +128,7 @@ struct EddystoneDissector: Dissector {
             let scheme = try c.addUInt8(f[.urlScheme], &r)
             let (url, reserved) = Eddystone.expandURL(scheme: scheme, r.remainingSlice)
             _ = r.readRest()
-            c.tree.add(f[.url], .string(url), start..<r.offset, source: r.source)
+            c.tree.add(f[.url], text: url, start..<r.offset, source: r.source)
             if scheme > 3 || reserved {
                 c.expert(.warning, "Eddystone-URL uses a reserved scheme or octet", start..<r.offset, source: r.source)
             }

@@ -13,7 +13,7 @@ extension DissectionContext {
         var octets = slice.remainingSlice
         while let last = octets.last, last == 0 { octets = octets.dropLast() }
         let text = String(decoding: octets, as: UTF8.self)
-        tree.add(id, .string(text), start..<r.offset, source: r.source)
+        tree.add(id, text: text, start..<r.offset, source: r.source)
         return text
     }
 }

@@ -153,7 +153,7 @@ struct TrackerCore {
     mutating func process(_ f: Fields<DeviceField>, _ ctx: inout DissectionContext) {
         if roles == nil { roles = FieldRoles(ctx.registry) }
         guard let roles else { return }
-        scan(ctx.tree.nodes, roles)
+        scan(ctx.tree.nodes, ctx.tree.texts, roles)
         guard facts.layer != .none else { return }
         if !refs.isEmpty { refs.removeAll(keepingCapacity: true) }
         var closeHandle: UInt16? = nil
@@ -178,7 +178,8 @@ struct TrackerCore {
     // MARK: - One pass over the nodes
 
     /// Fills `facts`, `reports` and `handles` from the frame's nodes.
-    mutating func scan(_ nodes: [FieldNode], _ roles: FieldRoles) {
+    mutating func scan(_ nodes: [FieldNode], _ texts: [String], _ roles: FieldRoles) {
+        func text(_ ref: TextRef) -> String { Int(ref.index) < texts.count ? texts[Int(ref.index)] : "" }
         facts = FrameFacts()
         if !reports.isEmpty { reports.removeAll(keepingCapacity: true) }
         if !handles.isEmpty { handles.removeAll(keepingCapacity: true) }
@@ -242,7 +243,7 @@ struct TrackerCore {
                 case .evtPeerRPA:
                     if case .address(let a) = node.value { facts.peerRPA = a }
                 case .evtRemoteName:
-                    if case .string(let s) = node.value { facts.remoteName = s }
+                    if case .string(let ref) = node.value { facts.remoteName = text(ref) }
                 case .evtSyncHandle:
                     if facts.syncHandle == nil, let v = node.value.unsignedValue {
                         facts.syncHandle = UInt16(truncatingIfNeeded: v)
@@ -255,7 +256,7 @@ struct TrackerCore {
                 case .adType:
                     facts.lastADType = node.value.unsignedValue ?? 0
                 case .adName:
-                    guard case .string(let s) = node.value else { break }
+                    guard case .string(let ref) = node.value else { break }
                     let rank: UInt8
                     switch facts.lastADType {
                     case 0x09: rank = NameRank.complete
@@ -264,11 +265,11 @@ struct TrackerCore {
                     }
                     if inReport, let last = reports.indices.last {
                         if rank > reports[last].nameRank {
-                            reports[last].name = s
+                            reports[last].name = text(ref)
                             reports[last].nameRank = rank
                         }
                     } else if rank > facts.eirRank {
-                        facts.eirName = s
+                        facts.eirName = text(ref)
                         facts.eirRank = rank
                     }
                 case .attOpcode:
@@ -276,7 +277,7 @@ struct TrackerCore {
                         facts.attOpcode = node.value.unsignedValue.map(UInt8.init(truncatingIfNeeded:))
                     }
                 case .attDeviceName:
-                    if facts.attName == nil, case .string(let s) = node.value { facts.attName = s }
+                    if facts.attName == nil, case .string(let ref) = node.value { facts.attName = text(ref) }
                 case .smpOpcode:
                     if facts.smpOpcode == nil {
                         facts.smpOpcode = node.value.unsignedValue.map(UInt8.init(truncatingIfNeeded:))
@@ -687,7 +688,7 @@ struct TrackerCore {
                 }
                 ctx.tree.add(f[.identityAddr], .address(id), range, source: source)
             }
-            if let name { ctx.tree.add(f[.name], .string(name), range, source: source) }
+            if let name { ctx.tree.add(f[.name], text: name, range, source: source) }
             if let h = ref.handle { ctx.tree.add(f[.connection], .unsigned(UInt64(h)), range, source: source) }
             ctx.tree.add(f[.firstSeen], .unsigned(UInt64(max(0, firstSeen))), range, source: source)
             ctx.tree.close()

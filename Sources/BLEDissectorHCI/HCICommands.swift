@@ -398,7 +398,7 @@ enum HCICommandDecoders {
         for (bit, name) in phyBits where bit != 0x02 && phys & bit != 0 {
             let start = r.offset
             let node = ctx.tree.nextIndex
-            ctx.tree.open(c[.leScanPhyParam], .string(name), start..<start, source: r.source)
+            ctx.tree.open(c[.leScanPhyParam], text: name, start..<start, source: r.source)
             try ctx.addUInt8(c[.leScanType], &r)
             try ctx.addUInt16(c[.leScanInterval], &r)
             try ctx.addUInt16(c[.leScanWindow], &r)
@@ -434,7 +434,7 @@ enum HCICommandDecoders {
         for (bit, name) in phyBits where phys & bit != 0 {
             let start = r.offset
             let node = ctx.tree.nextIndex
-            ctx.tree.open(c[.leInitPhyParam], .string(name), start..<start, source: r.source)
+            ctx.tree.open(c[.leInitPhyParam], text: name, start..<start, source: r.source)
             try ctx.addUInt16(c[.leScanInterval], &r)
             try ctx.addUInt16(c[.leScanWindow], &r)
             try ctx.addUInt16(c[.leConIntervalMin], &r)

@@ -20,7 +20,7 @@ extension DissectionContext {
         let slice = try r.readSlice(min(size, r.remaining))
         let raw = slice.remainingSlice
         let text = raw.prefix { $0 != 0 }
-        tree.add(id, .string(String(decoding: text, as: UTF8.self)), s..<r.offset, source: r.source)
+        tree.add(id, text: String(decoding: text, as: UTF8.self), s..<r.offset, source: r.source)
     }
 
     /// An integer value with bit fields under it: the parent node, then one child per mask.

@@ -56,7 +56,7 @@ struct SignallingDissector: Dissector {
         let commandIndex = context.tree.nextIndex
         let code = reader.peekUInt8() ?? 0
         let name = L2CAPNames.commandName(code)
-        context.tree.open(f[.command], .string(name), start..<(start + min(reader.remaining, 4)), source: source)
+        context.tree.open(f[.command], text: name, start..<(start + min(reader.remaining, 4)), source: source)
         _ = try context.addUInt8(f[.cmdCode], &reader)
         let ident = try context.addUInt8(f[.cmdIdent], &reader)
         let length = try context.addUInt16(f[.cmdLength], &reader)

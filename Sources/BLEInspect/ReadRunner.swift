@@ -124,6 +124,11 @@ public struct ReadRunner {
                 var first: Timestamp? = nil
                 var previous: Timestamp? = nil
                 var engine = DissectionEngine(registry: registry)
+                engine.runsPostDissectors = needsDerivedFields(
+                    registry: registry,
+                    filter: filter,
+                    printLines: printLines
+                )
                 let overflow = AppleOverflowUUIDList.in(engine.state)
                 for (uuid, name) in options.overflowUUIDs { _ = overflow.add(uuid, name: name) }
                 while remaining > 0, let frame = try reader.next() {
@@ -170,6 +175,18 @@ public struct ReadRunner {
         if options.countOnly { out.append("\(total)\n") }
         out.flush()
         return status
+    }
+
+    /// Whether anything shown or filtered reads derived fields (`device.*`): the tree and JSON
+    /// show every field; one-line output and hex dumps show none.
+    private func needsDerivedFields(registry: DissectorRegistry, filter: DisplayFilter?, printLines: Bool) -> Bool {
+        if let filter, filter.fieldsUsed.contains(where: registry.derived) { return true }
+        guard printLines else { return false }
+        switch options.output {
+        case .text(let verbose, _): return verbose
+        case .json: return true
+        case .fields(let names): return names.contains { registry.field(named: $0).map(registry.derived) ?? false }
+        }
     }
 
     private func progressWanted(_ size: Int64?) -> Bool {

@@ -94,6 +94,7 @@ public struct DisplayFilter: Sendable {
     public func matches(_ tree: borrowing ProtocolTree, frameBytes: [UInt8]) -> Bool {
         let nodes = tree.nodes
         let sources = tree.sources
+        let texts = tree.texts
         let slotCount = slotFields.count
         return nodes.withUnsafeBufferPointer { nodeBuffer in
             slotOfField.withUnsafeBufferPointer { table in
@@ -113,7 +114,13 @@ public struct DisplayFilter: Sendable {
                         }
                         i &+= 1
                     }
-                    let frame = FrameView(nodes: nodeBuffer, marks: marks, sources: sources, frameBytes: frameBytes)
+                    let frame = FrameView(
+                        nodes: nodeBuffer,
+                        marks: marks,
+                        sources: sources,
+                        texts: texts,
+                        frameBytes: frameBytes
+                    )
                     return program.evaluate(frame)
                 }
             }

@@ -202,7 +202,14 @@ struct FrameView {
     let nodes: UnsafeBufferPointer<FieldNode>
     let marks: UnsafeMutableBufferPointer<Int32>
     let sources: [[UInt8]]
+    let texts: [String]
     let frameBytes: [UInt8]
+
+    /// The text of a `.string` node, nil for other values.
+    @inline(__always) func text(_ i: Int) -> String? {
+        guard case .string(let ref) = nodes[i].value, Int(ref.index) < texts.count else { return nil }
+        return texts[Int(ref.index)]
+    }
 
     @inline(__always) func present(_ o: Operand) -> Bool { marks[2 &* o.slot] >= 0 }
 
@@ -271,7 +278,7 @@ struct FrameView {
             guard source <= sources.count else { return nil }
             return Self.bytes(sources[source &- 1], node, slice, body)
         case .string:
-            guard case .string(var text) = nodes[i].value else { return nil }
+            guard var text = text(i) else { return nil }
             return text.withUTF8 { Self.sliced($0, slice, body) }
         case .address:
             guard case .address(let address) = nodes[i].value else { return nil }
@@ -439,7 +446,7 @@ extension Program {
             }
         case .stringMatches(let o, let box):
             return f.test(o, .any) { i in
-                guard case .string(let text) = f.nodes[i].value else { return nil }
+                guard let text = f.text(i) else { return nil }
                 return text.contains(box.regex)
             }
         case .fields(let c):

@@ -186,7 +186,7 @@ func dissect(_ frames: [CapturedFrame], maximumDevices: Int) -> [FrameSnapshot] 
     _ = engine.state.module(DeviceState.self) { DeviceState(maximumDevices: maximumDevices) }
     return frames.map { frame in
         engine.dissect(frame, wantsInfo: true) { tree in
-            FrameSnapshot(frame: frame, nodes: tree.nodes, sources: tree.sources, info: tree.info, registry: registry)
+            FrameSnapshot(frame: frame, tree: tree, registry: registry)
         }
     }
 }

@@ -400,8 +400,8 @@ struct DeviceScenarioTests {
         for node in f.nodes {
             if node.field == device {
                 out.append([])
-            } else if node.field == id, !out.isEmpty, case .string(let s) = node.value {
-                out[out.count - 1].append(s)
+            } else if node.field == id, !out.isEmpty, case .string(let ref) = node.value {
+                out[out.count - 1].append(f.text(ref))
             }
         }
         return out

@@ -98,13 +98,13 @@ struct LiteralTests {
             ]
         )
         var q = TestTree()
-        q.add("btcommon.eir_ad.entry.device_name", .string("say \"hi\"\\\n"))
+        q.add("btcommon.eir_ad.entry.device_name", text: "say \"hi\"\\\n")
         q.expect(
             ["btcommon.eir_ad.entry.device_name == \"say \\\"hi\\\"\\\\\\n\""],
             not: ["btcommon.eir_ad.entry.device_name == r\"say \\\"hi\\\"\\\\\\n\""]
         )
         var raw = TestTree()
-        raw.add("btcommon.eir_ad.entry.device_name", .string("C:\\temp\\n"))
+        raw.add("btcommon.eir_ad.entry.device_name", text: "C:\\temp\\n")
         raw.expect(
             [
                 "btcommon.eir_ad.entry.device_name == r\"C:\\temp\\n\"",

@@ -25,6 +25,11 @@ struct TestTree {
         tree.add(Self.id(name), value, range, source: source)
     }
 
+    /// Adds a node of the field `name` whose value is `text`.
+    mutating func add(_ name: String, text: String, _ range: Range<Int> = 0..<0, source: Int = 0) {
+        tree.add(Self.id(name), text: text, range, source: source)
+    }
+
     /// Adds a node of `name` and nests the following ones in it until `close()`.
     mutating func open(_ name: String, _ range: Range<Int> = 0..<0, source: Int = 0) {
         tree.open(Self.id(name), .none, range, source: source)

@@ -1,7 +1,10 @@
 /// Builders for small capture files, so tests can make exactly the bytes they need.
 public enum CaptureBytes {
     public static func be32(_ v: UInt32) -> [UInt8] {
-        [UInt8(truncatingIfNeeded: v >> 24), UInt8(truncatingIfNeeded: v >> 16), UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v)]
+        [
+            UInt8(truncatingIfNeeded: v >> 24), UInt8(truncatingIfNeeded: v >> 16), UInt8(truncatingIfNeeded: v >> 8),
+            UInt8(truncatingIfNeeded: v),
+        ]
     }
 
     public static func le32(_ v: UInt32) -> [UInt8] { be32(v).reversed() }
@@ -17,7 +20,11 @@ public enum CaptureBytes {
 
     /// One btsnoop record; `unixMicros` is converted to btsnoop's year-0 epoch.
     public static func btsnoopRecord(
-        _ payload: [UInt8], flags: UInt32, unixMicros: Int64, originalLength: UInt32? = nil, includedLength: UInt32? = nil
+        _ payload: [UInt8],
+        flags: UInt32,
+        unixMicros: Int64,
+        originalLength: UInt32? = nil,
+        includedLength: UInt32? = nil
     ) -> [UInt8] {
         let stamp = UInt64(bitPattern: unixMicros + 0x00DC_DDB3_0F2F_8000)
         var out: [UInt8] = be32(originalLength ?? UInt32(payload.count))
@@ -31,7 +38,11 @@ public enum CaptureBytes {
 
     /// One PacketLogger record.
     public static func packetLoggerRecord(
-        type: UInt8, _ payload: [UInt8], seconds: UInt32, micros: UInt32, bigEndian: Bool
+        type: UInt8,
+        _ payload: [UInt8],
+        seconds: UInt32,
+        micros: UInt32,
+        bigEndian: Bool
     ) -> [UInt8] {
         func u32(_ v: UInt32) -> [UInt8] { bigEndian ? be32(v) : le32(v) }
         var out: [UInt8] = u32(UInt32(9 + payload.count))
@@ -54,7 +65,9 @@ public enum CaptureBytes {
     }
 
     /// One classic pcap record, big-endian.
-    public static func pcapRecord(_ payload: [UInt8], seconds: UInt32, micros: UInt32, originalLength: UInt32? = nil) -> [UInt8] {
+    public static func pcapRecord(_ payload: [UInt8], seconds: UInt32, micros: UInt32, originalLength: UInt32? = nil)
+        -> [UInt8]
+    {
         var out: [UInt8] = be32(seconds)
         out += be32(micros)
         out += be32(UInt32(payload.count))

@@ -7,6 +7,8 @@ public struct FrameSnapshot: Sendable {
     public let frame: CapturedFrame
     public let nodes: [FieldNode]
     public let sources: [[UInt8]]
+    /// The strings `.string` and `.expert` values refer to.
+    public let texts: [String]
     public let info: String
     public let registry: DissectorRegistry
     /// The L2CAP channel a test stand-in for the lower layers (`MiniStack`, `PDUFeeder`) handed the
@@ -17,6 +19,7 @@ public struct FrameSnapshot: Sendable {
         frame: CapturedFrame,
         nodes: [FieldNode],
         sources: [[UInt8]],
+        texts: [String] = [],
         info: String,
         registry: DissectorRegistry,
         cid: UInt16? = nil
@@ -24,9 +27,22 @@ public struct FrameSnapshot: Sendable {
         self.frame = frame
         self.nodes = nodes
         self.sources = sources
+        self.texts = texts
         self.info = info
         self.registry = registry
         self.cid = cid
+    }
+
+    /// A snapshot of `tree`, the engine's tree for `frame`.
+    public init(frame: CapturedFrame, tree: borrowing ProtocolTree, registry: DissectorRegistry) {
+        self.init(
+            frame: frame,
+            nodes: tree.nodes,
+            sources: tree.sources,
+            texts: tree.texts,
+            info: tree.info,
+            registry: registry
+        )
     }
 
     /// Values of every node of the field (or alias) named `name`, in tree order.
@@ -50,8 +66,11 @@ public struct FrameSnapshot: Sendable {
 
     /// String values of the field named `name`.
     public func strings(_ name: String) -> [String] {
-        values(name).compactMap { if case .string(let s) = $0 { s } else { nil } }
+        values(name).compactMap { if case .string(let r) = $0 { text(r) } else { nil } }
     }
+
+    /// The string a `.string` or `.expert` value refers to.
+    public func text(_ ref: TextRef) -> String { Int(ref.index) < texts.count ? texts[Int(ref.index)] : "" }
 
     /// Address values of the field named `name`, as text ("11:22:33:44:55:66").
     public func addresses(_ name: String) -> [String] {
@@ -121,7 +140,7 @@ public struct FrameSnapshot: Sendable {
     /// Messages of expert notes of warning severity or worse (malformed notes included).
     public var warnings: [String] {
         nodes.compactMap { node -> String? in
-            if case .expert(let severity, let message) = node.value, severity >= .warning { return message }
+            if case .expert(let severity, let r) = node.value, severity >= .warning { return text(r) }
             return nil
         }
     }
@@ -150,13 +169,7 @@ public enum Dissect {
         var engine = DissectionEngine(registry: registry)
         return frames.map { frame in
             engine.dissect(frame, wantsInfo: true) { tree in
-                FrameSnapshot(
-                    frame: frame,
-                    nodes: tree.nodes,
-                    sources: tree.sources,
-                    info: tree.info,
-                    registry: registry
-                )
+                FrameSnapshot(frame: frame, tree: tree, registry: registry)
             }
         }
     }

@@ -90,6 +90,7 @@ public enum MiniStack {
                     frame: frame,
                     nodes: ctx.tree.nodes,
                     sources: ctx.tree.sources,
+                    texts: ctx.tree.texts,
                     info: ctx.tree.info,
                     registry: registry,
                     cid: cidSeen

@@ -54,6 +54,7 @@ public final class PDUFeeder {
             frame: frame,
             nodes: ctx.tree.nodes,
             sources: ctx.tree.sources,
+            texts: ctx.tree.texts,
             info: ctx.tree.info,
             registry: registry,
             cid: packet.cid

@@ -20,7 +20,11 @@ public struct FieldFormatter: Sendable {
 
     /// The value as tshark's `-T fields` prints it: hex integers as `0x…` padded to the field's
     /// width, booleans as 1/0, bytes as contiguous lower-case hex, addresses lower-case.
-    public func fieldText(_ node: FieldNode, _ d: FieldDescriptor, bytes: () -> ArraySlice<UInt8>) -> String {
+    public func fieldText(
+        _ node: FieldNode,
+        _ d: FieldDescriptor,
+        texts: [String],
+        bytes: () -> ArraySlice<UInt8>) -> String {
         switch node.value {
         case .none:
             return d.kind == .bytes ? Hex.string(bytes()) : ""
@@ -36,33 +40,42 @@ public struct FieldFormatter: Sendable {
             return String(v)
         case .boolean(let b): return b ? "1" : "0"
         case .bytes: return Hex.string(bytes())
-        case .string(let s): return TerminalSafeText.escape(s)
+        case .string(let ref): return TerminalSafeText.escape(Self.text(ref, texts))
         case .address(let a): return a.description.lowercased()
         case .uuid(let u): return u.description.lowercased()
-        case .expert(_, let message): return TerminalSafeText.escape(message)
+        case .expert(_, let ref): return TerminalSafeText.escape(Self.text(ref, texts))
         }
     }
 
     /// The label shown in the tree: `Name: value (names)`.
-    public func label(_ node: FieldNode, _ d: FieldDescriptor, bytes: () -> ArraySlice<UInt8>) -> String {
+    public func label(
+        _ node: FieldNode,
+        _ d: FieldDescriptor,
+        texts: [String],
+        bytes: () -> ArraySlice<UInt8>) -> String {
         switch d.kind {
         case .layer, .group:
-            if case .string(let s) = node.value { return "\(d.name): \(TerminalSafeText.escape(s))" }
+            if case .string(let ref) = node.value { return "\(d.name): \(TerminalSafeText.escape(Self.text(ref, texts)))" }
             if case .unsigned(let v) = node.value { return "\(d.name) \(v)" }
             return d.name
         case .expert:
-            if case .expert(let severity, let message) = node.value {
+            if case .expert(let severity, let ref) = node.value {
+                let message = Self.text(ref, texts)
                 let word = severity.description
                 return "[\(word.prefix(1).uppercased() + word.dropFirst())] \(TerminalSafeText.escape(message))"
             }
             return d.name
         default:
-            return "\(d.name): \(valueText(node, d, bytes: bytes))"
+            return "\(d.name): \(valueText(node, d, texts: texts, bytes: bytes))"
         }
     }
 
     /// The value part of a label.
-    public func valueText(_ node: FieldNode, _ d: FieldDescriptor, bytes: () -> ArraySlice<UInt8>) -> String {
+    public func valueText(
+        _ node: FieldNode,
+        _ d: FieldDescriptor,
+        texts: [String],
+        bytes: () -> ArraySlice<UInt8>) -> String {
         switch node.value {
         case .none:
             return d.kind == .bytes ? Self.bytesLabel(bytes()) : ""
@@ -85,13 +98,18 @@ public struct FieldFormatter: Sendable {
             return String(v)
         case .boolean(let b): return b ? "True" : "False"
         case .bytes: return Self.bytesLabel(bytes())
-        case .string(let s): return "\"\(TerminalSafeText.escape(s))\""
+        case .string(let ref): return "\"\(TerminalSafeText.escape(Self.text(ref, texts)))\""
         case .address(let a): return a.description
         case .uuid(let u):
             if let name = Self.uuidName(u) { return "\(u.description) (\(name))" }
             return u.description
-        case .expert(_, let message): return TerminalSafeText.escape(message)
+        case .expert(_, let ref): return TerminalSafeText.escape(Self.text(ref, texts))
         }
+    }
+
+    /// The string `ref` refers to in a tree's `texts`.
+    public static func text(_ ref: TextRef, _ texts: [String]) -> String {
+        Int(ref.index) < texts.count ? texts[Int(ref.index)] : ""
     }
 
     /// The SIG name of a UUID, if it has one.

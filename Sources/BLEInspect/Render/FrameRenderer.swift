@@ -136,7 +136,7 @@ public struct FrameRenderer {
         for node in tree.nodes {
             let d = registry.descriptor(node.field)
             let indent = String(repeating: " ", count: 4 + 2 * Int(node.depth))
-            let label = formatter.label(node, d) { FieldFormatter.bytes(of: node, frame: frame, tree: tree) }
+            let label = formatter.label(node, d, texts: tree.texts) { FieldFormatter.bytes(of: node, frame: frame, tree: tree) }
             switch d.kind {
             case .layer:
                 out.append(indent + style.bold + style.blue + label + style.reset + "\n")
@@ -168,7 +168,7 @@ public struct FrameRenderer {
             for (i, ids) in fieldIDs.enumerated() where ids.contains(node.field) {
                 let d = registry.descriptor(node.field)
                 columns[i].append(
-                    formatter.fieldText(node, d) { FieldFormatter.bytes(of: node, frame: frame, tree: tree) }
+                    formatter.fieldText(node, d, texts: tree.texts) { FieldFormatter.bytes(of: node, frame: frame, tree: tree) }
                 )
             }
         }

@@ -81,11 +81,11 @@ public enum JSONFrame {
             return String(v)
         case .boolean(let b): return b ? "true" : "false"
         case .bytes: return quote(Hex.string(FieldFormatter.bytes(of: node, frame: frame, tree: tree)))
-        case .string(let s): return quote(s)
+        case .string(let ref): return quote(tree.text(ref))
         case .address(let a): return quote(a.description.lowercased())
         case .uuid(let u): return quote(u.description.lowercased())
-        case .expert(let severity, let message):
-            return "{\"severity\":\(quote(severity.description)),\"message\":\(quote(message))}"
+        case .expert(let severity, let ref):
+            return "{\"severity\":\(quote(severity.description)),\"message\":\(quote(tree.text(ref)))}"
         }
     }
 

@@ -1,5 +1,5 @@
 /// A 48-bit Bluetooth device address, shown most significant byte first (`AA:BB:CC:DD:EE:FF`).
-public struct BDAddr: RawRepresentable, Hashable, Sendable, Comparable, CustomStringConvertible {
+public struct BDAddr: RawRepresentable, Hashable, Sendable, BitwiseCopyable, Comparable, CustomStringConvertible {
     public var rawValue: UInt64
 
     @inlinable

@@ -1,7 +1,7 @@
 /// A Bluetooth UUID of any width, stored as its full 128-bit value; 16- and 32-bit UUIDs are
 /// expanded on the Bluetooth base UUID 00000000-0000-1000-8000-00805F9B34FB and remember their
 /// width, so that a 16-bit UUID equals its 128-bit base form but is still shown short.
-public struct BluetoothUUID: Hashable, Sendable, CustomStringConvertible {
+public struct BluetoothUUID: Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
     public var high: UInt64
     public var low: UInt64
     /// Width on the wire in bytes: 2, 4 or 16. Not part of equality.

@@ -45,7 +45,9 @@ public final class CaptureState {
     /// The state object of type `T`, made on first use.
     public func module<T: AnyObject>(_ type: T.Type, make: () -> T) -> T {
         let key = ObjectIdentifier(type)
-        if let existing = moduleStates[key] as? T { return existing }
+        // Only a `T` is ever stored under `ObjectIdentifier(T.self)`, so the cast cannot fail;
+        // `unsafeDowncast` checks it in debug builds and skips the dynamic cast in release.
+        if let existing = moduleStates[key] { return unsafeDowncast(existing, to: T.self) }
         let created = make()
         moduleStates[key] = created
         if let s = created as? any ConnectionScopedState { scoped.append(s) }

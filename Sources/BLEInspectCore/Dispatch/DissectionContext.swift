@@ -64,8 +64,9 @@ public struct DissectionContext {
 
     /// Adds an expert note at `range` of the data `source`.
     public mutating func expert(_ severity: ExpertSeverity, _ message: String, _ range: Range<Int>, source: Int = 0) {
-        tree.open(core[.expert], .expert(severity, message), range, source: source)
-        tree.add(core[.expertMessage], .string(message), range, source: source)
+        let ref = tree.intern(message)
+        tree.open(core[.expert], .expert(severity, ref), range, source: source)
+        tree.add(core[.expertMessage], .string(ref), range, source: source)
         tree.add(core[.expertSeverity], .unsigned(UInt64(severity.rawValue)), range, source: source)
         tree.close()
     }
@@ -115,8 +116,9 @@ public struct DissectionContext {
         case .malformed: message = "Malformed: \(error.reason)"
         case .limitExceeded: message = "Limit reached: \(error.reason)"
         }
-        tree.open(core[.malformed], .expert(.error, message), at..<max(at, end), source: reader.source)
-        tree.add(core[.expertMessage], .string(message), at..<max(at, end), source: reader.source)
+        let ref = tree.intern(message)
+        tree.open(core[.malformed], .expert(.error, ref), at..<max(at, end), source: reader.source)
+        tree.add(core[.expertMessage], .string(ref), at..<max(at, end), source: reader.source)
         tree.close()
         if wantsInfo { tree.info += tree.info.isEmpty ? "[Malformed]" : " [Malformed]" }
     }

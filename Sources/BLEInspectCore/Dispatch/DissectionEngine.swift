@@ -3,6 +3,10 @@ public struct DissectionEngine {
     public let registry: DissectorRegistry
     public let state = CaptureState()
     private var tree = ProtocolTree()
+    /// Whether post-dissectors (derived fields such as `device.*`) run. A caller that neither
+    /// shows nor filters derived fields turns them off to save their cost; their state then does
+    /// not advance, so it must stay off for the whole capture.
+    public var runsPostDissectors = true
 
     public init(registry: DissectorRegistry) {
         self.registry = registry
@@ -32,7 +36,7 @@ public struct DissectionEngine {
         context.tree.add(core[.capturedLength], .unsigned(UInt64(frame.bytes.count)), all)
         context.tree.add(core[.direction], .unsigned(UInt64(frame.direction.rawValue)), all)
         if let c = frame.controllerIndex { context.tree.add(core[.controller], .unsigned(UInt64(c)), all) }
-        context.tree.add(core[.kind], .string(frame.kind.name), all)
+        context.tree.add(core[.kind], text: frame.kind.name, all)
         context.tree.close()
 
         var reader = ByteReader(frame.bytes)
@@ -40,13 +44,13 @@ public struct DissectionEngine {
             context.dispatch(StandardTables.hciPacketType, DissectorKey(h4), &reader)
         } else if frame.kind.isText {
             let text = frame.bytes.prefix { $0 != 0 }
-            context.tree.add(core[.note], .string(String(decoding: text, as: UTF8.self)), all)
+            context.tree.add(core[.note], text: String(decoding: text, as: UTF8.self), all)
             context.setInfo("\(frame.kind.name): " + TerminalSafeText.escape(text.prefix(200)))
         } else if !frame.bytes.isEmpty {
             context.tree.add(core[.data], .bytes, all)
         }
         context.tree.derivedStart = context.tree.nextIndex
-        for post in registry.postDissectors {
+        for post in registry.postDissectors where runsPostDissectors {
             var empty = ByteReader([])
             context.tree.restoreDepth(0)
             context.run(post.dissector, &empty)

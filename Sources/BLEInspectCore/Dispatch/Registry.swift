@@ -165,12 +165,14 @@ public struct RegistryBuilder {
             }
             tables[id] = t
         }
+        let postOwners = Set(postDissectors.map(\.owner))
         return DissectorRegistry(
             fields: fields,
             index: index,
             layerOfField: layerOfField,
             tables: tables,
-            postDissectors: postDissectors
+            postDissectors: postDissectors,
+            derived: fieldOwners.map { postOwners.contains($0) }
         )
     }
 }
@@ -183,6 +185,8 @@ public final class DissectorRegistry: Sendable {
     /// For each field, the id of the layer it belongs to.
     let layerOfField: [UInt32]
     public let tables: [TableID: DissectorTable]
+    /// The standard tables by `TableID.standardSlot`, for dispatch without hashing.
+    @usableFromInline let standardTables: [DissectorTable?]
     public let core: CoreFields
     /// Per field: true for layers (kept apart so that hot loops need not copy descriptors).
     public let isLayer: [Bool]
@@ -190,19 +194,30 @@ public final class DissectorRegistry: Sendable {
     public let shortNames: [String]
     /// Dissectors run after every frame, in order.
     public let postDissectors: [Binding]
+    /// Per field: true for the fields of modules that add them from a post-dissector (derived
+    /// fields such as `device.*`). A run that shows and filters none of them can skip the
+    /// post-dissectors.
+    public let isDerived: [Bool]
 
     init(
         fields: [FieldDescriptor],
         index: [String: FieldID],
         layerOfField: [UInt32],
         tables: [TableID: DissectorTable],
-        postDissectors: [Binding]
+        postDissectors: [Binding],
+        derived: [Bool]
     ) {
         self.postDissectors = postDissectors
+        self.isDerived = derived
         self.fields = fields
         self.index = index
         self.layerOfField = layerOfField
         self.tables = tables
+        var standard = [DissectorTable?](repeating: nil, count: StandardTables.declarations.count)
+        for (id, table) in tables {
+            if let slot = id.standardSlot, slot >= 0, slot < standard.count { standard[slot] = table }
+        }
+        self.standardTables = standard
         // The core set is registered first, so its layer is field 0.
         self.core = CoreFields(layer: FieldID(0), base: 1)
         self.isLayer = fields.map { $0.kind == .layer }
@@ -216,14 +231,21 @@ public final class DissectorRegistry: Sendable {
 
     public func field(named name: String) -> FieldID? { index[name] }
 
+    /// True when `id` is a derived field (see `isDerived`).
+    public func derived(_ id: FieldID) -> Bool {
+        Int(id.rawValue) < isDerived.count && isDerived[Int(id.rawValue)]
+    }
+
     /// The layer a field belongs to.
     public func layer(of id: FieldID) -> FieldID { FieldID(layerOfField[Int(id.rawValue)]) }
 
     /// The dissector bound to `key` in `table`, if any.
     @inlinable
     public func binding(_ table: TableID, _ key: DissectorKey) -> Binding? {
-        guard let t = tables[table] else { return nil }
-        return t.lookup(key)
+        if let slot = table.standardSlot, slot < standardTables.count {
+            return standardTables[slot]?.lookup(key)
+        }
+        return tables[table]?.lookup(key)
     }
 }
 

@@ -1,8 +1,23 @@
 /// The name of a dissector table: a place where modules bind dissectors by key.
 public struct TableID: Hashable, Sendable, CustomStringConvertible {
     public let name: String
-    public init(_ name: String) { self.name = name }
+    /// For the standard tables: their position in `StandardTables.declarations`, so that dispatch
+    /// finds them by index instead of hashing the name. Not part of identity.
+    public let standardSlot: Int?
+
+    public init(_ name: String) {
+        self.name = name
+        self.standardSlot = nil
+    }
+
+    init(_ name: String, standardSlot: Int) {
+        self.name = name
+        self.standardSlot = standardSlot
+    }
+
     public var description: String { name }
+    public static func == (a: TableID, b: TableID) -> Bool { a.name == b.name }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
 
 /// A key in a dissector table: an integer (opcode, CID, PSM, AD type, company id) or a UUID.
@@ -44,35 +59,35 @@ public enum TableKeyKind: Sendable, Hashable {
 /// importing one another.
 public enum StandardTables {
     /// HCI packet indicator (1 command, 2 ACL, 3 SCO, 4 event, 5 ISO).
-    public static let hciPacketType = TableID("hci.packet_type")
+    public static let hciPacketType = TableID("hci.packet_type", standardSlot: 0)
     /// HCI command opcode (OGF << 10 | OCF): command parameters.
-    public static let hciCommand = TableID("bthci_cmd.opcode")
+    public static let hciCommand = TableID("bthci_cmd.opcode", standardSlot: 1)
     /// HCI command opcode: return parameters of Command Complete.
-    public static let hciCommandComplete = TableID("bthci_evt.command_complete.opcode")
+    public static let hciCommandComplete = TableID("bthci_evt.command_complete.opcode", standardSlot: 2)
     /// HCI event code.
-    public static let hciEvent = TableID("bthci_evt.code")
+    public static let hciEvent = TableID("bthci_evt.code", standardSlot: 3)
     /// LE Meta event subevent code.
-    public static let leMetaSubevent = TableID("bthci_evt.le_meta_subevent")
+    public static let leMetaSubevent = TableID("bthci_evt.le_meta_subevent", standardSlot: 4)
     /// Complete L2CAP PDUs reassembled from LE ACL data (key 0).
-    public static let l2cap = TableID("btl2cap")
+    public static let l2cap = TableID("btl2cap", standardSlot: 5)
     /// L2CAP fixed channel id (4 ATT, 5 LE signalling, 6 SMP).
-    public static let l2capCID = TableID("btl2cap.cid")
+    public static let l2capCID = TableID("btl2cap.cid", standardSlot: 6)
     /// L2CAP PSM of a credit-based channel: SDUs, already reassembled.
-    public static let l2capPSM = TableID("btl2cap.psm")
+    public static let l2capPSM = TableID("btl2cap.psm", standardSlot: 7)
     /// ATT opcode.
-    public static let attOpcode = TableID("btatt.opcode")
+    public static let attOpcode = TableID("btatt.opcode", standardSlot: 8)
     /// GATT characteristic or descriptor UUID: decoders of attribute values.
-    public static let gattUUID = TableID("bluetooth.uuid")
+    public static let gattUUID = TableID("bluetooth.uuid", standardSlot: 9)
     /// Advertising data (AD) type.
-    public static let adType = TableID("btcommon.eir_ad.type")
+    public static let adType = TableID("btcommon.eir_ad.type", standardSlot: 10)
     /// Manufacturer-specific data by company identifier.
-    public static let companyID = TableID("btcommon.eir_ad.company_id")
+    public static let companyID = TableID("btcommon.eir_ad.company_id", standardSlot: 11)
     /// Service data by service UUID.
-    public static let serviceData = TableID("btcommon.eir_ad.service_data")
+    public static let serviceData = TableID("btcommon.eir_ad.service_data", standardSlot: 12)
     /// A whole advertising-data block (the AD structures of a report or a Set Data command), key 0.
-    public static let advertisingData = TableID("btcommon.eir_ad")
+    public static let advertisingData = TableID("btcommon.eir_ad", standardSlot: 13)
     /// SMP opcode.
-    public static let smpOpcode = TableID("btsmp.opcode")
+    public static let smpOpcode = TableID("btsmp.opcode", standardSlot: 14)
 
     /// Every standard table with its description and key kind.
     public static let declarations: [(TableID, String, TableKeyKind)] = [

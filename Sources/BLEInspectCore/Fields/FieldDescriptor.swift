@@ -104,7 +104,7 @@ public struct FieldDescriptor: Sendable {
 }
 
 /// A registered field's identity: its index in the registry's field catalog.
-public struct FieldID: Hashable, Sendable, Comparable {
+public struct FieldID: Hashable, Sendable, Comparable, BitwiseCopyable {
     public let rawValue: UInt32
     @inlinable public init(_ raw: UInt32) { rawValue = raw }
     public static func < (a: FieldID, b: FieldID) -> Bool { a.rawValue < b.rawValue }

@@ -1,16 +1,26 @@
+/// A string kept beside a frame's tree (`ProtocolTree.text(_:)`), so that `FieldValue` and
+/// `FieldNode` stay plain bits: adding, copying and clearing nodes never retains or releases.
+public struct TextRef: Hashable, Sendable, BitwiseCopyable {
+    public let index: UInt32
+    @inlinable
+    public init(index: UInt32) { self.index = index }
+}
+
 /// A decoded value, stored raw: names and labels are made only when something is shown.
-public enum FieldValue: Sendable, Hashable {
+/// Plain bits (no references): strings live in the tree's text table.
+public enum FieldValue: Sendable, Hashable, BitwiseCopyable {
     case none
     case unsigned(UInt64)
     case signed(Int64)
     case boolean(Bool)
     /// The field's bytes are its range in its data source.
     case bytes
-    case string(String)
+    /// Text that is not a byte range of the data (a name, a note); see `ProtocolTree.text(_:)`.
+    case string(TextRef)
     case address(BDAddr)
     case uuid(BluetoothUUID)
     /// Expert note: severity and text.
-    case expert(ExpertSeverity, String)
+    case expert(ExpertSeverity, TextRef)
 
     public var unsignedValue: UInt64? {
         switch self {
@@ -23,7 +33,7 @@ public enum FieldValue: Sendable, Hashable {
 }
 
 /// How serious an expert note is.
-public enum ExpertSeverity: UInt8, Sendable, Hashable, Comparable, CustomStringConvertible {
+public enum ExpertSeverity: UInt8, Sendable, Hashable, Comparable, CustomStringConvertible, BitwiseCopyable {
     case comment, note, warning, error
 
     public static func < (a: ExpertSeverity, b: ExpertSeverity) -> Bool { a.rawValue < b.rawValue }

@@ -1,5 +1,5 @@
 /// One decoded field in a frame's tree.
-public struct FieldNode: Sendable {
+public struct FieldNode: Sendable, BitwiseCopyable {
     public var field: FieldID
     /// Nesting depth: 0 for layers under the frame, +1 for each level inside.
     public var depth: UInt16
@@ -19,6 +19,8 @@ public struct ProtocolTree: Sendable {
     /// Data sources besides the frame's bytes: reassembled PDUs and SDUs.
     public private(set) var sources: [[UInt8]] = []
     public private(set) var sourceNames: [String] = []
+    /// The strings that `.string` and `.expert` values refer to.
+    public private(set) var texts: [String] = []
     /// The depth new nodes get.
     public private(set) var depth: Int = 0
     /// The innermost protocol's summary, for one-line output.
@@ -41,6 +43,7 @@ public struct ProtocolTree: Sendable {
         nodes.removeAll(keepingCapacity: true)
         sources.removeAll(keepingCapacity: true)
         sourceNames.removeAll(keepingCapacity: true)
+        texts.removeAll(keepingCapacity: true)
         depth = 0
         info = ""
         overflowed = false
@@ -59,6 +62,38 @@ public struct ProtocolTree: Sendable {
                 value: value
             )
         )
+    }
+
+    /// Keeps `text` beside the tree and returns the reference a `.string` value holds.
+    public mutating func intern(_ text: String) -> TextRef {
+        texts.append(text)
+        return TextRef(index: UInt32(truncatingIfNeeded: texts.count - 1))
+    }
+
+    /// The string a `.string` or `.expert` value refers to.
+    @inlinable
+    public func text(_ ref: TextRef) -> String {
+        Int(ref.index) < texts.count ? texts[Int(ref.index)] : ""
+    }
+
+    /// The string of a `.string` or `.expert` value, nil for other values.
+    public func text(of value: FieldValue) -> String? {
+        switch value {
+        case .string(let ref), .expert(_, let ref): text(ref)
+        default: nil
+        }
+    }
+
+    /// Adds a node whose value is `text`.
+    public mutating func add(_ field: FieldID, text: String, _ range: Range<Int>, source: Int = 0) {
+        let ref = intern(text)
+        add(field, .string(ref), range, source: source)
+    }
+
+    /// Opens a node whose value is `text` (see `open`).
+    public mutating func open(_ field: FieldID, text: String, _ range: Range<Int>, source: Int = 0) {
+        let ref = intern(text)
+        open(field, .string(ref), range, source: source)
     }
 
     /// Adds a node and makes the following nodes its children until `close()`.
