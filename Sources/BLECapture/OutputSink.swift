@@ -45,6 +45,12 @@ public final class OutputSink {
         if buffer.count >= flushThreshold { flush() }
     }
 
+    /// Appends a run of bytes (a rendered frame, say) in one copy.
+    public func append(bytes: UnsafeBufferPointer<UInt8>) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= flushThreshold { flush() }
+    }
+
     public func append(_ string: String) {
         var s = string
         s.withUTF8 { buffer.append(contentsOf: $0) }

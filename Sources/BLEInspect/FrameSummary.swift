@@ -6,15 +6,33 @@ public enum FrameSummary {
     public static let maximumTextBytes = 200
 
     public static func summary(of frame: CapturedFrame) -> String {
+        var out = TextBuffer()
+        append(of: frame, to: &out)
+        return out.string
+    }
+
+    /// Appends the bytes of `summary(of: frame)` to `out`.
+    static func append(of frame: CapturedFrame, to out: inout TextBuffer) {
+        out.appendUTF8(frame.kind.name)
         if frame.kind.isText {
-            let text = frame.bytes.prefix(maximumTextBytes).prefix { $0 != 0 }
-            let more = frame.bytes.count > maximumTextBytes ? "…" : ""
-            return "\(frame.kind.name): \(TerminalSafeText.escape(text))\(more)"
+            out.append(0x3A)
+            out.append(0x20)
+            frame.bytes.withUnsafeBufferPointer { all in
+                let shown = all.prefix(maximumTextBytes)
+                let end = shown.firstIndex(of: 0) ?? shown.endIndex
+                TerminalSafeText.appendEscaped(UnsafeBufferPointer(rebasing: all[0..<end]), to: &out)
+            }
+            if frame.bytes.count > maximumTextBytes { out.appendLiteral("…") }
+            return
         }
-        var line = "\(frame.kind.name), \(frame.bytes.count) byte\(frame.bytes.count == 1 ? "" : "s")"
+        out.append(0x2C)
+        out.append(0x20)
+        out.appendDecimal(UInt64(frame.bytes.count))
+        if frame.bytes.count == 1 { out.appendLiteral(" byte") } else { out.appendLiteral(" bytes") }
         if frame.isTruncated {
-            line += " of \(frame.originalLength) (truncated by snaplen)"
+            out.appendLiteral(" of ")
+            out.appendDecimal(Int64(frame.originalLength))
+            out.appendLiteral(" (truncated by snaplen)")
         }
-        return line
     }
 }

@@ -8,24 +8,103 @@
 public enum TerminalSafeText {
     /// The escaped form of `bytes`.
     public static func escape<C: Collection<UInt8>>(_ bytes: C) -> String {
-        let b = Array(bytes)
-        var out = ""
-        out.reserveCapacity(b.count)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        let done: Void? = bytes.withContiguousStorageIfAvailable { appendEscaped($0, to: &out) }
+        if done == nil { Array(bytes).withUnsafeBufferPointer { appendEscaped($0, to: &out) } }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The escaped form of a Swift string.
+    public static func escape(_ string: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(string.utf8.count)
+        appendEscaped(string, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the escaped form of a Swift string's UTF-8 to `out`: the same bytes as
+    /// `escape(string).utf8`, without making a String.
+    @inlinable
+    public static func appendEscaped<Output: EscapedTextOutput & ~Copyable>(_ string: String, to out: inout Output) {
+        var s = string
+        s.withUTF8 { appendEscaped($0, to: &out) }
+    }
+
+    /// Appends the escaped form of `bytes` to `out`: the same bytes as `escape(bytes).utf8`.
+    /// Runs of text that need no escaping are copied whole.
+    @inlinable
+    public static func appendEscaped<Output: EscapedTextOutput & ~Copyable>(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        to out: inout Output
+    ) {
+        let n = bytes.count
         var i = 0
-        while i < b.count {
-            if let (scalar, length) = decodeScalar(b, at: i) {
-                append(scalar, to: &out)
+        var runStart = 0
+        while i < n {
+            // Skip eight printable ASCII bytes (other than backslash) at a time.
+            if let base = bytes.baseAddress {
+                while i &+ 8 <= n && !needsAttention(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
+                    i &+= 8
+                }
+                if i >= n { break }
+            }
+            let c = bytes[i]
+            if c >= 0x20 && c < 0x7F && c != 0x5C {
+                i += 1
+                continue
+            }
+            if c >= 0x80, let (scalar, length) = decodeScalar(bytes, at: i), !isUnsafe(scalar) {
+                i += length
+                continue
+            }
+            if runStart < i { out.appendRun(UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
+            if c < 0x80 {
+                switch c {
+                case 0x5C: appendPair(0x5C, 0x5C, to: &out)
+                case 0x0A: appendPair(0x5C, 0x6E, to: &out)
+                case 0x0D: appendPair(0x5C, 0x72, to: &out)
+                case 0x09: appendPair(0x5C, 0x74, to: &out)
+                case 0x00: appendPair(0x5C, 0x30, to: &out)
+                default: appendHexByte(c, to: &out)
+                }
+                i += 1
+            } else if let (scalar, length) = decodeScalar(bytes, at: i) {
+                // An unsafe scalar above U+007F: \u{XXXX}, upper case, no padding.
+                appendPair(0x5C, 0x75, to: &out)
+                out.appendByte(0x7B)
+                let v = scalar.value
+                var shift = (32 - v.leadingZeroBitCount + 3) / 4 * 4
+                repeat {
+                    shift -= 4
+                    out.appendByte(upperHexDigit(UInt8(truncatingIfNeeded: v >> UInt32(shift)) & 0x0F))
+                } while shift > 0
+                out.appendByte(0x7D)
                 i += length
             } else {
-                appendHexByte(b[i], to: &out)
+                appendHexByte(c, to: &out)
                 i += 1
             }
+            runStart = i
         }
-        return out
+        if runStart < n { out.appendRun(UnsafeBufferPointer(rebasing: bytes[runStart..<n])) }
+    }
+
+    /// Whether any of the eight bytes in `w` is not printable ASCII or is a backslash.
+    @inlinable @inline(__always)
+    static func needsAttention(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let backslash = w ^ (ones &* 0x5C)
+        let delete = w ^ (ones &* 0x7F)
+        let below20 = (w &- ones &* 0x20) & ~w
+        let zeros = ((backslash &- ones) & ~backslash) | ((delete &- ones) & ~delete)
+        return (below20 | zeros | w) & highs != 0
     }
 
     /// Decodes one well-formed UTF-8 scalar at `i`: no overlong forms, no surrogates, at most U+10FFFF.
-    private static func decodeScalar(_ b: [UInt8], at i: Int) -> (Unicode.Scalar, Int)? {
+    @usableFromInline
+    static func decodeScalar(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> (Unicode.Scalar, Int)? {
         let lead = b[i]
         let length: Int
         var value: UInt32
@@ -53,12 +132,8 @@ public enum TerminalSafeText {
         return Unicode.Scalar(value).map { ($0, length) }
     }
 
-    /// The escaped form of a Swift string.
-    public static func escape(_ string: String) -> String {
-        escape(Array(string.utf8))
-    }
-
     /// True when `scalar` must not reach a terminal as is.
+    @inlinable
     public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         let v = scalar.value
         switch v {
@@ -68,33 +143,35 @@ public enum TerminalSafeText {
         }
     }
 
-    private static func append(_ scalar: Unicode.Scalar, to out: inout String) {
-        let v = scalar.value
-        if scalar == "\\" {
-            out += "\\\\"
-        } else if !isUnsafe(scalar) {
-            out.unicodeScalars.append(scalar)
-        } else if v == 0x0A {
-            out += "\\n"
-        } else if v == 0x0D {
-            out += "\\r"
-        } else if v == 0x09 {
-            out += "\\t"
-        } else if v == 0 {
-            out += "\\0"
-        } else if v <= 0x7F {
-            appendHexByte(UInt8(v), to: &out)
-        } else {
-            out += "\\u{"
-            out += String(v, radix: 16, uppercase: true)
-            out += "}"
-        }
+    @inlinable @inline(__always)
+    static func appendPair<Output: EscapedTextOutput & ~Copyable>(_ a: UInt8, _ b: UInt8, to out: inout Output) {
+        out.appendByte(a)
+        out.appendByte(b)
     }
 
-    private static func appendHexByte(_ b: UInt8, to out: inout String) {
-        let digits: [Character] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "E", "F"]
-        out += "\\x"
-        out.append(digits[Int(b >> 4)])
-        out.append(digits[Int(b & 0x0F)])
+    @inlinable @inline(__always)
+    static func upperHexDigit(_ d: UInt8) -> UInt8 {
+        d < 10 ? 0x30 + d : 0x37 + d
     }
+
+    @inlinable
+    static func appendHexByte<Output: EscapedTextOutput & ~Copyable>(_ b: UInt8, to out: inout Output) {
+        appendPair(0x5C, 0x78, to: &out)
+        out.appendByte(upperHexDigit(b >> 4))
+        out.appendByte(upperHexDigit(b & 0x0F))
+    }
+}
+
+/// Where `TerminalSafeText.appendEscaped` writes: a byte buffer that takes single bytes and runs.
+public protocol EscapedTextOutput: ~Copyable {
+    mutating func appendByte(_ byte: UInt8)
+    mutating func appendRun(_ run: UnsafeBufferPointer<UInt8>)
+}
+
+extension Array: EscapedTextOutput where Element == UInt8 {
+    @inlinable
+    public mutating func appendByte(_ byte: UInt8) { append(byte) }
+
+    @inlinable
+    public mutating func appendRun(_ run: UnsafeBufferPointer<UInt8>) { append(contentsOf: run) }
 }

@@ -35,3 +35,28 @@ public struct ANSIStyle: Sendable {
     public var magenta: String { enabled ? "\u{1B}[35m" : "" }
     public var cyan: String { enabled ? "\u{1B}[36m" : "" }
 }
+
+extension ANSIStyle {
+    /// SGR codes, for writing a style's escape sequences as bytes.
+    enum Code: UInt8 {
+        case reset = 0
+        case bold = 1
+        case dim = 2
+        case red = 31
+        case green = 32
+        case yellow = 33
+        case blue = 34
+        case magenta = 35
+        case cyan = 36
+    }
+
+    /// Appends `ESC [ code m` when colour is on (the bytes of the matching String property).
+    @inline(__always)
+    func append(_ code: Code, to out: inout TextBuffer) {
+        guard enabled else { return }
+        out.append(0x1B)
+        out.append(0x5B)
+        out.appendDecimal(UInt64(code.rawValue))
+        out.append(0x6D)
+    }
+}

@@ -2,6 +2,9 @@ import BLEAssignedNumbers
 public import BLEInspectCore
 
 /// Turns raw field values into text: labels for the tree, tshark-style values for `-T fields`.
+///
+/// The String functions here are conveniences over `FieldText`, which the renderers use to write
+/// the same bytes straight into their output.
 public struct FieldFormatter: Sendable {
     public let registry: DissectorRegistry
 
@@ -24,26 +27,13 @@ public struct FieldFormatter: Sendable {
         _ node: FieldNode,
         _ d: FieldDescriptor,
         texts: [String],
-        bytes: () -> ArraySlice<UInt8>) -> String {
-        switch node.value {
-        case .none:
-            return d.kind == .bytes ? Hex.string(bytes()) : ""
-        case .unsigned(let v):
-            if d.kind == .boolean { return v != 0 ? "1" : "0" }
-            if case .time = d.kind { return Self.epoch(Int64(bitPattern: v)) }
-            switch d.base {
-            case .hex: return Hex.padded(v, bits: Self.bits(of: d))
-            case .decimal, .decimalAndHex: return String(v)
-            }
-        case .signed(let v):
-            if case .time = d.kind { return Self.epoch(v) }
-            return String(v)
-        case .boolean(let b): return b ? "1" : "0"
-        case .bytes: return Hex.string(bytes())
-        case .string(let ref): return TerminalSafeText.escape(Self.text(ref, texts))
-        case .address(let a): return a.description.lowercased()
-        case .uuid(let u): return u.description.lowercased()
-        case .expert(_, let ref): return TerminalSafeText.escape(Self.text(ref, texts))
+        bytes: () -> ArraySlice<UInt8>
+    ) -> String {
+        let facts = FieldFacts(d)
+        return Self.withBytes(node.value, facts, bytes) { bytes in
+            var out = TextBuffer()
+            FieldText.appendFieldText(node.value, facts, texts: texts, bytes: bytes, to: &out)
+            return out.string
         }
     }
 
@@ -52,21 +42,27 @@ public struct FieldFormatter: Sendable {
         _ node: FieldNode,
         _ d: FieldDescriptor,
         texts: [String],
-        bytes: () -> ArraySlice<UInt8>) -> String {
-        switch d.kind {
-        case .layer, .group:
-            if case .string(let ref) = node.value { return "\(d.name): \(TerminalSafeText.escape(Self.text(ref, texts)))" }
-            if case .unsigned(let v) = node.value { return "\(d.name) \(v)" }
-            return d.name
-        case .expert:
-            if case .expert(let severity, let ref) = node.value {
-                let message = Self.text(ref, texts)
-                let word = severity.description
-                return "[\(word.prefix(1).uppercased() + word.dropFirst())] \(TerminalSafeText.escape(message))"
+        bytes: () -> ArraySlice<UInt8>
+    ) -> String {
+        let facts = FieldFacts(d)
+        let valueName = Self.valueName(node.value, d, facts)
+        return Self.withBytes(node.value, facts, bytes) { bytes in
+            var out = TextBuffer()
+            var name = d.name
+            name.withUTF8 { name in
+                Self.withUTF8(of: valueName) { valueName in
+                    FieldText.appendLabel(
+                        node.value,
+                        facts,
+                        name: name,
+                        valueName: valueName,
+                        texts: texts,
+                        bytes: bytes,
+                        to: &out
+                    )
+                }
             }
-            return d.name
-        default:
-            return "\(d.name): \(valueText(node, d, texts: texts, bytes: bytes))"
+            return out.string
         }
     }
 
@@ -75,51 +71,65 @@ public struct FieldFormatter: Sendable {
         _ node: FieldNode,
         _ d: FieldDescriptor,
         texts: [String],
-        bytes: () -> ArraySlice<UInt8>) -> String {
-        switch node.value {
-        case .none:
-            return d.kind == .bytes ? Self.bytesLabel(bytes()) : ""
-        case .unsigned(let v):
-            if d.kind == .boolean { return v != 0 ? "True" : "False" }
-            if case .time = d.kind { return Self.epoch(Int64(bitPattern: v)) }
-            let number: String
-            switch d.base {
-            case .hex: number = Hex.padded(v, bits: Self.bits(of: d))
-            case .decimal: number = String(v)
-            case .decimalAndHex: number = "\(v) (\(Hex.padded(v, bits: Self.bits(of: d))))"
+        bytes: () -> ArraySlice<UInt8>
+    ) -> String {
+        let facts = FieldFacts(d)
+        let valueName = Self.valueName(node.value, d, facts)
+        return Self.withBytes(node.value, facts, bytes) { bytes in
+            var out = TextBuffer()
+            Self.withUTF8(of: valueName) { valueName in
+                FieldText.appendValueText(
+                    node.value,
+                    facts,
+                    valueName: valueName,
+                    texts: texts,
+                    bytes: bytes,
+                    to: &out
+                )
             }
-            if let name = d.valueNames?.lookup(v) {
-                return d.base == .decimal ? "\(name) (\(v))" : "\(name) (\(Hex.padded(v, bits: Self.bits(of: d))))"
-            }
-            return number
-        case .signed(let v):
-            if case .time = d.kind { return Self.epoch(v) }
-            if let name = d.valueNames?.lookup(UInt64(bitPattern: v)) { return "\(name) (\(v))" }
-            return String(v)
-        case .boolean(let b): return b ? "True" : "False"
-        case .bytes: return Self.bytesLabel(bytes())
-        case .string(let ref): return "\"\(TerminalSafeText.escape(Self.text(ref, texts)))\""
-        case .address(let a): return a.description
-        case .uuid(let u):
-            if let name = Self.uuidName(u) { return "\(u.description) (\(name))" }
-            return u.description
-        case .expert(_, let ref): return TerminalSafeText.escape(Self.text(ref, texts))
+            return out.string
         }
+    }
+
+    /// The name a label shows with a value: an integer's value name, a UUID's SIG name.
+    private static func valueName(_ value: FieldValue, _ d: FieldDescriptor, _ facts: FieldFacts) -> String? {
+        if case .uuid(let u) = value { return uuidName(u) }
+        guard let key = FieldText.nameKey(value, facts) else { return nil }
+        return d.valueNames?.lookup(key)
+    }
+
+    private static func withUTF8(of string: String?, _ body: (UnsafeBufferPointer<UInt8>?) -> Void) {
+        guard var string else { return body(nil) }
+        string.withUTF8 { body($0) }
+    }
+
+    /// Calls `body` with the node's bytes when showing `value` reads them (else with none).
+    private static func withBytes(
+        _ value: FieldValue,
+        _ facts: FieldFacts,
+        _ bytes: () -> ArraySlice<UInt8>,
+        _ body: (UnsafeBufferPointer<UInt8>) -> String
+    ) -> String {
+        let slice = FieldText.needsBytes(value, facts) ? bytes() : []
+        return slice.withUnsafeBufferPointer(body)
     }
 
     /// The string `ref` refers to in a tree's `texts`.
     public static func text(_ ref: TextRef, _ texts: [String]) -> String {
-        Int(ref.index) < texts.count ? texts[Int(ref.index)] : ""
+        FieldText.text(ref, texts)
     }
 
     /// The SIG name of a UUID, if it has one.
     public static func uuidName(_ u: BluetoothUUID) -> String? {
         if let short = u.uuid16 { return AssignedNumbers.uuid16Name(short) }
-        return AssignedNumbers.uuid128Name(u.bigEndianBytes)
-    }
-
-    static func bytesLabel(_ b: ArraySlice<UInt8>) -> String {
-        b.isEmpty ? "<empty>" : Hex.string(b)
+        let bytes = [UInt8](unsafeUninitializedCapacity: 16) { p, count in
+            for i in 0..<8 {
+                p[i] = UInt8(truncatingIfNeeded: u.high >> UInt64(56 - 8 * i))
+                p[8 + i] = UInt8(truncatingIfNeeded: u.low >> UInt64(56 - 8 * i))
+            }
+            count = 16
+        }
+        return AssignedNumbers.uuid128Name(bytes)
     }
 
     static func bits(of d: FieldDescriptor) -> Int {
@@ -130,36 +140,25 @@ public struct FieldFormatter: Sendable {
     }
 
     static func epoch(_ nanos: Int64) -> String {
-        var s = nanos / 1_000_000_000
-        var f = nanos % 1_000_000_000
-        if f < 0 {
-            f += 1_000_000_000
-            s -= 1
-        }
-        let frac = String(f)
-        return "\(s)." + String(repeating: "0", count: 9 - frac.count) + frac
+        var out = TextBuffer()
+        out.appendEpoch(nanos)
+        return out.string
     }
 }
 
 /// Hex text.
 public enum Hex {
-    static let digits: [UInt8] = Array("0123456789abcdef".utf8)
-
     /// Contiguous lower-case hex.
     public static func string<C: Collection<UInt8>>(_ bytes: C) -> String {
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
-        for b in bytes {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
+        var out = TextBuffer(capacity: bytes.count * 2)
+        Array(bytes).withUnsafeBufferPointer { out.appendHexString($0) }
+        return out.string
     }
 
     /// `0x` and lower-case hex, zero-padded to the width of a `bits`-bit field.
     public static func padded(_ v: UInt64, bits: Int) -> String {
-        let digitsWanted = max(1, (bits + 3) / 4)
-        let s = String(v, radix: 16)
-        return "0x" + String(repeating: "0", count: max(0, digitsWanted - s.count)) + s
+        var out = TextBuffer()
+        out.appendPaddedHex(v, bits: bits)
+        return out.string
     }
 }

@@ -13,6 +13,10 @@ public enum OutputMode: Sendable {
 }
 
 /// Renders dissected frames to an output sink. Generic over field descriptors: no protocol code.
+///
+/// Every mode writes bytes into one reused buffer (`TextBuffer`), handed to the sink in one
+/// append per frame: names come from a byte pool made once (`RenderTables`), numbers and hex are
+/// formatted in place, and untrusted text is escaped as it is copied. No String is made per node.
 public struct FrameRenderer {
     public let registry: DissectorRegistry
     public let mode: OutputMode
@@ -20,6 +24,13 @@ public struct FrameRenderer {
     public let timeFormat: TimeFormat
     let formatter: FieldFormatter
     let fieldIDs: [[FieldID]]
+    let tables: RenderTables
+    /// For `-T fields`: the field of each column, `UInt32.max` for an unknown name.
+    let columnFields: [UInt32]
+    /// Reused from frame to frame by JSON output.
+    let json: JSONScratch?
+    /// The frame's text, reused from frame to frame.
+    let scratch = RenderScratch()
 
     /// Unknown names in a `fields` list, for a usage error.
     public static func unknownFields(_ names: [String], registry: DissectorRegistry) -> [String] {
@@ -32,10 +43,18 @@ public struct FrameRenderer {
         self.style = style
         self.timeFormat = timeFormat
         self.formatter = FieldFormatter(registry: registry)
+        let tables = RenderTables(registry: registry)
+        self.tables = tables
         if case .fields(let names) = mode {
             fieldIDs = names.map { name in registry.field(named: name).map { [$0] } ?? [] }
         } else {
             fieldIDs = []
+        }
+        columnFields = fieldIDs.map { $0.first?.rawValue ?? UInt32.max }
+        if case .json = mode {
+            json = JSONScratch(keyCount: tables.keyCount)
+        } else {
+            json = nil
         }
     }
 
@@ -53,46 +72,105 @@ public struct FrameRenderer {
         previous: Timestamp,
         to out: OutputSink
     ) {
-        switch mode {
-        case .text(let verbose, let hexDump):
-            summaryLine(frame, tree, first: first, previous: previous, to: out)
-            if verbose { renderTree(frame, tree, to: out) }
-            if hexDump { renderHex(frame, tree, to: out) }
-            if verbose || hexDump { out.append("\n") }
-        case .json:
-            out.append(JSONFrame.render(frame, tree, registry: registry, formatter: formatter))
-            out.append("\n")
-        case .fields:
-            renderFields(frame, tree, to: out)
+        let texts = tree.texts
+        let info = tree.infoBytes
+        let derivedStart = tree.derivedStart
+        let sourceNames = tree.sourceNames
+        let sources = tree.sources
+        FrameView.with(frameBytes: frame.bytes, nodes: tree.nodes, sources: sources) { view in
+            write(
+                frame,
+                view,
+                texts: texts,
+                info: info,
+                derivedStart: derivedStart,
+                sources: sources,
+                sourceNames: sourceNames,
+                first: first,
+                previous: previous,
+                scratch: &scratch.state,
+                to: out
+            )
         }
     }
 
-    /// The innermost layer's short name: the protocol column.
-    func protocolName(_ tree: borrowing ProtocolTree) -> String {
-        var last: FieldID? = nil
-        let core = registry.core.layer
-        for node in tree.nodes.prefix(tree.derivedStart)
-        where registry.isLayer[Int(node.field.rawValue)] && node.field != core {
-            last = node.field
+    private func write(
+        _ frame: CapturedFrame,
+        _ view: FrameView,
+        texts: [String],
+        info: [UInt8],
+        derivedStart: Int,
+        sources: [[UInt8]],
+        sourceNames: [String],
+        first: Timestamp,
+        previous: Timestamp,
+        scratch: inout RenderScratch.State,
+        to sink: OutputSink
+    ) {
+        scratch.text.removeAll()
+        switch mode {
+        case .text(let verbose, let hexDump):
+            summaryLine(
+                frame,
+                view,
+                info: info,
+                derivedStart: derivedStart,
+                first: first,
+                previous: previous,
+                to: &scratch.text
+            )
+            if verbose { renderTree(view, texts: texts, names: &scratch.names, to: &scratch.text) }
+            if hexDump { renderHex(frame, sources: sources, sourceNames: sourceNames, to: &scratch.text) }
+            if verbose || hexDump { scratch.text.append(0x0A) }
+        case .json:
+            json?.render(view, texts: texts, tables: tables, to: &scratch.text)
+            scratch.text.append(0x0A)
+        case .fields:
+            renderFields(view, texts: texts, to: &scratch.text)
         }
-        return last.map { registry.shortNames[Int($0.rawValue)] } ?? ""
+        sink.append(bytes: scratch.text.bytes)
+    }
+
+    /// Appends the innermost layer's short name, the protocol column, and returns its length;
+    /// writes nothing and returns 0 when the frame has no layer but the frame's own.
+    private func appendProtocolName(_ view: FrameView, derivedStart: Int, to out: inout TextBuffer) -> Int {
+        // The last layer before the derived nodes: search from the end.
+        var last: RenderTables.Span? = nil
+        let core = tables.coreLayer
+        var i = min(derivedStart, view.nodes.count)
+        while i > 0 {
+            i -= 1
+            let node = view.nodes[i]
+            if node.field == core { continue }
+            let e = tables.entry(node.field)
+            if e.facts.kind == .layer {
+                last = e.short
+                break
+            }
+        }
+        guard let last, last.count > 0 else { return 0 }
+        out.append(contentsOf: tables.bytes(last))
+        return Int(last.count)
     }
 
     func summaryLine(
         _ frame: CapturedFrame,
-        _ tree: borrowing ProtocolTree,
+        _ view: FrameView,
+        info: [UInt8],
+        derivedStart: Int,
         first: Timestamp,
         previous: Timestamp,
-        to out: OutputSink
+        to out: inout TextBuffer
     ) {
         out.appendDecimal(Int64(frame.number), width: 7)
         out.append(0x20)
         let digits = Int(frame.timestamp.precision.rawValue)
         switch timeFormat {
         case .absolute:
-            let time = timeFormat.format(frame.timestamp, first: first, previous: previous)
-            out.appendSpaces(12 - time.utf8.count)
-            out.append(time)
+            let start = out.count
+            timeFormat.append(frame.timestamp, first: first, previous: previous, to: &out)
+            let width = out.count - start
+            if width < 12 { out.insertSpaces(12 - width, at: start) }
         case .relative, .delta, .epoch:
             let (seconds, nanos): (Int64, UInt32)
             switch timeFormat {
@@ -105,100 +183,182 @@ public struct FrameRenderer {
             out.appendZeroPadded(digits == 9 ? nanos : nanos / 1000, digits: digits)
         }
         out.append(0x20)
-        out.append(UInt8(ascii: frame.direction.mark.unicodeScalars.first ?? "?"))
+        switch frame.direction {
+        case .unknown: out.append(0x3F)
+        case .hostToController: out.append(0x3C)
+        case .controllerToHost: out.append(0x3E)
+        }
         out.append(0x20)
         if let c = frame.controllerIndex {
-            out.append("hci")
-            out.appendDecimal(Int64(c))
+            out.appendLiteral("hci")
+            out.appendDecimal(UInt64(c))
             out.appendSpaces(2 - (c < 10 ? 1 : c < 100 ? 2 : 3))
         } else {
-            out.append("-    ")
+            out.appendLiteral("-    ")
         }
         out.append(0x20)
-        var proto = protocolName(tree)
-        if proto.isEmpty { proto = frame.kind.isText ? "NOTE" : frame.kind.isHCI ? "HCI" : "DATA" }
-        if style.enabled { out.append(style.bold) }
-        out.append(proto)
-        if style.enabled { out.append(style.reset) }
-        out.appendSpaces(max(1, 9 - proto.utf8.count))
-        let malformed = tree.nodes.contains { $0.field == registry.core[.malformed] }
-        if malformed && style.enabled { out.append(style.red) }
-        if tree.info.isEmpty {
-            out.append(FrameSummary.summary(of: frame))
-        } else {
-            out.append(tree.info)
+        style.append(.bold, to: &out)
+        var protoWidth = appendProtocolName(view, derivedStart: derivedStart, to: &out)
+        if protoWidth == 0 {
+            if frame.kind.isText {
+                out.appendLiteral("NOTE")
+                protoWidth = 4
+            } else if frame.kind.isHCI {
+                out.appendLiteral("HCI")
+                protoWidth = 3
+            } else {
+                out.appendLiteral("DATA")
+                protoWidth = 4
+            }
         }
-        if malformed && style.enabled { out.append(style.reset) }
+        style.append(.reset, to: &out)
+        out.appendSpaces(max(1, 9 - protoWidth))
+        var malformed = false
+        if style.enabled {
+            let field = tables.malformed
+            malformed = view.nodes.contains { $0.field == field }
+        }
+        if malformed { style.append(.red, to: &out) }
+        if info.isEmpty {
+            FrameSummary.append(of: frame, to: &out)
+        } else {
+            info.withUnsafeBufferPointer { out.append(contentsOf: $0) }
+        }
+        if malformed { style.append(.reset, to: &out) }
         out.append(0x0A)
     }
 
-    func renderTree(_ frame: CapturedFrame, _ tree: borrowing ProtocolTree, to out: OutputSink) {
-        for node in tree.nodes {
-            let d = registry.descriptor(node.field)
-            let indent = String(repeating: " ", count: 4 + 2 * Int(node.depth))
-            let label = formatter.label(node, d, texts: tree.texts) { FieldFormatter.bytes(of: node, frame: frame, tree: tree) }
-            switch d.kind {
+    func renderTree(_ view: FrameView, texts: [String], names: inout NameCache, to out: inout TextBuffer) {
+        for node in view.nodes {
+            let e = tables.entry(node.field)
+            out.appendSpaces(4 + 2 * Int(node.depth))
+            switch e.facts.kind {
             case .layer:
-                out.append(indent + style.bold + style.blue + label + style.reset + "\n")
+                style.append(.bold, to: &out)
+                style.append(.blue, to: &out)
+                FieldText.appendGroupLabel(node.value, name: tables.bytes(e.name), texts: texts, to: &out)
+                style.append(.reset, to: &out)
+            case .group:
+                FieldText.appendGroupLabel(node.value, name: tables.bytes(e.name), texts: texts, to: &out)
             case .expert:
-                let color: String
                 if case .expert(let severity, _) = node.value, severity < .warning {
-                    color = style.cyan
+                    style.append(.cyan, to: &out)
                 } else {
-                    color = node.field == registry.core[.malformed] ? style.red : style.yellow
+                    style.append(node.field == tables.malformed ? .red : .yellow, to: &out)
                 }
-                out.append(indent + color + label + style.reset + "\n")
+                FieldText.appendExpertLabel(node.value, name: tables.bytes(e.name), texts: texts, to: &out)
+                style.append(.reset, to: &out)
             default:
-                out.append(indent + label + "\n")
+                out.append(contentsOf: tables.bytes(e.name))
+                out.append(0x3A, 0x20)
+                var valueName: UnsafeBufferPointer<UInt8>? = nil
+                if case .uuid(let u) = node.value {
+                    valueName = names.uuidName(u)
+                } else if e.hasValueNames, let key = FieldText.nameKey(node.value, e.facts) {
+                    valueName = names.valueName(node.field, key, tables: tables)
+                }
+                FieldText.appendValueText(
+                    node.value,
+                    e.facts,
+                    valueName: valueName,
+                    texts: texts,
+                    bytes: view.bytes(of: node, shownAs: e.facts),
+                    to: &out
+                )
             }
+            out.append(0x0A)
         }
     }
 
-    func renderHex(_ frame: CapturedFrame, _ tree: borrowing ProtocolTree, to out: OutputSink) {
-        out.append(HexDump.lines(frame.bytes, indent: "    "))
-        for (i, source) in tree.sources.enumerated() {
-            out.append("    \(tree.sourceNames[i]) (\(source.count) bytes):\n")
-            out.append(HexDump.lines(source, indent: "    "))
+    func renderHex(_ frame: CapturedFrame, sources: [[UInt8]], sourceNames: [String], to out: inout TextBuffer) {
+        frame.bytes.withUnsafeBufferPointer { HexDump.append($0, indentWidth: 4, to: &out) }
+        for (i, source) in sources.enumerated() {
+            out.appendLiteral("    ")
+            if i < sourceNames.count { out.appendUTF8(sourceNames[i]) }
+            out.appendLiteral(" (")
+            out.appendDecimal(UInt64(source.count))
+            out.appendLiteral(" bytes):\n")
+            source.withUnsafeBufferPointer { HexDump.append($0, indentWidth: 4, to: &out) }
         }
     }
 
-    func renderFields(_ frame: CapturedFrame, _ tree: borrowing ProtocolTree, to out: OutputSink) {
-        var columns = [[String]](repeating: [], count: fieldIDs.count)
-        for node in tree.nodes {
-            for (i, ids) in fieldIDs.enumerated() where ids.contains(node.field) {
-                let d = registry.descriptor(node.field)
-                columns[i].append(
-                    formatter.fieldText(node, d, texts: tree.texts) { FieldFormatter.bytes(of: node, frame: frame, tree: tree) }
+    func renderFields(_ view: FrameView, texts: [String], to out: inout TextBuffer) {
+        for (column, field) in columnFields.enumerated() {
+            if column > 0 { out.append(0x09) }
+            var first = true
+            for node in view.nodes where node.field.rawValue == field {
+                if !first { out.append(0x2C) }
+                first = false
+                let facts = tables.entry(node.field).facts
+                FieldText.appendFieldText(
+                    node.value,
+                    facts,
+                    texts: texts,
+                    bytes: view.bytes(of: node, shownAs: facts),
+                    to: &out
                 )
             }
         }
-        out.append(columns.map { $0.joined(separator: ",") }.joined(separator: "\t"))
-        out.append("\n")
+        out.append(0x0A)
     }
 }
 
 /// Hex dumps: 16 bytes a line, offset, hex, and printable ASCII.
 public enum HexDump {
     public static func lines(_ bytes: [UInt8], indent: String) -> String {
-        var out = ""
+        var out = TextBuffer()
+        let indentBytes = Array(indent.utf8)
+        bytes.withUnsafeBufferPointer { bytes in
+            indentBytes.withUnsafeBufferPointer { append(bytes, indent: $0, to: &out) }
+        }
+        return out.string
+    }
+
+    /// Appends the dump with `indentWidth` spaces before each line.
+    static func append(_ bytes: UnsafeBufferPointer<UInt8>, indentWidth: Int, to out: inout TextBuffer) {
+        let spaces: StaticString = "                "
+        let indent = UnsafeBufferPointer(start: spaces.utf8Start, count: min(indentWidth, spaces.utf8CodeUnitCount))
+        append(bytes, indent: indent, to: &out)
+    }
+
+    /// Appends the bytes of `lines(bytes, indent:)`.
+    static func append(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        indent: UnsafeBufferPointer<UInt8>,
+        to out: inout TextBuffer
+    ) {
         var offset = 0
-        let hex: [Character] = Array("0123456789abcdef")
         while offset < bytes.count {
-            let row = bytes[offset..<min(offset + 16, bytes.count)]
-            var line = indent
-            let o = String(offset, radix: 16)
-            line += String(repeating: "0", count: max(0, 4 - o.count)) + o + "  "
-            for (i, b) in row.enumerated() {
-                line.append(hex[Int(b >> 4)])
-                line.append(hex[Int(b & 0xF)])
-                line += i == 7 ? "  " : " "
+            let end = min(offset + 16, bytes.count)
+            let count = end - offset
+            out.append(contentsOf: indent)
+            out.appendHex(UInt64(offset), minimumDigits: 4)
+            out.append(0x20, 0x20)
+            for i in 0..<count {
+                out.appendHexByte(bytes[offset + i])
+                out.append(0x20)
+                if i == 7 { out.append(0x20) }
             }
-            line += String(repeating: " ", count: (16 - row.count) * 3 + (row.count <= 8 ? 1 : 0))
-            line += " "
-            for b in row { line.append(b >= 0x20 && b < 0x7F ? Character(Unicode.Scalar(b)) : ".") }
-            out += line + "\n"
+            out.appendSpaces((16 - count) * 3 + (count <= 8 ? 1 : 0) + 1)
+            for i in offset..<end {
+                let b = bytes[i]
+                out.append(b >= 0x20 && b < 0x7F ? b : 0x2E)
+            }
+            out.append(0x0A)
             offset += 16
         }
-        return out
     }
+}
+
+/// A renderer's working memory, reused from frame to frame.
+final class RenderScratch {
+    struct State: ~Copyable {
+        /// The frame's text, handed to the sink whole.
+        var text = TextBuffer(capacity: 1 << 14)
+        /// Value and UUID names for the tree.
+        var names = NameCache()
+    }
+
+    /// Used through one exclusive access per frame.
+    var state = State()
 }

@@ -10,156 +10,372 @@ public import BLEInspectCore
 public enum JSONFrame {
     public static let schema = "bleinspect/1"
 
+    /// One frame's object, as a String. `FrameRenderer` writes the same bytes straight into its
+    /// output and reuses its tables from frame to frame; this makes them for one call.
     public static func render(
         _ frame: CapturedFrame,
         _ tree: borrowing ProtocolTree,
         registry: DissectorRegistry,
         formatter: FieldFormatter
     ) -> String {
-        // Build a small object tree from the flat nodes, then print it.
-        var objects: [JSONObject] = [JSONObject()]
-        // parentForDepth[d] is the object that holds nodes of depth d.
-        var parentForDepth: [Int] = [0]
-        for (i, node) in tree.nodes.enumerated() {
-            let d = registry.descriptor(node.field)
-            let depth = Int(node.depth)
-            if parentForDepth.count > depth + 1 { parentForDepth.removeLast(parentForDepth.count - depth - 1) }
-            let parent = parentForDepth[min(depth, parentForDepth.count - 1)]
-            let hasChildren = i + 1 < tree.nodes.count && Int(tree.nodes[i + 1].depth) > depth
-            let key = d.abbrev
-            if hasChildren {
-                let childIndex = objects.count
-                var child = JSONObject()
-                if let scalar = scalarValue(node, d, frame: frame, tree: tree, formatter: formatter), d.kind != .layer {
-                    child.append(key: "_value", value: .raw(scalar))
-                }
-                objects.append(child)
-                objects[parent].append(key: key, value: .object(childIndex))
-                parentForDepth.append(childIndex)
-            } else {
-                let value = scalarValue(node, d, frame: frame, tree: tree, formatter: formatter) ?? "null"
-                objects[parent].append(key: key, value: .raw(value))
-            }
+        let tables = RenderTables(registry: registry)
+        let scratch = JSONScratch(keyCount: tables.keyCount)
+        var out = TextBuffer()
+        let texts = tree.texts
+        FrameView.with(frameBytes: frame.bytes, nodes: tree.nodes, sources: tree.sources) { view in
+            scratch.render(view, texts: texts, tables: tables, to: &out)
         }
-        let root = objects[0]
-        var out = "{\"_schema\":\"\(schema)\""
-        // Top level: the frame layer, then the others under "layers".
-        var layers: [(String, JSONObject.Value)] = []
-        for (key, value) in root.entries {
-            if key == "frame" {
-                out += ",\"frame\":"
-                write(value, objects: objects, into: &out)
-            } else {
-                layers.append((key, value))
-            }
-        }
-        out += ",\"layers\":{"
-        var grouped = JSONObject()
-        for (k, v) in layers { grouped.append(key: k, value: v) }
-        writeEntries(grouped, objects: objects, into: &out)
-        out += "}}"
-        return out
-    }
-
-    static func scalarValue(
-        _ node: FieldNode,
-        _ d: FieldDescriptor,
-        frame: CapturedFrame,
-        tree: borrowing ProtocolTree,
-        formatter: FieldFormatter
-    ) -> String? {
-        switch node.value {
-        case .none:
-            if d.kind == .bytes { return quote(Hex.string(FieldFormatter.bytes(of: node, frame: frame, tree: tree))) }
-            return nil
-        case .unsigned(let v):
-            if d.kind == .boolean { return v != 0 ? "true" : "false" }
-            if case .time = d.kind { return quote(FieldFormatter.epoch(Int64(bitPattern: v))) }
-            return String(v)
-        case .signed(let v):
-            if case .time = d.kind { return quote(FieldFormatter.epoch(v)) }
-            return String(v)
-        case .boolean(let b): return b ? "true" : "false"
-        case .bytes: return quote(Hex.string(FieldFormatter.bytes(of: node, frame: frame, tree: tree)))
-        case .string(let ref): return quote(tree.text(ref))
-        case .address(let a): return quote(a.description.lowercased())
-        case .uuid(let u): return quote(u.description.lowercased())
-        case .expert(let severity, let ref):
-            return "{\"severity\":\(quote(severity.description)),\"message\":\(quote(tree.text(ref)))}"
-        }
-    }
-
-    static func write(_ value: JSONObject.Value, objects: [JSONObject], into out: inout String) {
-        switch value {
-        case .raw(let s): out += s
-        case .object(let i):
-            out += "{"
-            writeEntries(objects[i], objects: objects, into: &out)
-            out += "}"
-        case .array(let items):
-            out += "["
-            for (n, item) in items.enumerated() {
-                if n > 0 { out += "," }
-                write(item, objects: objects, into: &out)
-            }
-            out += "]"
-        }
-    }
-
-    static func writeEntries(_ object: JSONObject, objects: [JSONObject], into out: inout String) {
-        for (n, (key, value)) in object.entries.enumerated() {
-            if n > 0 { out += "," }
-            out += quote(key) + ":"
-            write(value, objects: objects, into: &out)
-        }
+        return out.string
     }
 
     /// A JSON string literal. Control characters, DEL, C1 controls and bidi overrides are
     /// written as \u escapes, so the output is safe on a terminal too; invalid UTF-8 cannot occur
     /// (strings were decoded with replacement).
     public static func quote(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if TerminalSafeText.isUnsafe(scalar) {
-                    let h = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: max(0, 4 - h.count)) + h
+        var out = TextBuffer()
+        appendQuoted(s, to: &out)
+        return out.string
+    }
+
+    /// Appends the bytes of `quote(s)`.
+    static func appendQuoted(_ s: String, to out: inout TextBuffer) {
+        var s = s
+        s.withUTF8 { appendQuoted($0, to: &out) }
+    }
+
+    /// Appends `bytes`, which are valid UTF-8, as a JSON string literal (as `quote` does). Runs
+    /// that need no escaping are copied whole.
+    static func appendQuoted(_ b: UnsafeBufferPointer<UInt8>, to out: inout TextBuffer) {
+        out.append(0x22)
+        let n = b.count
+        var i = 0
+        var runStart = 0
+        while i < n {
+            // Skip eight plain ASCII bytes at a time.
+            if let base = b.baseAddress {
+                while i &+ 8 <= n && !Self.needsAttention(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
+                    i &+= 8
+                }
+                if i >= n { break }
+            }
+            let c = b[i]
+            if c >= 0x20 && c != 0x22 && c != 0x5C && c < 0x7F {
+                i += 1
+                continue
+            }
+            // A character above U+007F: copied unless `TerminalSafeText.isUnsafe` says it needs a
+            // \u escape (C1 controls, bidi controls).
+            var unsafe: UInt32 = 0
+            var length = 1
+            if c >= 0x80 {
+                let (value, count) = Self.decode(b, at: i)
+                if let scalar = Unicode.Scalar(value), TerminalSafeText.isUnsafe(scalar) {
+                    unsafe = value
+                    length = count
                 } else {
-                    out.unicodeScalars.append(scalar)
+                    i += count
+                    continue
                 }
             }
+            if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: b[runStart..<i])) }
+            switch c {
+            case 0x22:
+                out.append(0x5C)
+                out.append(0x22)
+            case 0x5C:
+                out.append(0x5C)
+                out.append(0x5C)
+            case 0x0A:
+                out.append(0x5C)
+                out.append(0x6E)
+            case 0x0D:
+                out.append(0x5C)
+                out.append(0x72)
+            case 0x09:
+                out.append(0x5C)
+                out.append(0x74)
+            default:
+                let v = c < 0x80 ? UInt32(c) : unsafe
+                out.append(0x5C)
+                out.append(0x75)
+                out.appendHex(UInt64(v), minimumDigits: 4)
+            }
+            i += length
+            runStart = i
         }
-        return out + "\""
+        if runStart < n { out.append(contentsOf: UnsafeBufferPointer(rebasing: b[runStart..<n])) }
+        out.append(0x22)
     }
 }
 
-/// An ordered JSON object under construction; a repeated key turns into an array.
-struct JSONObject {
-    indirect enum Value {
-        case raw(String)
-        case object(Int)
-        case array([Value])
+extension JSONFrame {
+    /// The scalar value and length of the UTF-8 sequence at `i` of valid UTF-8 (a stray byte
+    /// counts as one byte with no scalar).
+    @inline(__always)
+    static func decode(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> (UInt32, Int) {
+        let lead = b[i]
+        let length = lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+        guard length > 1, i + length <= b.count else { return (UInt32.max, 1) }
+        var value = UInt32(lead) & (0x7F >> UInt32(length))
+        for k in 1..<length { value = value << 6 | UInt32(b[i + k] & 0x3F) }
+        return (value, length)
     }
 
-    var entries: [(String, Value)] = []
+    /// Whether any of the eight bytes in `w` is not plain ASCII that a JSON string keeps as is:
+    /// a control character, `"`, `\\`, DEL or a byte of a multi-byte character.
+    @inline(__always)
+    static func needsAttention(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = w ^ (ones &* 0x22)
+        let backslash = w ^ (ones &* 0x5C)
+        let delete = w ^ (ones &* 0x7F)
+        let below20 = (w &- ones &* 0x20) & ~w
+        let zeros = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((delete &- ones) & ~delete)
+        return (below20 | zeros | w) & highs != 0
+    }
+}
 
-    mutating func append(key: String, value: Value) {
-        if let i = entries.firstIndex(where: { $0.0 == key }) {
-            switch entries[i].1 {
-            case .array(var items):
-                items.append(value)
-                entries[i].1 = .array(items)
-            default:
-                entries[i].1 = .array([entries[i].1, value])
+/// The working memory of JSON output, reused from frame to frame.
+///
+/// A frame's nodes are a flat pre-order list with depths. Each node with children is an object;
+/// its children are linked into a list, then grouped by key (a key that occurs more than once at
+/// one level becomes an array at the place of its first occurrence), then written. Nothing is
+/// allocated per frame once the buffers have grown to the largest frame.
+final class JSONScratch {
+    struct Slot {
+        /// For an object (slot 0 the top level, slot i + 1 node i): its first and last child.
+        var firstChild: Int32 = -1
+        var lastChild: Int32 = -1
+        /// For node i (slot i + 1): its next sibling, the next node with its key at its level,
+        /// and, when it is the first with its key, the last such node.
+        var nextSibling: Int32 = -1
+        var nextSame: Int32 = -1
+        var sameTail: Int32 = -1
+        var hasChildren = false
+        /// Not the first node with its key at its level: written in the first one's array.
+        var isRepeat = false
+        /// For node i: its field's facts, JSON key and key id (`RenderTables.Entry`).
+        var facts = FieldFacts(kind: .group, base: .decimal, bits: 8)
+        var keyID: UInt32 = 0
+        var key = RenderTables.Span(start: 0, count: 0)
+    }
+
+    private var slots: UnsafeMutablePointer<Slot>
+    /// The objects that hold each depth while the tree is walked.
+    private var stack: UnsafeMutablePointer<Int32>
+    private var capacity: Int
+    /// Per key: the grouping pass that saw it last, and the first node with it in that pass.
+    private let keyStamp: UnsafeMutablePointer<UInt32>
+    private let keyHead: UnsafeMutablePointer<Int32>
+    private let keyCount: Int
+    private var stamp: UInt32 = 0
+
+    init(keyCount: Int) {
+        capacity = 64
+        slots = .allocate(capacity: capacity)
+        stack = .allocate(capacity: capacity)
+        self.keyCount = max(1, keyCount)
+        keyStamp = .allocate(capacity: self.keyCount)
+        keyStamp.initialize(repeating: 0, count: self.keyCount)
+        keyHead = .allocate(capacity: self.keyCount)
+        keyHead.initialize(repeating: -1, count: self.keyCount)
+    }
+
+    deinit {
+        slots.deallocate()
+        stack.deallocate()
+        keyStamp.deallocate()
+        keyHead.deallocate()
+    }
+
+    /// Appends one frame's object.
+    func render(_ view: FrameView, texts: [String], tables: RenderTables, to out: inout TextBuffer) {
+        let n = view.nodes.count
+        if n + 1 > capacity {
+            slots.deallocate()
+            stack.deallocate()
+            capacity = max(n + 1, 2 * capacity)
+            slots = .allocate(capacity: capacity)
+            stack = .allocate(capacity: capacity)
+        }
+        var writer = JSONWriter(
+            nodes: view.nodes,
+            slots: slots,
+            stack: stack,
+            keyStamp: keyStamp,
+            keyHead: keyHead,
+            keyCount: keyCount,
+            stamp: stamp,
+            tables: tables,
+            view: view,
+            texts: texts
+        )
+        writer.layOut()
+        writer.writeFrame(to: &out)
+        stamp = writer.stamp
+    }
+}
+
+/// One frame's JSON, over `JSONScratch`'s memory.
+private struct JSONWriter {
+    let nodes: UnsafeBufferPointer<FieldNode>
+    let slots: UnsafeMutablePointer<JSONScratch.Slot>
+    let stack: UnsafeMutablePointer<Int32>
+    let keyStamp: UnsafeMutablePointer<UInt32>
+    let keyHead: UnsafeMutablePointer<Int32>
+    let keyCount: Int
+    var stamp: UInt32
+    let tables: RenderTables
+    let view: FrameView
+    let texts: [String]
+
+    /// Links every node into its parent object's list of children, as `JSONFrame` has always
+    /// nested them: a node's parent is the innermost open object at or above its depth.
+    func layOut() {
+        let n = nodes.count
+        slots[0] = JSONScratch.Slot()
+        stack[0] = 0
+        var top = 0
+        for i in 0..<n {
+            let depth = Int(nodes[i].depth)
+            if top > depth { top = depth }
+            let parent = Int(stack[min(depth, top)])
+            let hasChildren = i + 1 < n && Int(nodes[i + 1].depth) > depth
+            let e = tables.entry(nodes[i].field)
+            var slot = JSONScratch.Slot()
+            slot.hasChildren = hasChildren
+            slot.facts = e.facts
+            slot.keyID = e.keyID
+            slot.key = e.key
+            slots[i + 1] = slot
+            let last = slots[parent].lastChild
+            if last < 0 {
+                slots[parent].firstChild = Int32(i)
+            } else {
+                slots[Int(last) + 1].nextSibling = Int32(i)
             }
+            slots[parent].lastChild = Int32(i)
+            if hasChildren {
+                top += 1
+                stack[top] = Int32(i + 1)
+            }
+        }
+    }
+
+    /// Groups the children of `object` by key.
+    mutating func group(_ object: Int) {
+        stamp &+= 1
+        if stamp == 0 {
+            keyStamp.update(repeating: 0, count: keyCount)
+            stamp = 1
+        }
+        var c = slots[object].firstChild
+        while c >= 0 {
+            let k = Int(slots[Int(c) + 1].keyID)
+            if keyStamp[k] == stamp {
+                let head = Int(keyHead[k]) + 1
+                let tail = Int(slots[head].sameTail) + 1
+                slots[tail].nextSame = c
+                slots[head].sameTail = c
+                slots[Int(c) + 1].isRepeat = true
+            } else {
+                keyStamp[k] = stamp
+                keyHead[k] = c
+                slots[Int(c) + 1].sameTail = c
+            }
+            c = slots[Int(c) + 1].nextSibling
+        }
+    }
+
+    mutating func writeFrame(to out: inout TextBuffer) {
+        out.appendLiteral("{\"_schema\":\"bleinspect/1\"")
+        group(0)
+        // The frame layer first, then the others under "layers".
+        var c = slots[0].firstChild
+        while c >= 0 {
+            let slot = slots[Int(c) + 1]
+            if !slot.isRepeat && slot.keyID == tables.frameKeyID {
+                out.appendLiteral(",\"frame\":")
+                writeEntryValue(Int(c), to: &out)
+            }
+            c = slot.nextSibling
+        }
+        out.appendLiteral(",\"layers\":{")
+        writeEntries(0, needsComma: false, skipFrame: true, to: &out)
+        out.append(0x7D)
+        out.append(0x7D)
+    }
+
+    /// Writes the grouped children of `object` as `"key":value` pairs.
+    mutating func writeEntries(_ object: Int, needsComma: Bool, skipFrame: Bool, to out: inout TextBuffer) {
+        var comma = needsComma
+        var c = slots[object].firstChild
+        while c >= 0 {
+            let slot = slots[Int(c) + 1]
+            if !slot.isRepeat && !(skipFrame && slot.keyID == tables.frameKeyID) {
+                do {
+                    if comma { out.append(0x2C) }
+                    comma = true
+                    out.append(contentsOf: tables.bytes(slot.key))
+                    writeEntryValue(Int(c), to: &out)
+                }
+            }
+            c = slot.nextSibling
+        }
+    }
+
+    /// The value of the entry whose first node is `i`: its value, or an array of the values of
+    /// every node with its key at its level.
+    mutating func writeEntryValue(_ i: Int, to out: inout TextBuffer) {
+        var next = slots[i + 1].nextSame
+        if next < 0 {
+            writeValue(i, to: &out)
+            return
+        }
+        out.append(0x5B)
+        writeValue(i, to: &out)
+        while next >= 0 {
+            out.append(0x2C)
+            writeValue(Int(next), to: &out)
+            next = slots[Int(next) + 1].nextSame
+        }
+        out.append(0x5D)
+    }
+
+    /// A node's value: an object when it has children (its own value under "_value"), else its
+    /// scalar or null.
+    mutating func writeValue(_ i: Int, to out: inout TextBuffer) {
+        let node = nodes[i]
+        let facts = slots[i + 1].facts
+        let view = self.view
+        if slots[i + 1].hasChildren {
+            out.append(0x7B)
+            group(i + 1)
+            var comma = false
+            if facts.kind != .layer && FieldText.hasJSONScalar(node.value, facts) {
+                out.appendLiteral("\"_value\":")
+                FieldText.appendJSONScalar(
+                    node.value,
+                    facts,
+                    texts: texts,
+                    bytes: view.bytes(of: node, shownAs: facts),
+                    to: &out
+                )
+                comma = true
+            }
+            writeEntries(i + 1, needsComma: comma, skipFrame: false, to: &out)
+            out.append(0x7D)
+        } else if FieldText.hasJSONScalar(node.value, facts) {
+            FieldText.appendJSONScalar(
+                node.value,
+                facts,
+                texts: texts,
+                bytes: view.bytes(of: node, shownAs: facts),
+                to: &out
+            )
         } else {
-            entries.append((key, value))
+            out.appendLiteral("null")
         }
     }
 }

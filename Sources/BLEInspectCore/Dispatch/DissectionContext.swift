@@ -23,6 +23,11 @@ public struct DissectionContext {
     /// Whether one-line summaries are wanted; when false, `setInfo` does not build strings.
     public let wantsInfo: Bool
     private var dispatchDepth = 0
+    /// Standard tables (bit `standardSlot`) whose dispatches are skipped: see
+    /// `DissectionEngine.skip(_:)`.
+    let skippedTables: UInt64
+    /// Whether expert messages are built; when false their nodes carry empty text.
+    public let wantsExpertText: Bool
 
     /// The deepest chain of dispatches allowed.
     public static let maximumDispatchDepth = 16
@@ -32,8 +37,12 @@ public struct DissectionContext {
         state: CaptureState,
         tree: ProtocolTree,
         frame: CapturedFrame,
-        wantsInfo: Bool
+        wantsInfo: Bool,
+        skippedTables: UInt64 = 0,
+        wantsExpertText: Bool = true
     ) {
+        self.skippedTables = skippedTables
+        self.wantsExpertText = wantsExpertText
         self.registry = registry
         self.state = state
         self.tree = tree
@@ -50,21 +59,71 @@ public struct DissectionContext {
     /// Sets the one-line summary; the text is built only when summaries are wanted.
     @inlinable
     public mutating func setInfo(_ text: @autoclosure () -> String) {
-        if wantsInfo { tree.info = text() }
+        if wantsInfo {
+            tree.clearInfo()
+            tree.appendInfo(text())
+        }
     }
 
     /// Appends to the one-line summary, separated by a comma.
     @inlinable
     public mutating func appendInfo(_ text: @autoclosure () -> String) {
         if wantsInfo {
-            let t = text()
-            tree.info = tree.info.isEmpty ? t : tree.info + ", " + t
+            if !tree.infoBytes.isEmpty { tree.appendInfo(", ") }
+            tree.appendInfo(text())
         }
     }
 
+    /// Sets the summary to the concatenation of the parts, without building a string. Each part
+    /// is evaluated only when summaries are wanted.
+    public mutating func setInfo(
+        parts a: @autoclosure () -> String,
+        _ b: @autoclosure () -> String,
+        _ c: @autoclosure () -> String = "",
+        _ d: @autoclosure () -> String = ""
+    ) {
+        guard wantsInfo else { return }
+        tree.clearInfo()
+        tree.appendInfo(a())
+        tree.appendInfo(b())
+        tree.appendInfo(c())
+        tree.appendInfo(d())
+    }
+
+    /// Sets the summary to `prefix` followed by `value` as `0x` and four upper-case hex digits
+    /// ("ACL Data, Handle 0x0040"), without building a string.
+    public mutating func setInfo(
+        _ prefix: @autoclosure () -> String,
+        hex16 value: UInt16,
+        _ suffix: @autoclosure () -> String = ""
+    ) {
+        guard wantsInfo else { return }
+        tree.clearInfo()
+        tree.appendInfo(prefix())
+        tree.appendInfoHex(UInt64(value), digits: 4)
+        tree.appendInfo(suffix())
+    }
+
+    /// Appends untrusted `text` to the summary in double quotes, escaped, after a comma when the
+    /// summary is not empty.
+    public mutating func appendQuotedInfo(untrusted text: @autoclosure () -> String) {
+        guard wantsInfo else { return }
+        if !tree.infoBytes.isEmpty { tree.appendInfo(", ") }
+        tree.appendInfo("\"")
+        tree.appendInfo(escaping: text())
+        tree.appendInfo("\"")
+    }
+
     /// Adds an expert note at `range` of the data `source`.
-    public mutating func expert(_ severity: ExpertSeverity, _ message: String, _ range: Range<Int>, source: Int = 0) {
-        let ref = tree.intern(message)
+    /// The message is built only when expert text is wanted (`wantsExpertText`); the node and its
+    /// severity are always added.
+    public mutating func expert(
+        _ severity: ExpertSeverity,
+        _ message: @autoclosure () -> String,
+        _ range: Range<Int>,
+        source: Int = 0
+    ) {
+        let ref = tree.intern(wantsExpertText ? message() : "")
         tree.open(core[.expert], .expert(severity, ref), range, source: source)
         tree.add(core[.expertMessage], .string(ref), range, source: source)
         tree.add(core[.expertSeverity], .unsigned(UInt64(severity.rawValue)), range, source: source)
@@ -78,6 +137,9 @@ public struct DissectionContext {
     /// are added as undissected data. Returns true when a dissector was found.
     @discardableResult
     public mutating func dispatch(_ table: TableID, _ key: DissectorKey, _ reader: inout ByteReader) -> Bool {
+        if skippedTables != 0, let slot = table.standardSlot, skippedTables & (1 << UInt64(slot)) != 0 {
+            return false
+        }
         guard let binding = registry.binding(table, key) else {
             if !reader.isAtEnd {
                 tree.add(core[.data], .bytes, reader.offset..<(reader.offset + reader.remaining), source: reader.source)
@@ -120,6 +182,6 @@ public struct DissectionContext {
         tree.open(core[.malformed], .expert(.error, ref), at..<max(at, end), source: reader.source)
         tree.add(core[.expertMessage], .string(ref), at..<max(at, end), source: reader.source)
         tree.close()
-        if wantsInfo { tree.info += tree.info.isEmpty ? "[Malformed]" : " [Malformed]" }
+        if wantsInfo { tree.appendInfo(tree.infoBytes.isEmpty ? "[Malformed]" : " [Malformed]") }
     }
 }

@@ -23,8 +23,17 @@ public struct ProtocolTree: Sendable {
     public private(set) var texts: [String] = []
     /// The depth new nodes get.
     public private(set) var depth: Int = 0
-    /// The innermost protocol's summary, for one-line output.
-    public var info: String = ""
+    /// The innermost protocol's summary, for one-line output, as UTF-8 bytes kept from frame to
+    /// frame so that building it allocates nothing. Untrusted text in it is already escaped.
+    public private(set) var infoBytes: [UInt8] = []
+    /// The summary as a string (made on each call; renderers read `infoBytes`).
+    public var info: String {
+        get { String(decoding: infoBytes, as: UTF8.self) }
+        set {
+            infoBytes.removeAll(keepingCapacity: true)
+            infoBytes.append(contentsOf: newValue.utf8)
+        }
+    }
     /// Set when the node limit dropped nodes.
     public private(set) var overflowed = false
     /// Index of the first node added by a post-dissector (derived fields such as `device.*`);
@@ -45,7 +54,7 @@ public struct ProtocolTree: Sendable {
         sourceNames.removeAll(keepingCapacity: true)
         texts.removeAll(keepingCapacity: true)
         depth = 0
-        info = ""
+        infoBytes.removeAll(keepingCapacity: true)
         overflowed = false
         derivedStart = Int.max
     }
@@ -62,6 +71,33 @@ public struct ProtocolTree: Sendable {
                 value: value
             )
         )
+    }
+
+    /// Empties the summary.
+    public mutating func clearInfo() { infoBytes.removeAll(keepingCapacity: true) }
+
+    /// Appends `text` to the summary as it is (trusted text: names from tables, numbers).
+    public mutating func appendInfo(_ text: String) {
+        var text = text
+        text.withUTF8 { infoBytes.append(contentsOf: $0) }
+    }
+
+    /// Appends `0x` and `value` in upper-case hex, zero-padded to `digits` digits.
+    public mutating func appendInfoHex(_ value: UInt64, digits: Int) {
+        infoBytes.append(0x30)
+        infoBytes.append(0x78)
+        let needed = max(digits, (64 - value.leadingZeroBitCount + 3) / 4)
+        var shift = needed * 4
+        while shift > 0 {
+            shift -= 4
+            let d = UInt8(truncatingIfNeeded: (value >> UInt64(shift)) & 0xF)
+            infoBytes.append(d < 10 ? 0x30 + d : 0x37 + d)
+        }
+    }
+
+    /// Appends untrusted `text` to the summary with `TerminalSafeText`'s escaping.
+    public mutating func appendInfo(escaping text: String) {
+        TerminalSafeText.appendEscaped(text, to: &infoBytes)
     }
 
     /// Keeps `text` beside the tree and returns the reference a `.string` value holds.

@@ -1,0 +1,352 @@
+import BLEInspectCore
+
+/// A growable byte buffer that renderers write text into: UTF-8 appended straight to memory, with
+/// one capacity check per item and no reference counting. Each `append…` produces the same bytes
+/// as the String formatting it replaces. Reused from frame to frame; handed to the output sink
+/// whole.
+struct TextBuffer: ~Copyable, EscapedTextOutput {
+    private var base: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int = 256) {
+        self.capacity = max(16, capacity)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// Forgets the contents, keeping the memory.
+    mutating func removeAll() { count = 0 }
+
+    /// The bytes written so far, valid until the next append.
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    /// The contents as a String (they are valid UTF-8).
+    var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    @inline(never)
+    private mutating func grow(_ needed: Int) {
+        let newCapacity = max(2 * capacity, count + needed)
+        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        bigger.update(from: base, count: count)
+        base.deallocate()
+        base = bigger
+        capacity = newCapacity
+    }
+
+    /// Makes room for `n` more bytes and returns where they go; the caller writes them and adds
+    /// to `count`.
+    @inline(__always)
+    mutating func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+        if capacity &- count < n { grow(n) }
+        return base + count
+    }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        if count == capacity { grow(1) }
+        base[count] = byte
+        count &+= 1
+    }
+
+    @inline(__always)
+    mutating func append(_ a: UInt8, _ b: UInt8) {
+        let p = reserve(2)
+        p[0] = a
+        p[1] = b
+        count &+= 2
+    }
+
+    @inline(__always)
+    mutating func append(contentsOf run: UnsafeBufferPointer<UInt8>) {
+        let n = run.count
+        guard n > 0, let source = run.baseAddress else { return }
+        let p = reserve(n)
+        // Names and keys are short: copy them with two to four overlapping word moves.
+        let from = UnsafeRawPointer(source)
+        let to = UnsafeMutableRawPointer(p)
+        if n >= 8 && n <= 16 {
+            let head = from.loadUnaligned(as: UInt64.self)
+            let tail = from.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+            to.storeBytes(of: head, as: UInt64.self)
+            to.storeBytes(of: tail, toByteOffset: n &- 8, as: UInt64.self)
+        } else if n > 16 && n <= 32 {
+            let a = from.loadUnaligned(as: UInt64.self)
+            let b = from.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            let c = from.loadUnaligned(fromByteOffset: n &- 16, as: UInt64.self)
+            let d = from.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+            to.storeBytes(of: a, as: UInt64.self)
+            to.storeBytes(of: b, toByteOffset: 8, as: UInt64.self)
+            to.storeBytes(of: c, toByteOffset: n &- 16, as: UInt64.self)
+            to.storeBytes(of: d, toByteOffset: n &- 8, as: UInt64.self)
+        } else if n >= 4 && n < 8 {
+            let head = from.loadUnaligned(as: UInt32.self)
+            let tail = from.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
+            to.storeBytes(of: head, as: UInt32.self)
+            to.storeBytes(of: tail, toByteOffset: n &- 4, as: UInt32.self)
+        } else if n < 4 {
+            p[0] = source[0]
+            p[n &- 1] = source[n &- 1]
+            p[n >> 1] = source[n >> 1]
+        } else {
+            p.update(from: source, count: n)
+        }
+        count &+= n
+    }
+
+    @inline(__always)
+    mutating func appendByte(_ byte: UInt8) { append(byte) }
+
+    @inline(__always)
+    mutating func appendRun(_ run: UnsafeBufferPointer<UInt8>) { append(contentsOf: run) }
+
+    /// Inserts `n` spaces at `offset`, moving what follows (for right-aligning a column).
+    mutating func insertSpaces(_ n: Int, at offset: Int) {
+        guard n > 0 else { return }
+        _ = reserve(n)
+        (base + offset + n).update(from: base + offset, count: count - offset)
+        (base + offset).update(repeating: 0x20, count: n)
+        count &+= n
+    }
+
+    /// Appends the UTF-8 of a static string (a literal).
+    @inline(__always)
+    mutating func appendLiteral(_ s: StaticString) {
+        append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    }
+
+    /// Appends the UTF-8 of `s`.
+    @inline(__always)
+    mutating func appendUTF8(_ s: String) {
+        var s = s
+        s.withUTF8 { append(contentsOf: $0) }
+    }
+
+    /// Appends `n` spaces (nothing when `n` <= 0).
+    @inline(__always)
+    mutating func appendSpaces(_ n: Int) {
+        guard n > 0 else { return }
+        // Whole words of spaces; the last may run past `n` into reserved room.
+        let p = UnsafeMutableRawPointer(reserve(n &+ 7))
+        var i = 0
+        repeat {
+            p.storeBytes(of: 0x2020_2020_2020_2020 as UInt64, toByteOffset: i, as: UInt64.self)
+            i &+= 8
+        } while i < n
+        count &+= n
+    }
+
+    /// Appends an unsigned decimal number: the bytes of `String(v)`.
+    @inline(__always)
+    mutating func appendDecimal(_ v: UInt64) {
+        if v < 10 {
+            append(UInt8(truncatingIfNeeded: v) &+ 0x30)
+        } else if v < 100 {
+            let pair = Int(truncatingIfNeeded: v) &* 2
+            append(Self.digitPairs.utf8Start[pair], Self.digitPairs.utf8Start[pair &+ 1])
+        } else {
+            appendLongDecimal(v, minimumDigits: 0, pad: 0x30)
+        }
+    }
+
+    /// "00" to "99", for writing two digits at a time.
+    private static var digitPairs: StaticString {
+        """
+        0001020304050607080910111213141516171819\
+        2021222324252627282930313233343536373839\
+        4041424344454647484950515253545556575859\
+        6061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
+    }
+
+    /// Appends `v` in decimal, padded on the left with `pad` to at least `minimum` columns.
+    @inline(never)
+    private mutating func appendLongDecimal(_ v: UInt64, minimumDigits minimum: Int, pad: UInt8) {
+        let digits = Self.decimalDigits(v)
+        let width = max(digits, minimum)
+        let p = reserve(width)
+        if width > digits { p.update(repeating: pad, count: width - digits) }
+        let pairs = Self.digitPairs.utf8Start
+        var rest = v
+        var i = width
+        while rest >= 100 {
+            let pair = Int(rest % 100) &* 2
+            rest /= 100
+            i -= 2
+            p[i] = pairs[pair]
+            p[i + 1] = pairs[pair + 1]
+        }
+        if rest >= 10 {
+            let pair = Int(rest) &* 2
+            i -= 2
+            p[i] = pairs[pair]
+            p[i + 1] = pairs[pair + 1]
+        } else {
+            i -= 1
+            p[i] = UInt8(truncatingIfNeeded: rest) &+ 0x30
+        }
+        count &+= width
+    }
+
+    /// Appends a signed decimal number: the bytes of `String(v)`.
+    @inline(__always)
+    mutating func appendDecimal(_ v: Int64) {
+        if v < 0 { append(0x2D) }
+        appendDecimal(v.magnitude)
+    }
+
+    /// Appends a signed decimal number right-aligned in `width` columns (padded with spaces).
+    mutating func appendDecimal(_ value: Int64, width: Int) {
+        if value < 0 {
+            appendSpaces(width - Self.decimalDigits(value.magnitude) - 1)
+            append(0x2D)
+            appendDecimal(value.magnitude)
+        } else {
+            appendLongDecimal(value.magnitude, minimumDigits: width, pad: 0x20)
+        }
+    }
+
+    /// Appends `v` in decimal with at least `minimum` digits, zero-padded on the left.
+    mutating func appendDecimal(_ v: UInt64, minimumDigits minimum: Int) {
+        appendLongDecimal(v, minimumDigits: minimum, pad: 0x30)
+    }
+
+    /// Appends `value` as exactly `digits` decimal digits, zero-padded (higher digits dropped).
+    mutating func appendZeroPadded(_ value: UInt32, digits: Int) {
+        guard digits > 0 else { return }
+        let p = reserve(digits)
+        var v = value
+        var i = digits
+        while i > 0 {
+            i -= 1
+            p[i] = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
+            v /= 10
+        }
+        count &+= digits
+    }
+
+    @inline(__always)
+    static func decimalDigits(_ v: UInt64) -> Int {
+        var n = 1
+        var t = v
+        while t >= 100 {
+            t /= 100
+            n += 2
+        }
+        return t >= 10 ? n + 1 : n
+    }
+
+    @inline(__always)
+    static func hexDigit(_ d: UInt8) -> UInt8 { d < 10 ? 0x30 &+ d : 0x57 &+ d }
+
+    @inline(__always)
+    static func upperHexDigit(_ d: UInt8) -> UInt8 { d < 10 ? 0x30 &+ d : 0x37 &+ d }
+
+    /// Appends a byte as two hex digits.
+    @inline(__always)
+    mutating func appendHexByte(_ b: UInt8, upperCase: Bool = false) {
+        let p = reserve(2)
+        if upperCase {
+            p[0] = Self.upperHexDigit(b >> 4)
+            p[1] = Self.upperHexDigit(b & 0x0F)
+        } else {
+            p[0] = Self.hexDigit(b >> 4)
+            p[1] = Self.hexDigit(b & 0x0F)
+        }
+        count &+= 2
+    }
+
+    /// Appends `v` in hex with at least `minimum` digits, zero-padded: `String(v, radix: 16)`
+    /// padded on the left.
+    mutating func appendHex(_ v: UInt64, minimumDigits minimum: Int, upperCase: Bool = false) {
+        let needed = max(1, (64 - v.leadingZeroBitCount + 3) / 4)
+        let n = max(needed, minimum)
+        let p = reserve(n)
+        var i = n
+        var rest = v
+        while i > 0 {
+            i -= 1
+            let d = UInt8(truncatingIfNeeded: rest) & 0x0F
+            p[i] = upperCase ? Self.upperHexDigit(d) : Self.hexDigit(d)
+            rest >>= 4
+        }
+        count &+= n
+    }
+
+    /// Appends `0x` and lower-case hex, zero-padded to the width of a `bits`-bit field
+    /// (`Hex.padded`).
+    @inline(__always)
+    mutating func appendPaddedHex(_ v: UInt64, bits: Int) {
+        append(0x30, 0x78)
+        appendHex(v, minimumDigits: max(1, (bits + 3) / 4))
+    }
+
+    /// Appends contiguous lower-case hex of `bytes` (`Hex.string`).
+    mutating func appendHexString(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let n = bytes.count
+        guard n > 0 else { return }
+        let p = reserve(2 * n)
+        var o = 0
+        for b in bytes {
+            p[o] = Self.hexDigit(b >> 4)
+            p[o + 1] = Self.hexDigit(b & 0x0F)
+            o += 2
+        }
+        count &+= 2 * n
+    }
+
+    /// Appends epoch nanoseconds as seconds with nine decimals (`FieldFormatter.epoch`).
+    mutating func appendEpoch(_ nanos: Int64) {
+        var s = nanos / 1_000_000_000
+        var f = nanos % 1_000_000_000
+        if f < 0 {
+            f += 1_000_000_000
+            s -= 1
+        }
+        appendDecimal(s)
+        append(0x2E)
+        appendDecimal(UInt64(f), minimumDigits: 9)
+    }
+
+    /// Appends a device address as `AA:BB:CC:DD:EE:FF` (`BDAddr.description`), or lower case.
+    mutating func appendAddress(_ a: BDAddr, upperCase: Bool) {
+        let p = reserve(17)
+        for i in 0..<6 {
+            let b = UInt8(truncatingIfNeeded: a.rawValue >> UInt64(40 - 8 * i))
+            p[3 * i] = upperCase ? Self.upperHexDigit(b >> 4) : Self.hexDigit(b >> 4)
+            p[3 * i + 1] = upperCase ? Self.upperHexDigit(b & 0x0F) : Self.hexDigit(b & 0x0F)
+            if i < 5 { p[3 * i + 2] = 0x3A }
+        }
+        count &+= 17
+    }
+
+    /// Appends a UUID as `BluetoothUUID.description` shows it, or lower case.
+    mutating func appendUUID(_ u: BluetoothUUID, upperCase: Bool) {
+        if u.width <= 4, let short = u.shortValue {
+            append(0x30, 0x78)
+            appendHex(UInt64(short), minimumDigits: u.width == 2 ? 4 : 8, upperCase: upperCase)
+            return
+        }
+        appendCanonicalUUID(u, upperCase: upperCase)
+    }
+
+    /// Appends the 128-bit 8-4-4-4-12 form (`BluetoothUUID.canonical`).
+    mutating func appendCanonicalUUID(_ u: BluetoothUUID, upperCase: Bool) {
+        let p = reserve(36)
+        var o = 0
+        for i in 0..<16 {
+            let word = i < 8 ? u.high : u.low
+            let b = UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * (i & 7)))
+            p[o] = upperCase ? Self.upperHexDigit(b >> 4) : Self.hexDigit(b >> 4)
+            p[o + 1] = upperCase ? Self.upperHexDigit(b & 0x0F) : Self.hexDigit(b & 0x0F)
+            o += 2
+            if i == 3 || i == 5 || i == 7 || i == 9 {
+                p[o] = 0x2D
+                o += 1
+            }
+        }
+        count &+= 36
+    }
+}

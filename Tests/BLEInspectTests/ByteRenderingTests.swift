@@ -1,0 +1,420 @@
+import BLEInspect
+import BLEInspectCore
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The renderers write bytes straight into their output. These tests hold the byte-level code to
+/// the String formatting it replaced, kept here as the reference, on generated inputs.
+@Suite("byte-level rendering matches the String formatting")
+struct ByteRenderingTests {
+    /// A small deterministic generator (SplitMix64).
+    struct Generator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    }
+
+    /// Bytes that exercise every escaping rule: plain ASCII runs, controls, DEL, backslash,
+    /// quotes, C1 controls, bidi controls, valid and invalid multi-byte sequences.
+    static func interestingBytes(_ g: inout Generator) -> [UInt8] {
+        let pieces: [[UInt8]] = [
+            Array("plain ascii text".utf8), Array("ab".utf8), [0x00], [0x07], [0x09], [0x0A], [0x0D], [0x1B],
+            [0x1F], [0x20], [0x22], [0x5C], [0x7E], [0x7F], [0xC2, 0x80], [0xC2, 0x85], [0xC2, 0x9F],
+            [0xC2, 0xA0], [0xC3, 0xA9], [0xD8, 0x9C], [0xD8, 0x9D], [0xE2, 0x80, 0x8E], [0xE2, 0x80, 0x8F],
+            [0xE2, 0x80, 0xAA], [0xE2, 0x80, 0xAE], [0xE2, 0x80, 0xAF], [0xE2, 0x81, 0xA6], [0xE2, 0x81, 0xA9],
+            [0xE2, 0x81, 0xAA], [0xE2, 0x80, 0xA8], [0xEF, 0xBB, 0xBF], [0xF0, 0x9F, 0x98, 0x80],
+            [0xF4, 0x8F, 0xBF, 0xBF], [0xF4, 0x90, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xE0, 0x80, 0xAF],
+            [0xC0, 0xAF], [0xC1], [0xF5], [0xFF], [0xFE], [0x80], [0xBF], [0xE2, 0x80], [0xE2], [0xF0, 0x9F],
+        ]
+        var out: [UInt8] = []
+        for _ in 0..<g.below(12) {
+            if g.below(4) == 0 {
+                out.append(UInt8(truncatingIfNeeded: g.next()))
+            } else {
+                out += pieces[g.below(pieces.count)]
+            }
+        }
+        return out
+    }
+
+    @Test("TerminalSafeText.escape of bytes and of strings")
+    func terminalEscaping() {
+        var g = Generator(state: 1)
+        for _ in 0..<20_000 {
+            let bytes = Self.interestingBytes(&g)
+            #expect(TerminalSafeText.escape(bytes) == Reference.escape(bytes), "\(bytes)")
+            #expect(TerminalSafeText.escape(bytes[...]) == Reference.escape(bytes))
+            let string = String(decoding: bytes, as: UTF8.self)
+            #expect(TerminalSafeText.escape(string) == Reference.escape(Array(string.utf8)))
+            var appended: [UInt8] = [0x41]
+            TerminalSafeText.appendEscaped(string, to: &appended)
+            #expect(appended == [0x41] + Array(Reference.escape(Array(string.utf8)).utf8))
+        }
+    }
+
+    @Test("JSONFrame.quote")
+    func jsonQuoting() {
+        var g = Generator(state: 2)
+        for _ in 0..<20_000 {
+            let string = String(decoding: Self.interestingBytes(&g), as: UTF8.self)
+            #expect(JSONFrame.quote(string) == Reference.quote(string), "\(Array(string.utf8))")
+        }
+    }
+
+    @Test("hex, padded hex and epoch times")
+    func numbers() {
+        var g = Generator(state: 3)
+        for _ in 0..<5_000 {
+            let v = g.next() >> UInt64(g.below(64))
+            let bits = g.below(70)
+            #expect(Hex.padded(v, bits: bits) == Reference.padded(v, bits: bits))
+            let bytes = (0..<g.below(20)).map { _ in UInt8(truncatingIfNeeded: g.next()) }
+            #expect(Hex.string(bytes) == Reference.hex(bytes))
+        }
+    }
+
+    @Test("time formats, both precisions, negative and far times")
+    func times() {
+        var g = Generator(state: 4)
+        let seconds: [Int64] = [0, 1, -1, 59, 86_399, 1_700_000_000, -62_135_596_800, 253_402_300_799, 4_102_444_800]
+        for _ in 0..<3_000 {
+            func timestamp() -> Timestamp {
+                let s = g.below(3) == 0 ? seconds[g.below(seconds.count)] : Int64(bitPattern: g.next()) >> 30
+                let precision: Timestamp.Precision = g.below(2) == 0 ? .microseconds : .nanoseconds
+                let nanos = UInt32(g.below(1_000_000_000))
+                return Timestamp(
+                    seconds: s,
+                    nanoseconds: precision == .microseconds ? nanos / 1000 * 1000 : nanos,
+                    precision: precision
+                )
+            }
+            let (t, first, previous) = (timestamp(), timestamp(), timestamp())
+            for format in TimeFormat.allCases {
+                #expect(
+                    format.format(t, first: first, previous: previous)
+                        == Reference.format(format, t, first: first, previous: previous)
+                )
+            }
+        }
+    }
+
+    @Test("field labels, values and -T fields text for every kind and base")
+    func fieldText() throws {
+        let registry = try StandardModules.registry()
+        let formatter = FieldFormatter(registry: registry)
+        let names = ValueNames([(0, "Zero"), (1, "One \u{1B}esc"), (0xFFFF_FFFF_FFFF_FFFF, "Minus one"), (300, "Big")])
+        let kinds: [FieldKind] = [
+            .layer, .unsigned(bits: 8), .unsigned(bits: 12), .unsigned(bits: 64), .signed(bits: 8),
+            .signed(bits: 32), .boolean, .bytes, .string, .address, .uuid, .group, .time, .expert,
+        ]
+        let texts = ["a \"text\"\u{202E}\\", "", "\u{85}note\n"]
+        var g = Generator(state: 5)
+        for _ in 0..<4_000 {
+            let kind = kinds[g.below(kinds.count)]
+            let base: DisplayBase = [.decimal, .hex, .decimalAndHex][g.below(3)]
+            let d = FieldDescriptor("test.field", "Test Field", kind, base: base, names: g.below(2) == 0 ? names : nil)
+            let value: FieldValue
+            switch g.below(10) {
+            case 0: value = .none
+            case 1: value = .unsigned([0, 1, 300, g.next(), UInt64.max][g.below(5)])
+            case 2: value = .signed([0, -1, 1, Int64.min, Int64(bitPattern: g.next())][g.below(5)])
+            case 3: value = .boolean(g.below(2) == 0)
+            case 4: value = .bytes
+            case 5: value = .string(TextRef(index: UInt32(g.below(4))))
+            case 6: value = .address(BDAddr(rawValue: g.next()))
+            case 7:
+                let uuids = [
+                    BluetoothUUID(uuid16: 0x180F), BluetoothUUID(uuid16: UInt16(truncatingIfNeeded: g.next())),
+                    BluetoothUUID(uuid32: UInt32(truncatingIfNeeded: g.next())), BluetoothUUID(uuid32: 0x2A19),
+                    BluetoothUUID(high: g.next(), low: g.next(), width: 16),
+                    BluetoothUUID(high: 0x0000_180F_0000_1000, low: BluetoothUUID.baseLow, width: 16),
+                    BluetoothUUID(high: g.next(), low: g.next(), width: 2),
+                ]
+                value = .uuid(uuids[g.below(uuids.count)])
+            case 8:
+                value = .expert(
+                    ExpertSeverity(rawValue: UInt8(g.below(4))) ?? .note,
+                    TextRef(index: UInt32(g.below(4)))
+                )
+            default: value = .unsigned(UInt64(g.below(400)))
+            }
+            var tree = ProtocolTree()
+            tree.add(FieldID(0), value, 0..<0)
+            let node = tree.nodes[0]
+            let bytes: ArraySlice<UInt8> = [[], [0x00, 0xAB, 0xFF], [0x12]][g.below(3)][...]
+            #expect(formatter.label(node, d, texts: texts) { bytes } == Reference.label(node, d, texts, bytes))
+            #expect(formatter.valueText(node, d, texts: texts) { bytes } == Reference.valueText(node, d, texts, bytes))
+            #expect(formatter.fieldText(node, d, texts: texts) { bytes } == Reference.fieldText(node, d, texts, bytes))
+        }
+    }
+
+    @Test("one-line summaries of notes and short records")
+    func summaries() {
+        var g = Generator(state: 6)
+        for _ in 0..<3_000 {
+            var bytes: [UInt8] = []
+            while bytes.count < [0, 5, 199, 200, 201, 400][g.below(6)] { bytes += Self.interestingBytes(&g) + [0x41] }
+            let kinds: [FrameKind] = [.note, .log, .hciEvent, .aclData, .unknown(99), .linkLayer(linkType: 251)]
+            let frame = CapturedFrame(
+                number: 1,
+                timestamp: .zero,
+                direction: .unknown,
+                controllerIndex: nil,
+                kind: kinds[g.below(kinds.count)],
+                bytes: bytes,
+                originalLength: bytes.count + [0, 0, 1, 1000][g.below(4)],
+                sourceOffset: 0
+            )
+            #expect(FrameSummary.summary(of: frame) == Reference.summary(of: frame))
+        }
+    }
+}
+
+/// The String formatting the renderers used before they wrote bytes.
+private enum Reference {
+    static func escape(_ b: [UInt8]) -> String {
+        var out = ""
+        var i = 0
+        while i < b.count {
+            if let (scalar, length) = decodeScalar(b, at: i) {
+                let v = scalar.value
+                if scalar == "\\" {
+                    out += "\\\\"
+                } else if !TerminalSafeText.isUnsafe(scalar) {
+                    out.unicodeScalars.append(scalar)
+                } else if v == 0x0A {
+                    out += "\\n"
+                } else if v == 0x0D {
+                    out += "\\r"
+                } else if v == 0x09 {
+                    out += "\\t"
+                } else if v == 0 {
+                    out += "\\0"
+                } else if v <= 0x7F {
+                    out += hexByte(UInt8(v))
+                } else {
+                    out += "\\u{" + String(v, radix: 16, uppercase: true) + "}"
+                }
+                i += length
+            } else {
+                out += hexByte(b[i])
+                i += 1
+            }
+        }
+        return out
+    }
+
+    static func hexByte(_ b: UInt8) -> String {
+        let digits: [Character] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "E", "F"]
+        return "\\x" + String(digits[Int(b >> 4)]) + String(digits[Int(b & 0x0F)])
+    }
+
+    static func decodeScalar(_ b: [UInt8], at i: Int) -> (Unicode.Scalar, Int)? {
+        let lead = b[i]
+        let length: Int
+        var value: UInt32
+        var lower: UInt8 = 0x80
+        var upper: UInt8 = 0xBF
+        switch lead {
+        case 0x00...0x7F: return Unicode.Scalar(UInt32(lead)).map { ($0, 1) }
+        case 0xC2...0xDF: length = 2; value = UInt32(lead & 0x1F)
+        case 0xE0: length = 3; value = 0; lower = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3; value = UInt32(lead & 0x0F)
+        case 0xED: length = 3; value = 0x0D; upper = 0x9F
+        case 0xF0: length = 4; value = 0; lower = 0x90
+        case 0xF1...0xF3: length = 4; value = UInt32(lead & 0x07)
+        case 0xF4: length = 4; value = 4; upper = 0x8F
+        default: return nil
+        }
+        guard b.count - i >= length else { return nil }
+        for k in 1..<length {
+            let c = b[i + k]
+            let lo: UInt8 = k == 1 ? lower : 0x80
+            let hi: UInt8 = k == 1 ? upper : 0xBF
+            guard c >= lo, c <= hi else { return nil }
+            value = (value << 6) | UInt32(c & 0x3F)
+        }
+        return Unicode.Scalar(value).map { ($0, length) }
+    }
+
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if TerminalSafeText.isUnsafe(scalar) {
+                    let h = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: max(0, 4 - h.count)) + h
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    static func hex(_ bytes: some Collection<UInt8>) -> String {
+        bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    }
+
+    static func padded(_ v: UInt64, bits: Int) -> String {
+        let digitsWanted = max(1, (bits + 3) / 4)
+        let s = String(v, radix: 16)
+        return "0x" + String(repeating: "0", count: max(0, digitsWanted - s.count)) + s
+    }
+
+    static func text(_ ref: TextRef, _ texts: [String]) -> String {
+        Int(ref.index) < texts.count ? texts[Int(ref.index)] : ""
+    }
+
+    static func bits(of d: FieldDescriptor) -> Int {
+        switch d.kind {
+        case .unsigned(let bits), .signed(let bits): return Int(bits)
+        default: return 8
+        }
+    }
+
+    static func epoch(_ nanos: Int64) -> String {
+        var s = nanos / 1_000_000_000
+        var f = nanos % 1_000_000_000
+        if f < 0 {
+            f += 1_000_000_000
+            s -= 1
+        }
+        let frac = String(f)
+        return "\(s)." + String(repeating: "0", count: 9 - frac.count) + frac
+    }
+
+    static func bytesLabel(_ b: ArraySlice<UInt8>) -> String { b.isEmpty ? "<empty>" : hex(b) }
+
+    static func fieldText(_ node: FieldNode, _ d: FieldDescriptor, _ texts: [String], _ bytes: ArraySlice<UInt8>)
+        -> String
+    {
+        switch node.value {
+        case .none: return d.kind == .bytes ? hex(bytes) : ""
+        case .unsigned(let v):
+            if d.kind == .boolean { return v != 0 ? "1" : "0" }
+            if case .time = d.kind { return epoch(Int64(bitPattern: v)) }
+            switch d.base {
+            case .hex: return padded(v, bits: bits(of: d))
+            case .decimal, .decimalAndHex: return String(v)
+            }
+        case .signed(let v):
+            if case .time = d.kind { return epoch(v) }
+            return String(v)
+        case .boolean(let b): return b ? "1" : "0"
+        case .bytes: return hex(bytes)
+        case .string(let ref): return escape(Array(text(ref, texts).utf8))
+        case .address(let a): return a.description.lowercased()
+        case .uuid(let u): return u.description.lowercased()
+        case .expert(_, let ref): return escape(Array(text(ref, texts).utf8))
+        }
+    }
+
+    static func label(_ node: FieldNode, _ d: FieldDescriptor, _ texts: [String], _ bytes: ArraySlice<UInt8>) -> String
+    {
+        switch d.kind {
+        case .layer, .group:
+            if case .string(let ref) = node.value { return "\(d.name): \(escape(Array(text(ref, texts).utf8)))" }
+            if case .unsigned(let v) = node.value { return "\(d.name) \(v)" }
+            return d.name
+        case .expert:
+            if case .expert(let severity, let ref) = node.value {
+                let word = severity.description
+                return "[\(word.prefix(1).uppercased() + word.dropFirst())] \(escape(Array(text(ref, texts).utf8)))"
+            }
+            return d.name
+        default:
+            return "\(d.name): \(valueText(node, d, texts, bytes))"
+        }
+    }
+
+    static func valueText(_ node: FieldNode, _ d: FieldDescriptor, _ texts: [String], _ bytes: ArraySlice<UInt8>)
+        -> String
+    {
+        switch node.value {
+        case .none: return d.kind == .bytes ? bytesLabel(bytes) : ""
+        case .unsigned(let v):
+            if d.kind == .boolean { return v != 0 ? "True" : "False" }
+            if case .time = d.kind { return epoch(Int64(bitPattern: v)) }
+            let number: String
+            switch d.base {
+            case .hex: number = padded(v, bits: bits(of: d))
+            case .decimal: number = String(v)
+            case .decimalAndHex: number = "\(v) (\(padded(v, bits: bits(of: d))))"
+            }
+            if let name = d.valueNames?.lookup(v) {
+                return d.base == .decimal ? "\(name) (\(v))" : "\(name) (\(padded(v, bits: bits(of: d))))"
+            }
+            return number
+        case .signed(let v):
+            if case .time = d.kind { return epoch(v) }
+            if let name = d.valueNames?.lookup(UInt64(bitPattern: v)) { return "\(name) (\(v))" }
+            return String(v)
+        case .boolean(let b): return b ? "True" : "False"
+        case .bytes: return bytesLabel(bytes)
+        case .string(let ref): return "\"\(escape(Array(text(ref, texts).utf8)))\""
+        case .address(let a): return a.description
+        case .uuid(let u):
+            if let name = FieldFormatter.uuidName(u) { return "\(u.description) (\(name))" }
+            return u.description
+        case .expert(_, let ref): return escape(Array(text(ref, texts).utf8))
+        }
+    }
+
+    static func format(_ format: TimeFormat, _ time: Timestamp, first: Timestamp, previous: Timestamp) -> String {
+        switch format {
+        case .relative: return seconds(time.difference(from: first), digits: time.precision)
+        case .delta: return seconds(time.difference(from: previous), digits: time.precision)
+        case .epoch: return seconds((time.seconds, time.nanoseconds), digits: time.precision)
+        case .absolute:
+            var t = time_t(clamping: time.seconds)
+            var parts = tm()
+            guard gmtime_r(&t, &parts) != nil else {
+                return seconds((time.seconds, time.nanoseconds), digits: time.precision)
+            }
+            func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
+            let date = "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))"
+            let clock = "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
+            return "\(date) \(clock).\(fraction(time.nanoseconds, digits: time.precision))"
+        }
+    }
+
+    static func seconds(_ value: (seconds: Int64, nanoseconds: UInt32), digits: Timestamp.Precision) -> String {
+        "\(value.seconds).\(fraction(value.nanoseconds, digits: digits))"
+    }
+
+    static func fraction(_ nanoseconds: UInt32, digits: Timestamp.Precision) -> String {
+        let value = digits == .nanoseconds ? nanoseconds : nanoseconds / 1000
+        let text = String(value)
+        let width = Int(digits.rawValue)
+        return String(repeating: "0", count: max(0, width - text.count)) + text
+    }
+
+    static func summary(of frame: CapturedFrame) -> String {
+        if frame.kind.isText {
+            let text = frame.bytes.prefix(FrameSummary.maximumTextBytes).prefix { $0 != 0 }
+            let more = frame.bytes.count > FrameSummary.maximumTextBytes ? "…" : ""
+            return "\(frame.kind.name): \(escape(Array(text)))\(more)"
+        }
+        var line = "\(frame.kind.name), \(frame.bytes.count) byte\(frame.bytes.count == 1 ? "" : "s")"
+        if frame.isTruncated {
+            line += " of \(frame.originalLength) (truncated by snaplen)"
+        }
+        return line
+    }
+}
