@@ -58,6 +58,12 @@ public enum AssignedNumbers {
             high = high << 8 | UInt64(bytesBigEndian[index])
             low = low << 8 | UInt64(bytesBigEndian[index + 8])
         }
+        return uuid128Name(high: high, low: low)
+    }
+
+    /// Name of a 128-bit UUID given as its two big-endian halves (`high` holds the first 8 bytes in
+    /// display order); the same lookup as ``uuid128Name(_:)`` without an array.
+    public static func uuid128Name(high: UInt64, low: UInt64) -> String? {
         if let name = vendorUUID128Name(high: high, low: low) {
             return name
         }

@@ -10,6 +10,8 @@ public final class BTSnoopReader: FrameReader {
     private let input: ByteInput
     private let datalink: UInt32
     private var frameNumber = 0
+    /// Storage for frame bytes, reused from frame to frame while callers do not keep frames.
+    private var frameBytes: [UInt8] = []
     private var finished = false
 
     /// Reads the 16-byte file header from `input`.
@@ -121,7 +123,8 @@ public final class BTSnoopReader: FrameReader {
             (kind, direction) = MonitorRecord.classify(opcode: UInt16(truncatingIfNeeded: flags))
             controller = MonitorRecord.controller(UInt16(truncatingIfNeeded: flags >> 16))
         }
-        let bytes = input.copy(from: payloadStart, count: total - payloadStart)
+        input.copy(from: payloadStart, count: total - payloadStart, into: &frameBytes)
+        let bytes = frameBytes
         input.consume(total)
         frameNumber = number
         return CapturedFrame(

@@ -105,6 +105,13 @@ public final class ByteInput {
         Array(buffer[(start + from)..<(start + from + count)])
     }
 
+    /// Copies `count` buffered bytes from `from` into `out`, reusing its storage when nothing
+    /// else holds it (the previous frame's bytes, once the caller has let go of that frame).
+    public func copy(from: Int, count: Int, into out: inout [UInt8]) {
+        out.removeAll(keepingCapacity: true)
+        out.append(contentsOf: buffer[(start + from)..<(start + from + count)])
+    }
+
     /// Skips `n` buffered bytes. - Precondition: `n <= available`.
     public func consume(_ n: Int) {
         precondition(n <= end - start)

@@ -14,6 +14,8 @@ public final class PacketLoggerReader: FrameReader {
     public let byteOrder: ByteOrder
     private let input: ByteInput
     private var frameNumber = 0
+    /// Storage for frame bytes, reused from frame to frame while callers do not keep frames.
+    private var frameBytes: [UInt8] = []
     private var finished = false
 
     /// Smallest record length: the timestamp and the type byte.
@@ -135,7 +137,8 @@ public final class PacketLoggerReader: FrameReader {
             precision: .microseconds
         )
         let (kind, direction) = Self.classify(type: input.byte(at: 12))
-        let bytes = input.copy(from: 13, count: total - 13)
+        input.copy(from: 13, count: total - 13, into: &frameBytes)
+        let bytes = frameBytes
         input.consume(total)
         frameNumber = number
         return CapturedFrame(

@@ -20,7 +20,7 @@ struct ATTDissector: Dissector {
         context.tree.add(f[.opcodeSignature], .boolean(opcode & 0x80 != 0), r, source: source)
         context.tree.close()
         let direction = context.direction
-        context.setInfo(ATTInfo.prefix(direction) + ATTNames.opcodeName(opcode))
+        context.setInfo(parts: ATTInfo.prefix(direction), ATTNames.opcodeName(opcode))
 
         let pdu = ATTPDU(&context, at: start..<(start + length), source: source)
         let bearer = pdu.bearer

@@ -94,24 +94,26 @@ struct AttributeInfo {
     var about: BluetoothUUID?
     /// The SIG name of `uuid`, looked up once when learned.
     var name: String?
-    /// The text summaries show for the handle, made once when learned: "Battery Level",
-    /// "Battery Level: Client Characteristic Configuration", "Primary Service: Battery".
-    var label: String
 
     init(_ kind: Kind, _ uuid: BluetoothUUID, about: BluetoothUUID? = nil) {
         self.kind = kind
         self.uuid = uuid
         self.about = about
-        let name = GATTNames.name(uuid)
-        self.name = name
+        self.name = GATTNames.name(uuid)
+    }
+
+    /// The text summaries show for the handle: "Battery Level", "Battery Level: Client
+    /// Characteristic Configuration", "Primary Service: Battery". Made only when a summary is
+    /// shown, not when the attribute is learned.
+    var label: String {
         let own = name ?? uuid.description
         switch kind {
         case .descriptor:
-            label = about.map { GATTNames.display($0) + ": " + own } ?? own
+            return about.map { GATTNames.display($0) + ": " + own } ?? own
         case .characteristicDeclaration, .primaryService, .secondaryService, .include:
-            label = about.map { own + ": " + GATTNames.display($0) } ?? own
+            return about.map { own + ": " + GATTNames.display($0) } ?? own
         case .characteristicValue, .attribute:
-            label = own
+            return own
         }
     }
 }

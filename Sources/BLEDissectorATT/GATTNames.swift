@@ -41,7 +41,7 @@ enum GATTNames {
     static func name(_ uuid: BluetoothUUID) -> String? {
         if let short = uuid.uuid16 { return name16(short) }
         if uuid == l2capPSMCharacteristic { return "L2CAP PSM" }
-        return AssignedNumbers.uuid128Name(uuid.bigEndianBytes)
+        return AssignedNumbers.uuid128Name(high: uuid.high, low: uuid.low)
     }
 
     /// The name of `uuid`, or its text form.

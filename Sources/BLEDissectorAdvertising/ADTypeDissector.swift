@@ -26,7 +26,7 @@ struct ADTypeDissector: Dissector {
         case 0x15: try uuidList(width: 16, solicited: true, &r, &c)
         case 0x08, 0x09:
             let name = try c.emitString(f[.deviceName], &r, r.remaining)
-            c.appendInfo("\"" + TerminalSafeText.escape(name) + "\"")
+            c.appendQuotedInfo(untrusted: name)
         case 0x0A:
             try c.addInt8(f[.powerLevel], &r)
             try r.expectEnd("Tx Power Level")
@@ -155,7 +155,7 @@ struct ADTypeDissector: Dissector {
             if let short = uuid.uuid16 {
                 known = SIGNames.uuid16(short) != nil
             } else {
-                known = SIGNames.uuid128(uuid.bigEndianBytes) != nil
+                known = SIGNames.uuid128(uuid) != nil
             }
             c.tree.add(f[known ? .uuid128 : .customUUID128], .uuid(uuid), range, source: source)
         }

@@ -22,7 +22,8 @@ struct HCIACLPacket: Dissector {
         ctx.tree.add(a[.bcFlag], .unsigned(UInt64(word >> 14)), s..<r.offset, source: r.source)
         let length = try ctx.addUInt16(a[.length], &r)
         let dir = ctx.directionWord(unknown: "")
-        ctx.setInfo((dir.isEmpty ? "" : dir + " ") + "ACL Data, Handle " + HCIPacket.hex16(handle))
+        ctx.setInfo(parts: dir, dir.isEmpty ? "" : " ", "ACL Data, Handle ")
+        if ctx.wantsInfo { ctx.tree.appendInfoHex(UInt64(handle), digits: 4) }
         let complete = r.remaining >= Int(length)
         var payload = try HCIPacket.parameters(Int(length), &r, &ctx)
 

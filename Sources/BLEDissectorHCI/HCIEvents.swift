@@ -12,7 +12,7 @@ struct HCIEventPacket: Dissector {
         let code = try ctx.addUInt8(e[.code], &r)
         let length = try ctx.addUInt8(e[.paramLength], &r)
         let dir = ctx.directionWord(unknown: "Rcvd")
-        ctx.setInfo(dir + " " + HCIEventNames.name(code))
+        ctx.setInfo(parts: dir, " ", HCIEventNames.name(code))
         var params = try HCIPacket.parameters(Int(length), &r, &ctx)
         ctx.dispatch(StandardTables.hciEvent, DissectorKey(code), &params)
         ctx.tree.close()
@@ -29,7 +29,7 @@ struct CommandCompleteDecoder: Dissector {
         try ctx.addUInt8(e[.numCommandPackets], &r)
         let op = try HCIPacket.opcode(e[.opcode], ogf: e[.ogf], ocf: e[.ocf], &r, &ctx)
         let dir = ctx.directionWord(unknown: "Rcvd")
-        ctx.setInfo(dir + " Command Complete (" + HCIPacket.commandLabel(op) + ")")
+        ctx.setInfo(parts: dir, " Command Complete (", HCIPacket.commandLabel(op), ")")
         // The No Operation opcode (a controller announcing its command credits) has no
         // return parameters.
         guard op != 0, !r.isAtEnd else {
@@ -56,7 +56,7 @@ struct CommandStatusDecoder: Dissector {
         try ctx.addUInt8(e[.numCommandPackets], &r)
         let op = try HCIPacket.opcode(e[.opcode], ogf: e[.ogf], ocf: e[.ocf], &r, &ctx)
         let dir = ctx.directionWord(unknown: "Rcvd")
-        ctx.setInfo(dir + " Command Status (" + HCIPacket.commandLabel(op) + ")")
+        ctx.setInfo(parts: dir, " Command Status (", HCIPacket.commandLabel(op), ")")
         if status != 0 { ctx.appendInfo(HCIEventNames.errorName(status)) }
         ctx.leftover(&r)
     }
@@ -69,7 +69,7 @@ struct LEMetaDecoder: Dissector {
     func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
         let sub = try ctx.addUInt8(f.evt[.leMetaSubevent], &r)
         let dir = ctx.directionWord(unknown: "Rcvd")
-        ctx.setInfo(dir + " LE Meta (" + HCIEventNames.subeventName(sub) + ")")
+        ctx.setInfo(parts: dir, " LE Meta (", HCIEventNames.subeventName(sub), ")")
         var rest = r.readRest()
         ctx.dispatch(StandardTables.leMetaSubevent, DissectorKey(sub), &rest)
     }

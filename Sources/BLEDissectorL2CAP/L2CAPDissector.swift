@@ -51,7 +51,7 @@ struct L2CAPDissector: Dissector {
             context.tree.close()
         case 0x0002...0x003F:
             context.tree.close()
-            context.setInfo("L2CAP CID " + Format.hex16(cid))
+            context.setInfo("L2CAP CID ", hex16: cid)
             context.dispatch(StandardTables.l2capCID, DissectorKey(cid), &payload)
         default:
             try dynamic(cid, &payload, cut: cut, &context)

@@ -873,6 +873,10 @@ extension DissectionContext {
 
     /// Adds " (detail)" to the last command's name on the info line.
     mutating func appendInfoDetail(_ text: @autoclosure () -> String) {
-        if wantsInfo { tree.info += " (" + text() + ")" }
+        if wantsInfo {
+            tree.appendInfo(" (")
+            tree.appendInfo(text())
+            tree.appendInfo(")")
+        }
     }
 }

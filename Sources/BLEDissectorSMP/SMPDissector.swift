@@ -274,12 +274,15 @@ struct SMPOpcodeDissector: Dissector {
 extension DissectionContext {
     /// Adds `text` after the opcode name with ": ", as tshark's SMP summaries do.
     fileprivate mutating func appendInfoAfterName(_ text: @autoclosure () -> String) {
-        if wantsInfo { tree.info += ": " + text() }
+        if wantsInfo {
+            tree.appendInfo(": ")
+            tree.appendInfo(text())
+        }
     }
 
     /// Adds `text` to the summary as it is.
     fileprivate mutating func appendInfoRaw(_ text: @autoclosure () -> String) {
-        if wantsInfo { tree.info += text() }
+        if wantsInfo { tree.appendInfo(text()) }
     }
 }
 

@@ -124,11 +124,7 @@ public struct ReadRunner {
                 var first: Timestamp? = nil
                 var previous: Timestamp? = nil
                 var engine = DissectionEngine(registry: registry)
-                engine.runsPostDissectors = needsDerivedFields(
-                    registry: registry,
-                    filter: filter,
-                    printLines: printLines
-                )
+                configure(&engine, registry: registry, filter: filter, printLines: printLines)
                 let overflow = AppleOverflowUUIDList.in(engine.state)
                 for (uuid, name) in options.overflowUUIDs { _ = overflow.add(uuid, name: name) }
                 while remaining > 0, let frame = try reader.next() {
@@ -177,16 +173,43 @@ public struct ReadRunner {
         return status
     }
 
-    /// Whether anything shown or filtered reads derived fields (`device.*`): the tree and JSON
-    /// show every field; one-line output and hex dumps show none.
-    private func needsDerivedFields(registry: DissectorRegistry, filter: DisplayFilter?, printLines: Bool) -> Bool {
-        if let filter, filter.fieldsUsed.contains(where: registry.derived) { return true }
-        guard printLines else { return false }
-        switch options.output {
-        case .text(let verbose, _): return verbose
-        case .json: return true
-        case .fields(let names): return names.contains { registry.field(named: $0).map(registry.derived) ?? false }
+    /// Leaves out the work whose fields nothing shown or filtered reads: the derived fields
+    /// (`device.*`) unless the output or the filter uses them, and, when the needed fields are
+    /// known (`-T fields`, or only counting and filtering), the `frame` layer and the
+    /// advertising-data dissectors. The tree, JSON and one-line output need everything else.
+    private func configure(
+        _ engine: inout DissectionEngine,
+        registry: DissectorRegistry,
+        filter: DisplayFilter?,
+        printLines: Bool
+    ) {
+        var needed = Set<FieldID>()
+        if let filter { needed.formUnion(filter.fieldsUsed) }
+        if printLines {
+            guard case .fields(let names) = options.output else {
+                // One-line output shows no derived fields; the tree and JSON show all of them.
+                if case .text(false, _) = options.output {
+                    engine.runsPostDissectors = needed.contains(where: registry.derived)
+                    // The summary line shows no expert text.
+                    engine.addsExpertText = !needed.contains { registry.owner(of: $0) == "core" }
+                }
+                return
+            }
+            needed.formUnion(names.compactMap(registry.field(named:)))
         }
+        engine.runsPostDissectors = needed.contains(where: registry.derived)
+        let owners = Set(needed.map { registry.owner(of: $0) })
+        if owners.contains("core") || engine.runsPostDissectors { return }
+        engine.addsFrameLayer = false
+        engine.addsExpertText = false
+        // Advertising data keeps no capture state that other modules read, so it can go when
+        // none of the modules bound beneath it owns a needed field.
+        let adTables = [
+            StandardTables.advertisingData, StandardTables.adType, StandardTables.companyID,
+            StandardTables.serviceData,
+        ]
+        let adOwners = Set(adTables.flatMap { registry.tables[$0]?.bindings.values.map(\.owner) ?? [] })
+        if owners.isDisjoint(with: adOwners) { engine.skip(StandardTables.advertisingData) }
     }
 
     private func progressWanted(_ size: Int64?) -> Bool {

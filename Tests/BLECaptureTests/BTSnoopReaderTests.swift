@@ -12,10 +12,16 @@ struct BTSnoopReaderTests {
 
     @Test("datalink 1002: H4 type, direction flag, timestamp, original length")
     func h4Records() throws {
-        let bytes = B.btsnoopHeader(datalink: 1002)
+        let bytes =
+            B.btsnoopHeader(datalink: 1002)
             + B.btsnoopRecord([0x01, 0x03, 0x0C, 0x00], flags: 2, unixMicros: 1_600_000_000_123_456)
             + B.btsnoopRecord([0x04, 0x0E, 0x04, 0x01, 0x03, 0x0C, 0x00], flags: 3, unixMicros: 1_600_000_000_223_456)
-            + B.btsnoopRecord([0x02, 0x40, 0x00, 0x07, 0x00], flags: 1, unixMicros: 1_600_000_001_000_000, originalLength: 30)
+            + B.btsnoopRecord(
+                [0x02, 0x40, 0x00, 0x07, 0x00],
+                flags: 1,
+                unixMicros: 1_600_000_001_000_000,
+                originalLength: 30
+            )
         let (frames, error, format) = CaptureFiles.readAll(dir.write(bytes, to: "a.btsnoop"))
         #expect(error == nil)
         #expect(format?.container == .btsnoop)
@@ -36,7 +42,8 @@ struct BTSnoopReaderTests {
 
     @Test("datalink 1001 (H1): kind from the command/event and direction flags")
     func h1Records() {
-        let bytes = B.btsnoopHeader(datalink: 1001)
+        let bytes =
+            B.btsnoopHeader(datalink: 1001)
             + B.btsnoopRecord([0x03, 0x0C, 0x00], flags: 2, unixMicros: 0)
             + B.btsnoopRecord([0x0E, 0x01, 0x00], flags: 3, unixMicros: 0)
             + B.btsnoopRecord([0x40, 0x00, 0x00, 0x00], flags: 0, unixMicros: 0)
@@ -44,13 +51,16 @@ struct BTSnoopReaderTests {
         let (frames, error, _) = CaptureFiles.readAll(dir.write(bytes, to: "h1.btsnoop"))
         #expect(error == nil)
         #expect(frames.map(\.kind) == [.hciCommand, .hciEvent, .aclData, .aclData])
-        #expect(frames.map(\.direction) == [.hostToController, .controllerToHost, .hostToController, .controllerToHost])
+        #expect(
+            frames.map(\.direction) == [.hostToController, .controllerToHost, .hostToController, .controllerToHost]
+        )
         #expect(frames[0].bytes == [0x03, 0x0C, 0x00])
     }
 
     @Test("datalink 2001 (monitor): opcode gives kind and direction, the high half the controller")
     func monitorRecords() {
-        let bytes = B.btsnoopHeader(datalink: 2001)
+        let bytes =
+            B.btsnoopHeader(datalink: 2001)
             + B.btsnoopRecord(Array("hello".utf8), flags: 0xFFFF_000C, unixMicros: 0)
             + B.btsnoopRecord([0x03, 0x0C, 0x00], flags: 0x0001_0002, unixMicros: 0)
             + B.btsnoopRecord([0x0E, 0x01, 0x00], flags: 0x0001_0003, unixMicros: 0)
@@ -87,7 +97,9 @@ struct BTSnoopReaderTests {
     func lengthOverCap() {
         let good = B.btsnoopRecord([0x01, 0x03, 0x0C, 0x00], flags: 2, unixMicros: 0)
         let bad = B.btsnoopRecord([0x01], flags: 2, unixMicros: 0, includedLength: 0x7FFF_FFFF)
-        let (frames, error, _) = CaptureFiles.readAll(dir.write(B.btsnoopHeader(datalink: 1002) + good + bad, to: "big.btsnoop"))
+        let (frames, error, _) = CaptureFiles.readAll(
+            dir.write(B.btsnoopHeader(datalink: 1002) + good + bad, to: "big.btsnoop")
+        )
         #expect(frames.count == 1)
         #expect(error?.code == .badLength)
         #expect(error?.frame == 2)
@@ -99,7 +111,9 @@ struct BTSnoopReaderTests {
     func truncatedLast() {
         let good = B.btsnoopRecord([0x01, 0x03, 0x0C, 0x00], flags: 2, unixMicros: 0)
         let cut = Array(good.dropLast(2))
-        let (frames, error, _) = CaptureFiles.readAll(dir.write(B.btsnoopHeader(datalink: 1002) + good + cut, to: "cut.btsnoop"))
+        let (frames, error, _) = CaptureFiles.readAll(
+            dir.write(B.btsnoopHeader(datalink: 1002) + good + cut, to: "cut.btsnoop")
+        )
         #expect(frames.count == 1)
         #expect(error?.code == .truncated)
         #expect(error?.frame == 2)

@@ -11,11 +11,41 @@ struct PacketLoggerReaderTests {
     let dir = TemporaryDirectory()
 
     func records(bigEndian: Bool) -> [UInt8] {
-        B.packetLoggerRecord(type: 0xFC, Array("Product: test\u{1B}[31m".utf8), seconds: 1_700_000_000, micros: 5, bigEndian: bigEndian)
-            + B.packetLoggerRecord(type: 0x00, [0x03, 0x0C, 0x00], seconds: 1_700_000_000, micros: 10, bigEndian: bigEndian)
-            + B.packetLoggerRecord(type: 0x01, [0x0E, 0x04, 0x01, 0x03, 0x0C, 0x00], seconds: 1_700_000_001, micros: 999_999, bigEndian: bigEndian)
-            + B.packetLoggerRecord(type: 0x02, [0x40, 0x00, 0x00, 0x00], seconds: 1_700_000_002, micros: 0, bigEndian: bigEndian)
-            + B.packetLoggerRecord(type: 0x03, [0x40, 0x20, 0x00, 0x00], seconds: 1_700_000_002, micros: 1, bigEndian: bigEndian)
+        B.packetLoggerRecord(
+            type: 0xFC,
+            Array("Product: test\u{1B}[31m".utf8),
+            seconds: 1_700_000_000,
+            micros: 5,
+            bigEndian: bigEndian
+        )
+            + B.packetLoggerRecord(
+                type: 0x00,
+                [0x03, 0x0C, 0x00],
+                seconds: 1_700_000_000,
+                micros: 10,
+                bigEndian: bigEndian
+            )
+            + B.packetLoggerRecord(
+                type: 0x01,
+                [0x0E, 0x04, 0x01, 0x03, 0x0C, 0x00],
+                seconds: 1_700_000_001,
+                micros: 999_999,
+                bigEndian: bigEndian
+            )
+            + B.packetLoggerRecord(
+                type: 0x02,
+                [0x40, 0x00, 0x00, 0x00],
+                seconds: 1_700_000_002,
+                micros: 0,
+                bigEndian: bigEndian
+            )
+            + B.packetLoggerRecord(
+                type: 0x03,
+                [0x40, 0x20, 0x00, 0x00],
+                seconds: 1_700_000_002,
+                micros: 1,
+                bigEndian: bigEndian
+            )
     }
 
     @Test("both byte orders give the same frames", arguments: [true, false])
@@ -24,9 +54,15 @@ struct PacketLoggerReaderTests {
         #expect(error == nil)
         #expect(format?.container == .packetLogger)
         #expect(frames.map(\.kind) == [.note, .hciCommand, .hciEvent, .aclData, .aclData])
-        #expect(frames.map(\.direction) == [.unknown, .hostToController, .controllerToHost, .hostToController, .controllerToHost])
+        #expect(
+            frames.map(\.direction) == [
+                .unknown, .hostToController, .controllerToHost, .hostToController, .controllerToHost,
+            ]
+        )
         #expect(frames[1].bytes == [0x03, 0x0C, 0x00])
-        #expect(frames[2].timestamp == Timestamp(seconds: 1_700_000_001, nanoseconds: 999_999_000, precision: .microseconds))
+        #expect(
+            frames[2].timestamp == Timestamp(seconds: 1_700_000_001, nanoseconds: 999_999_000, precision: .microseconds)
+        )
         #expect(FrameSummary.summary(of: frames[0]) == "Note: Product: test\\x1B[31m")
     }
 
@@ -40,8 +76,10 @@ struct PacketLoggerReaderTests {
         #expect(error?.offset == Int64(records(bigEndian: false).count))
     }
 
-    @Test("the shared iPhone captures read in their own byte order",
-          .enabled(if: TestPaths.sharedCapturesAvailable))
+    @Test(
+        "the shared iPhone captures read in their own byte order",
+        .enabled(if: TestPaths.sharedCapturesAvailable)
+    )
     func sharedFiles() throws {
         for (name, order) in [("isap_hci_dump.pklg", "big-endian"), ("peripage_capture.pklg", "little-endian")] {
             let path = TestPaths.sharedCaptures.appendingPathComponent(name).path

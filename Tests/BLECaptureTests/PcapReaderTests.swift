@@ -12,7 +12,8 @@ struct PcapReaderTests {
 
     @Test("link type 201: direction pseudo-header and H4 type; snaplen truncation is visible")
     func h4WithDirection() {
-        let bytes = B.pcapHeader(linkType: 201)
+        let bytes =
+            B.pcapHeader(linkType: 201)
             + B.pcapRecord([0, 0, 0, 0, 0x01, 0x03, 0x0C, 0x00], seconds: 100, micros: 7)
             + B.pcapRecord([0, 0, 0, 1, 0x02, 0x40, 0x20], seconds: 101, micros: 8, originalLength: 40)
         let (frames, error, format) = CaptureFiles.readAll(dir.write(bytes, to: "x.pcapng"))  // name lies: content wins
@@ -29,7 +30,8 @@ struct PcapReaderTests {
 
     @Test("link type 254: monitor header gives controller, kind and direction")
     func linuxMonitor() {
-        let bytes = B.pcapHeader(linkType: 254)
+        let bytes =
+            B.pcapHeader(linkType: 254)
             + B.pcapRecord([0, 3, 0, 5, 0x40, 0x20, 0, 0], seconds: 1, micros: 0)
             + B.pcapRecord([0xFF, 0xFF, 0, 12] + Array("note".utf8), seconds: 1, micros: 0)
         let (frames, error, _) = CaptureFiles.readAll(dir.write(bytes, to: "mon.pcap"))

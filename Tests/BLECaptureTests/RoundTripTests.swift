@@ -75,14 +75,25 @@ struct RoundTripTests {
         }
     }
 
-    @Test("writing btsnoop directly and through pcap and pcapng gives identical files", arguments: hciCaptures().prefix(6))
+    @Test(
+        "writing btsnoop directly and through pcap and pcapng gives identical files",
+        arguments: hciCaptures().prefix(6)
+    )
     func identicalFiles(path: String) throws {
         let dir = TemporaryDirectory()
         let frames = CaptureFiles.readAll(path).frames
         try CaptureFiles.write(frames, to: dir.path("direct.btsnoop"), format: .btsnoop)
         try CaptureFiles.write(frames, to: dir.path("a.pcap"), format: .pcap)
-        try CaptureFiles.write(CaptureFiles.readAll(dir.path("a.pcap")).frames, to: dir.path("b.pcapng"), format: .pcapng)
-        try CaptureFiles.write(CaptureFiles.readAll(dir.path("b.pcapng")).frames, to: dir.path("c.btsnoop"), format: .btsnoop)
+        try CaptureFiles.write(
+            CaptureFiles.readAll(dir.path("a.pcap")).frames,
+            to: dir.path("b.pcapng"),
+            format: .pcapng
+        )
+        try CaptureFiles.write(
+            CaptureFiles.readAll(dir.path("b.pcapng")).frames,
+            to: dir.path("c.btsnoop"),
+            format: .btsnoop
+        )
         let direct = try Data(contentsOf: URL(fileURLWithPath: dir.path("direct.btsnoop")))
         let through = try Data(contentsOf: URL(fileURLWithPath: dir.path("c.btsnoop")))
         #expect(direct == through)
@@ -92,9 +103,15 @@ struct RoundTripTests {
     func nanoseconds() throws {
         let dir = TemporaryDirectory()
         let frame = CapturedFrame(
-            number: 1, timestamp: Timestamp(seconds: 1_700_000_000, nanoseconds: 123_456_789, precision: .nanoseconds),
-            direction: .controllerToHost, controllerIndex: nil, kind: .hciEvent, bytes: [0x0E, 0x01, 0x00],
-            originalLength: 3, sourceOffset: 0)
+            number: 1,
+            timestamp: Timestamp(seconds: 1_700_000_000, nanoseconds: 123_456_789, precision: .nanoseconds),
+            direction: .controllerToHost,
+            controllerIndex: nil,
+            kind: .hciEvent,
+            bytes: [0x0E, 0x01, 0x00],
+            originalLength: 3,
+            sourceOffset: 0
+        )
         for format in [OutputFormat.pcapng, .pcap] {
             let out = dir.path("ns.\(format.rawValue)")
             try CaptureFiles.write([frame], to: out, format: format)
@@ -108,8 +125,15 @@ struct RoundTripTests {
     func skippedRecords() throws {
         let dir = TemporaryDirectory()
         let note = CapturedFrame(
-            number: 1, timestamp: .zero, direction: .unknown, controllerIndex: nil, kind: .note, bytes: Array("x".utf8),
-            originalLength: 1, sourceOffset: 0)
+            number: 1,
+            timestamp: .zero,
+            direction: .unknown,
+            controllerIndex: nil,
+            kind: .note,
+            bytes: Array("x".utf8),
+            originalLength: 1,
+            sourceOffset: 0
+        )
         let output = CaptureOutput(path: dir.path("n.btsnoop"), format: .btsnoop)
         try output.write(note)
         try output.finish()

@@ -53,7 +53,10 @@ struct TruncationSweepTests {
                 } else {
                     #expect(error.isDamage, "cut at \(cut): \(error)")
                     #expect(error.offset != nil, "cut at \(cut): damage without an offset: \(error)")
-                    #expect(error.offset.map { $0 <= Int64(cut) } ?? false, "cut at \(cut): offset past the end: \(error)")
+                    #expect(
+                        error.offset.map { $0 <= Int64(cut) } ?? false,
+                        "cut at \(cut): offset past the end: \(error)"
+                    )
                 }
                 damaged += 1
             } else {

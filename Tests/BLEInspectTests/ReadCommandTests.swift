@@ -33,7 +33,9 @@ struct ReadCommandTests {
         #expect(fromStdin.stdout == fromFile.stdout)
         // A pipe, not a seekable file, must give the same too.
         let piped = try Run.program(
-            URL(fileURLWithPath: "/bin/sh"), ["-c", "cat \"$1\" | \"$2\" read -", "sh", path, TestPaths.bleinspectBinary.path])
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "cat \"$1\" | \"$2\" read -", "sh", path, TestPaths.bleinspectBinary.path]
+        )
         #expect(piped.stdout == fromFile.stdout)
     }
 
@@ -44,16 +46,23 @@ struct ReadCommandTests {
             B.btsnoopHeader(datalink: 2001)
                 + B.btsnoopRecord([0x03, 0x0C, 0x00], flags: 0x0000_0002, unixMicros: 1_000_000)
                 + B.btsnoopRecord([0x0E, 0x04, 0x01, 0x03, 0x0C, 0x00], flags: 0x0000_0003, unixMicros: 1_250_000)
-                + B.btsnoopRecord(Array("evil\u{1B}]0;title\u{07}\u{202E}name".utf8) + [0xFF], flags: 0xFFFF_000C, unixMicros: 2_000_001),
-            to: "m.btsnoop")
+                + B.btsnoopRecord(
+                    Array("evil\u{1B}]0;title\u{07}\u{202E}name".utf8) + [0xFF],
+                    flags: 0xFFFF_000C,
+                    unixMicros: 2_000_001
+                ),
+            to: "m.btsnoop"
+        )
         let result = try Run.bleinspect(["read", file])
         #expect(result.status == 0)
         let lines = result.stdoutText.split(separator: "\n").map(String.init)
-        #expect(lines == [
-            "      1     0.000000 < hci0  HCI_CMD  Sent Reset",
-            "      2     0.250000 > hci0  HCI_EVT  Rcvd Command Complete (Reset)",
-            "      3     1.000001 ? -     NOTE     Note: evil\\x1B]0;title\\x07\\u{202E}name\\xFF",
-        ])
+        #expect(
+            lines == [
+                "      1     0.000000 < hci0  HCI_CMD  Sent Reset",
+                "      2     0.250000 > hci0  HCI_EVT  Rcvd Command Complete (Reset)",
+                "      3     1.000001 ? -     NOTE     Note: evil\\x1B]0;title\\x07\\u{202E}name\\xFF",
+            ]
+        )
         #expect(!result.stdoutText.contains("\u{1B}"))
         let delta = try Run.bleinspect(["read", "-t", "d", file]).stdoutText.split(separator: "\n").map(String.init)
         #expect(delta[2].contains(" 0.750001 "))
@@ -117,7 +126,9 @@ struct ReadCommandTests {
     @Test("unreadable input exits 66: missing, directory, empty")
     func unreadableExit() throws {
         let dir = TemporaryDirectory()
-        for (path, words) in [(dir.path("missing.pcap"), "No such file"), (dir.url.path, "directory"), (dir.write([], to: "e"), "empty")] {
+        for (path, words) in [
+            (dir.path("missing.pcap"), "No such file"), (dir.url.path, "directory"), (dir.write([], to: "e"), "empty"),
+        ] {
             let result = try Run.bleinspect(["read", path])
             #expect(result.status == 66, "\(path)")
             #expect(result.stderr.contains(words), "\(result.stderr)")
@@ -156,7 +167,9 @@ struct ReadCommandTests {
         event += ad + [0xC4]
         event[1] = UInt8(event.count - 2)
         let file = dir.write(
-            B.btsnoopHeader(datalink: 1002) + B.btsnoopRecord([0x04] + event, flags: 3, unixMicros: 0), to: "a.btsnoop")
+            B.btsnoopHeader(datalink: 1002) + B.btsnoopRecord([0x04] + event, flags: 3, unixMicros: 0),
+            to: "a.btsnoop"
+        )
         let named = try Run.bleinspect([
             "read", "-V", "--overflow-uuid", "2F234454-CF6D-4A0F-ADF2-F4911BA9FFA6=Heart Monitor", file,
         ])

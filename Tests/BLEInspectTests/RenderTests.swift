@@ -55,7 +55,9 @@ struct RenderTests {
     func fieldList() throws {
         let result = try Run.bleinspect(["fields"])
         #expect(result.status == 0)
-        let names = result.stdoutText.split(separator: "\n").map { $0.split(separator: "\t").first.map(String.init) ?? "" }
+        let names = result.stdoutText.split(separator: "\n").map {
+            $0.split(separator: "\t").first.map(String.init) ?? ""
+        }
         #expect(Set(names).count == names.count)
         for expected in ["frame.number", "frame.time_epoch", "frame.len", "_ws.malformed"] {
             #expect(names.contains(expected), "\(expected)")

@@ -48,7 +48,9 @@ struct SharedCaptureTests {
     @Test("files named .pcapng that are really pcap are read as pcap")
     func misnamed() throws {
         // Chosen by their first bytes (a classic pcap magic), not by the manifest.
-        let pcapMagics: Set<[UInt8]> = [[0xD4, 0xC3, 0xB2, 0xA1], [0xA1, 0xB2, 0xC3, 0xD4], [0x4D, 0x3C, 0xB2, 0xA1], [0xA1, 0xB2, 0x3C, 0x4D]]
+        let pcapMagics: Set<[UInt8]> = [
+            [0xD4, 0xC3, 0xB2, 0xA1], [0xA1, 0xB2, 0xC3, 0xD4], [0x4D, 0x3C, 0xB2, 0xA1], [0xA1, 0xB2, 0x3C, 0x4D],
+        ]
         let entries = try ManifestEntry.all().filter { entry in
             let head = try FileHandle(forReadingFrom: entry.url).read(upToCount: 4).map { [UInt8]($0) } ?? []
             return entry.name.hasSuffix(".pcapng") && pcapMagics.contains(head)
@@ -76,7 +78,9 @@ struct SharedCaptureTests {
             if !row[0].hasPrefix(epoch) { mismatches.append("frame \(frame.number): time \(epoch) vs \(row[0])") }
             if row.count > 1, !row[1].isEmpty {
                 let expected: Direction = row[1] == "0x00" ? .hostToController : .controllerToHost
-                if frame.direction != expected { mismatches.append("frame \(frame.number): direction \(frame.direction) vs \(row[1])") }
+                if frame.direction != expected {
+                    mismatches.append("frame \(frame.number): direction \(frame.direction) vs \(row[1])")
+                }
             }
         }
         #expect(mismatches.isEmpty, "\(entry.name): \(mismatches.prefix(5))")

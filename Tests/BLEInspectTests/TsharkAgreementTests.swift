@@ -75,7 +75,9 @@ struct TsharkAgreementTests {
         var excused: [String: Int] = [:]
         for (n, (mine, theirs)) in zip(ourRows, theirRows).enumerated() {
             var row: [String: String] = [:]
-            for (i, f) in (agreedFields + ["packetlogger.type"]).enumerated() where i < theirs.count { row[f] = theirs[i] }
+            for (i, f) in (agreedFields + ["packetlogger.type"]).enumerated() where i < theirs.count {
+                row[f] = theirs[i]
+            }
             for (i, field) in agreedFields.enumerated() {
                 let a = i < mine.count ? mine[i] : ""
                 let b = i < theirs.count ? theirs[i] : ""
@@ -87,7 +89,10 @@ struct TsharkAgreementTests {
                 }
             }
         }
-        #expect(problems.isEmpty, "\(URL(fileURLWithPath: path).lastPathComponent):\n\(problems.joined(separator: "\n"))")
+        #expect(
+            problems.isEmpty,
+            "\(URL(fileURLWithPath: path).lastPathComponent):\n\(problems.joined(separator: "\n"))"
+        )
         // Every excused difference is one of the documented kinds; none hides a whole file.
         #expect(excused.values.reduce(0, +) < ourRows.count * agreedFields.count / 2)
     }

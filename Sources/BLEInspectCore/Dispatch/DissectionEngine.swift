@@ -7,6 +7,20 @@ public struct DissectionEngine {
     /// shows nor filters derived fields turns them off to save their cost; their state then does
     /// not advance, so it must stay off for the whole capture.
     public var runsPostDissectors = true
+    /// Whether the `frame` layer (number, times, lengths, direction, kind) is added. A caller that
+    /// neither shows nor filters it leaves it out.
+    public var addsFrameLayer = true
+    private var skippedTables: UInt64 = 0
+    /// Whether expert notes carry their message text. A caller that neither shows nor filters
+    /// expert text turns it off; the notes and their severities stay.
+    public var addsExpertText = true
+
+    /// Skips every dispatch into the standard table `table`: its dissectors, and all beneath them,
+    /// do not run and add nothing. For callers that need none of their fields; only tables whose
+    /// dissectors keep no capture state that other modules read may be skipped.
+    public mutating func skip(_ table: TableID) {
+        if let slot = table.standardSlot, slot < 64 { skippedTables |= 1 << UInt64(slot) }
+    }
 
     public init(registry: DissectorRegistry) {
         self.registry = registry
@@ -22,22 +36,28 @@ public struct DissectionEngine {
         var context = DissectionContext(
             registry: registry,
             state: state,
-            tree: reused,
+            // Consumed, so that the context holds the only reference and appends reuse the
+            // previous frame's storage instead of copying it.
+            tree: consume reused,
             frame: frame,
-            wantsInfo: wantsInfo
+            wantsInfo: wantsInfo,
+            skippedTables: skippedTables,
+            wantsExpertText: addsExpertText
         )
         let core = registry.core
         let all = 0..<frame.bytes.count
-        context.tree.open(core.layer, .none, all)
-        context.tree.add(core[.number], .unsigned(UInt64(frame.number)), all)
-        let nanos = frame.timestamp.seconds &* 1_000_000_000 &+ Int64(frame.timestamp.nanoseconds)
-        context.tree.add(core[.timeEpoch], .signed(nanos), all)
-        context.tree.add(core[.length], .unsigned(UInt64(frame.originalLength)), all)
-        context.tree.add(core[.capturedLength], .unsigned(UInt64(frame.bytes.count)), all)
-        context.tree.add(core[.direction], .unsigned(UInt64(frame.direction.rawValue)), all)
-        if let c = frame.controllerIndex { context.tree.add(core[.controller], .unsigned(UInt64(c)), all) }
-        context.tree.add(core[.kind], text: frame.kind.name, all)
-        context.tree.close()
+        if addsFrameLayer {
+            context.tree.open(core.layer, .none, all)
+            context.tree.add(core[.number], .unsigned(UInt64(frame.number)), all)
+            let nanos = frame.timestamp.seconds &* 1_000_000_000 &+ Int64(frame.timestamp.nanoseconds)
+            context.tree.add(core[.timeEpoch], .signed(nanos), all)
+            context.tree.add(core[.length], .unsigned(UInt64(frame.originalLength)), all)
+            context.tree.add(core[.capturedLength], .unsigned(UInt64(frame.bytes.count)), all)
+            context.tree.add(core[.direction], .unsigned(UInt64(frame.direction.rawValue)), all)
+            if let c = frame.controllerIndex { context.tree.add(core[.controller], .unsigned(UInt64(c)), all) }
+            context.tree.add(core[.kind], text: frame.kind.name, all)
+            context.tree.close()
+        }
 
         var reader = ByteReader(frame.bytes)
         if let h4 = frame.kind.h4Type {

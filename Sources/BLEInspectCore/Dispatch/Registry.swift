@@ -5,11 +5,18 @@ public protocol DissectorModule {
     static func register(_ registry: inout RegistryBuilder)
 }
 
-/// A binding in a table, with the module that made it.
-public struct Binding: Sendable {
+/// A binding in a table, with the module that made it. A class, so that looking one up on every
+/// dispatch costs one reference count, not a copy of the dissector and two strings.
+public final class Binding: Sendable {
     public let dissector: any Dissector
     public let owner: String
     public let label: String
+
+    init(dissector: any Dissector, owner: String, label: String) {
+        self.dissector = dissector
+        self.owner = owner
+        self.label = label
+    }
 }
 
 /// A dissector table after freezing.
@@ -172,7 +179,8 @@ public struct RegistryBuilder {
             layerOfField: layerOfField,
             tables: tables,
             postDissectors: postDissectors,
-            derived: fieldOwners.map { postOwners.contains($0) }
+            derived: fieldOwners.map { postOwners.contains($0) },
+            fieldOwners: fieldOwners
         )
     }
 }
@@ -198,6 +206,8 @@ public final class DissectorRegistry: Sendable {
     /// fields such as `device.*`). A run that shows and filters none of them can skip the
     /// post-dissectors.
     public let isDerived: [Bool]
+    /// Per field: the module that registered it ("core" for the frame and expert fields).
+    public let fieldOwners: [String]
 
     init(
         fields: [FieldDescriptor],
@@ -205,10 +215,12 @@ public final class DissectorRegistry: Sendable {
         layerOfField: [UInt32],
         tables: [TableID: DissectorTable],
         postDissectors: [Binding],
-        derived: [Bool]
+        derived: [Bool],
+        fieldOwners: [String]
     ) {
         self.postDissectors = postDissectors
         self.isDerived = derived
+        self.fieldOwners = fieldOwners
         self.fields = fields
         self.index = index
         self.layerOfField = layerOfField
@@ -234,6 +246,11 @@ public final class DissectorRegistry: Sendable {
     /// True when `id` is a derived field (see `isDerived`).
     public func derived(_ id: FieldID) -> Bool {
         Int(id.rawValue) < isDerived.count && isDerived[Int(id.rawValue)]
+    }
+
+    /// The module that registered `id`.
+    public func owner(of id: FieldID) -> String {
+        Int(id.rawValue) < fieldOwners.count ? fieldOwners[Int(id.rawValue)] : ""
     }
 
     /// The layer a field belongs to.
