@@ -82,6 +82,32 @@ struct ATTPDU {
     }
 }
 
+extension DissectionContext {
+    /// Appends "Handle: 0x0010 (Battery Level)" to the summary, after a comma when it is not
+    /// empty, without building a string.
+    mutating func appendHandleInfo(_ handle: UInt16, _ db: GATTDatabase?) {
+        guard wantsInfo else { return }
+        if !tree.infoBytes.isEmpty { tree.appendInfo(", ") }
+        tree.appendInfo("Handle: ")
+        tree.appendInfoHex(UInt64(handle), digits: 4, upperCase: false)
+        if let label = db?.label(handle) {
+            tree.appendInfo(" (")
+            tree.appendInfo(label)
+            tree.appendInfo(")")
+        }
+    }
+
+    /// Appends "Handles: 0x0001..0xffff" to the summary, after a comma when it is not empty.
+    mutating func appendRangeInfo(_ start: UInt16, _ end: UInt16) {
+        guard wantsInfo else { return }
+        if !tree.infoBytes.isEmpty { tree.appendInfo(", ") }
+        tree.appendInfo("Handles: ")
+        tree.appendInfoHex(UInt64(start), digits: 4, upperCase: false)
+        tree.appendInfo("..")
+        tree.appendInfoHex(UInt64(end), digits: 4, upperCase: false)
+    }
+}
+
 /// Pieces of one-line summaries.
 enum ATTInfo {
     static func prefix(_ direction: Direction) -> String {

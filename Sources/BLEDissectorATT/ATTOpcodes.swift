@@ -50,10 +50,9 @@ struct ATTOpcodeDissector: Dissector {
         let code = try context.addUInt8(f[.errorCode], &reader)
         let request = pdu.bearer.take(requestOpcode: requestOpcode, answeredFrom: context.direction)
         let direction = context.direction
-        context.setInfo(
-            ATTInfo.prefix(direction) + "Error Response - " + ATTNames.errorName(code) + ", "
-                + ATTNames.opcodeName(requestOpcode) + ", " + ATTInfo.handle(handle, db)
-        )
+        context.setInfo(parts: ATTInfo.prefix(direction), "Error Response - ", ATTNames.errorName(code), ", ")
+        if context.wantsInfo { context.tree.appendInfo(ATTNames.opcodeName(requestOpcode)) }
+        context.appendHandleInfo(handle, db)
         addAnswer(request, &context, at: reader.offset, source: src)
         try reader.expectEnd()
     }
@@ -177,10 +176,10 @@ struct ATTOpcodeDissector: Dissector {
         let opcodeName = name
         let type = request.type
         let valueUUID = request.valueUUID
-        context.setInfo(
-            ATTInfo.prefix(direction) + opcodeName + (type.map { ", " + GATTNames.display($0) } ?? "")
-                + (valueUUID.map { ", " + GATTNames.display($0) } ?? "") + ", " + ATTInfo.range(start, end)
-        )
+        context.setInfo(parts: ATTInfo.prefix(direction), opcodeName)
+        if let type { context.appendInfo(GATTNames.display(type)) }
+        if let valueUUID { context.appendInfo(GATTNames.display(valueUUID)) }
+        context.appendRangeInfo(start, end)
         remember(request, pdu, &context, at: at, source: src)
     }
 
@@ -216,7 +215,7 @@ struct ATTOpcodeDissector: Dissector {
             addHandle(.handle, handle, itemAt..<(itemAt + 2), &context, db, source: src)
             addUUID(uuid, (itemAt + 2)..<(itemAt + 2 + uuidSize), &context, source: src)
             context.tree.close()
-            context.appendInfo(ATTInfo.handle(handle, db))
+            context.appendHandleInfo(handle, db)
         }
         addAnswer(request, &context, at: reader.offset, source: src)
     }
@@ -262,7 +261,7 @@ struct ATTOpcodeDissector: Dissector {
             addHandle(.handle, found, itemAt..<(itemAt + 2), &context, db, source: src)
             context.tree.add(f[.groupEndHandle], .unsigned(UInt64(end)), (itemAt + 2)..<(itemAt + 4), source: src)
             context.tree.close()
-            context.appendInfo(ATTInfo.range(found, end))
+            context.appendRangeInfo(found, end)
         }
         addAnswer(request, &context, at: reader.offset, source: src)
     }
@@ -371,7 +370,7 @@ struct ATTOpcodeDissector: Dissector {
                     learn(AttributeInfo(.characteristicValue, type), at: handle, db, &context, handleRange, src)
                 }
                 addHandle(.handle, handle, handleRange, &context, db, source: src)
-                context.appendInfo(ATTInfo.handle(handle, db))
+                context.appendHandleInfo(handle, db)
                 addValue(item.readRest(), uuid: db?[handle]?.uuid ?? type, decode: true, &context, pdu)
             }
             context.tree.close()
@@ -425,7 +424,7 @@ struct ATTOpcodeDissector: Dissector {
                 addHandle(.handle, handle, handleRange, &context, db, source: src)
                 context.tree.add(f[.groupEndHandle], .unsigned(UInt64(end)), (itemAt + 2)..<(itemAt + 4), source: src)
                 addValue(item.readRest(), uuid: nil, decode: false, &context, pdu)
-                context.appendInfo(ATTInfo.range(handle, end))
+                context.appendRangeInfo(handle, end)
             }
             if end < handle {
                 context.expert(
@@ -461,10 +460,9 @@ struct ATTOpcodeDissector: Dissector {
         let direction = context.direction
         let opcodeName = name
         let isBlob = opcode == 0x0C
-        context.setInfo(
-            ATTInfo.prefix(direction) + opcodeName + ", " + ATTInfo.handle(handle, db)
-                + (isBlob ? ", Offset: \(offset)" : "")
-        )
+        context.setInfo(parts: ATTInfo.prefix(direction), opcodeName)
+        context.appendHandleInfo(handle, db)
+        if isBlob { context.appendInfo("Offset: \(offset)") }
         var request = pendingRequest(context)
         request.handle = handle
         request.offset = offset
@@ -485,9 +483,8 @@ struct ATTOpcodeDissector: Dissector {
         if let request { addHandle(.handle, request.handle, at..<at, &context, db, source: src) }
         let direction = context.direction
         let opcodeName = name
-        context.setInfo(
-            ATTInfo.prefix(direction) + opcodeName + (request.map { ", " + ATTInfo.handle($0.handle, db) } ?? "")
-        )
+        context.setInfo(parts: ATTInfo.prefix(direction), opcodeName)
+        if let request { context.appendHandleInfo(request.handle, db) }
         let value = reader.readRest()
         if opcode == 0x0B, pdu.bearer.mtuExchanged, value.remaining == Int(pdu.bearer.mtu) - 1 {
             context.expert(
@@ -529,7 +526,7 @@ struct ATTOpcodeDissector: Dissector {
         while !reader.isAtEnd {
             let handle = try readHandle(.handle, &reader, &context, db)
             if request.handles.count < PendingRequest.maximumHandles { request.handles.append(handle) }
-            context.appendInfo(ATTInfo.handle(handle, db))
+            context.appendHandleInfo(handle, db)
         }
         remember(request, pdu, &context, at: at, source: src)
     }
@@ -547,7 +544,7 @@ struct ATTOpcodeDissector: Dissector {
         context.setInfo(ATTInfo.prefix(direction) + "Read Multiple Response")
         for handle in request?.handles ?? [] {
             addHandle(.handle, handle, at..<at, &context, db, source: src)
-            context.appendInfo(ATTInfo.handle(handle, db))
+            context.appendHandleInfo(handle, db)
         }
         // The values are concatenated without lengths, so they are not split or decoded.
         addValue(reader.readRest(), uuid: nil, decode: false, &context, pdu)
@@ -588,7 +585,7 @@ struct ATTOpcodeDissector: Dissector {
             context.tree.open(f[.attributeData], .none, itemAt..<(itemAt + 2 + available), source: src)
             if let handle {
                 addHandle(.handle, handle, itemAt..<itemAt, &context, db, source: src)
-                context.appendInfo(ATTInfo.handle(handle, db))
+                context.appendHandleInfo(handle, db)
             }
             context.tree.add(f[.gattValueLength], .unsigned(UInt64(length)), itemAt..<(itemAt + 2), source: src)
             let value = try reader.readSlice(available)
@@ -632,7 +629,8 @@ struct ATTOpcodeDissector: Dissector {
         }
         let direction = context.direction
         let opcodeName = name
-        context.setInfo(ATTInfo.prefix(direction) + opcodeName + ", " + ATTInfo.handle(handle, db))
+        context.setInfo(parts: ATTInfo.prefix(direction), opcodeName)
+        context.appendHandleInfo(handle, db)
         let value = try reader.readSlice(valueLength)
         addValue(value, uuid: db?[handle]?.uuid, decode: true, &context, pdu)
         if opcode == 0xD2 {
@@ -747,7 +745,8 @@ struct ATTOpcodeDissector: Dissector {
         let handle = try readHandle(.handle, &reader, &context, db)
         let direction = context.direction
         let opcodeName = name
-        context.setInfo(ATTInfo.prefix(direction) + opcodeName + ", " + ATTInfo.handle(handle, db))
+        context.setInfo(parts: ATTInfo.prefix(direction), opcodeName)
+        context.appendHandleInfo(handle, db)
         addValue(reader.readRest(), uuid: db?[handle]?.uuid, decode: true, &context, pdu)
         if opcode == 0x1D {
             var request = pendingRequest(context)
@@ -774,7 +773,7 @@ struct ATTOpcodeDissector: Dissector {
             context.tree.open(f[.attributeData], .none, itemAt..<(itemAt + 4 + Int(length)), source: src)
             addHandle(.handle, handle, itemAt..<(itemAt + 2), &context, db, source: src)
             context.tree.add(f[.gattValueLength], .unsigned(UInt64(length)), (itemAt + 2)..<(itemAt + 4), source: src)
-            context.appendInfo(ATTInfo.handle(handle, db))
+            context.appendHandleInfo(handle, db)
             addValue(value, uuid: db?[handle]?.uuid, decode: true, &context, pdu)
             context.tree.close()
         }

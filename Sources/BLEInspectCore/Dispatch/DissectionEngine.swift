@@ -90,7 +90,8 @@ public struct DissectionEngine {
                 all
             )
         }
-        defer { tree = context.tree }
+        // Swapped back rather than copied: no reference counting on the way out.
+        defer { swap(&tree, &context.tree) }
         return body(context.tree)
     }
 }

@@ -78,12 +78,11 @@ public struct ProtocolTree: Sendable {
 
     /// Appends `text` to the summary as it is (trusted text: names from tables, numbers).
     public mutating func appendInfo(_ text: String) {
-        var text = text
-        text.withUTF8 { infoBytes.append(contentsOf: $0) }
+        infoBytes.append(contentsOf: text.utf8)
     }
 
-    /// Appends `0x` and `value` in upper-case hex, zero-padded to `digits` digits.
-    public mutating func appendInfoHex(_ value: UInt64, digits: Int) {
+    /// Appends `0x` and `value` in hex (upper case unless told), zero-padded to `digits` digits.
+    public mutating func appendInfoHex(_ value: UInt64, digits: Int, upperCase: Bool = true) {
         infoBytes.append(0x30)
         infoBytes.append(0x78)
         let needed = max(digits, (64 - value.leadingZeroBitCount + 3) / 4)
@@ -91,7 +90,7 @@ public struct ProtocolTree: Sendable {
         while shift > 0 {
             shift -= 4
             let d = UInt8(truncatingIfNeeded: (value >> UInt64(shift)) & 0xF)
-            infoBytes.append(d < 10 ? 0x30 + d : 0x37 + d)
+            infoBytes.append(d < 10 ? 0x30 + d : (upperCase ? 0x37 : 0x57) + d)
         }
     }
 
