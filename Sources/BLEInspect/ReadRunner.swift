@@ -209,7 +209,17 @@ public struct ReadRunner {
             StandardTables.serviceData,
         ]
         let adOwners = Set(adTables.flatMap { registry.tables[$0]?.bindings.values.map(\.owner) ?? [] })
-        if owners.isDisjoint(with: adOwners) { engine.skip(StandardTables.advertisingData) }
+        guard owners.isDisjoint(with: adOwners) else { return }
+        engine.skip(StandardTables.advertisingData)
+        // Advertising reports likewise keep no state: when no needed field belongs to the module
+        // that decodes them, their subevents are skipped after the LE Meta header.
+        let reports = [0x02, 0x0B, 0x0D]
+        let reportOwners = reports.compactMap {
+            registry.binding(StandardTables.leMetaSubevent, DissectorKey($0))?.owner
+        }
+        if owners.isDisjoint(with: reportOwners) {
+            for subevent in reports { engine.skip(StandardTables.leMetaSubevent, key: DissectorKey(subevent)) }
+        }
     }
 
     private func progressWanted(_ size: Int64?) -> Bool {

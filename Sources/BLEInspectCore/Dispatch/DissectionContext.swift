@@ -26,6 +26,8 @@ public struct DissectionContext {
     /// Standard tables (bit `standardSlot`) whose dispatches are skipped: see
     /// `DissectionEngine.skip(_:)`.
     let skippedTables: UInt64
+    /// Single keys of standard tables whose dispatches are skipped.
+    let skippedKeys: SkippedKeys
     /// Whether expert messages are built; when false their nodes carry empty text.
     public let wantsExpertText: Bool
 
@@ -39,9 +41,11 @@ public struct DissectionContext {
         frame: CapturedFrame,
         wantsInfo: Bool,
         skippedTables: UInt64 = 0,
+        skippedKeys: SkippedKeys = SkippedKeys(),
         wantsExpertText: Bool = true
     ) {
         self.skippedTables = skippedTables
+        self.skippedKeys = skippedKeys
         self.wantsExpertText = wantsExpertText
         self.registry = registry
         self.state = state
@@ -140,6 +144,11 @@ public struct DissectionContext {
         if skippedTables != 0, let slot = table.standardSlot, skippedTables & (1 << UInt64(slot)) != 0 {
             return false
         }
+        if skippedKeys.count != 0, let slot = table.standardSlot, !key.isUUID, key.high == 0, key.low <= 0xFFFF,
+            skippedKeys.contains(UInt32(slot) << 16 | UInt32(key.low))
+        {
+            return false
+        }
         guard let binding = registry.binding(table, key) else {
             if !reader.isAtEnd {
                 tree.add(core[.data], .bytes, reader.offset..<(reader.offset + reader.remaining), source: reader.source)
@@ -183,5 +192,32 @@ public struct DissectionContext {
         tree.add(core[.expertMessage], .string(ref), at..<max(at, end), source: reader.source)
         tree.close()
         if wantsInfo { tree.appendInfo(tree.infoBytes.isEmpty ? "[Malformed]" : " [Malformed]") }
+    }
+}
+
+/// A few (standard table slot, key) pairs, packed as `slot << 16 | key`: plain bits, so that
+/// passing them to every frame's context costs nothing.
+public struct SkippedKeys: Sendable, BitwiseCopyable {
+    /// The most pairs kept; more are ignored (and so not skipped).
+    public static let capacity = 4
+    private var entries: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+    public private(set) var count = 0
+
+    public init() {}
+
+    mutating func insert(_ entry: UInt32) {
+        guard !contains(entry), count < Self.capacity else { return }
+        switch count {
+        case 0: entries.0 = entry
+        case 1: entries.1 = entry
+        case 2: entries.2 = entry
+        default: entries.3 = entry
+        }
+        count += 1
+    }
+
+    func contains(_ entry: UInt32) -> Bool {
+        (count > 0 && entries.0 == entry) || (count > 1 && entries.1 == entry)
+            || (count > 2 && entries.2 == entry) || (count > 3 && entries.3 == entry)
     }
 }

@@ -22,6 +22,14 @@ public struct DissectionEngine {
         if let slot = table.standardSlot, slot < 64 { skippedTables |= 1 << UInt64(slot) }
     }
 
+    /// Skips dispatches of `key` into the standard table `table` (integer keys up to 0xFFFF, at
+    /// most `SkippedKeys.capacity` of them), with the same conditions as `skip(_:)`.
+    public mutating func skip(_ table: TableID, key: DissectorKey) {
+        guard let slot = table.standardSlot, !key.isUUID, key.high == 0, key.low <= 0xFFFF else { return }
+        skippedKeys.insert(UInt32(slot) << 16 | UInt32(key.low))
+    }
+    private var skippedKeys = SkippedKeys()
+
     public init(registry: DissectorRegistry) {
         self.registry = registry
     }
@@ -42,6 +50,7 @@ public struct DissectionEngine {
             frame: frame,
             wantsInfo: wantsInfo,
             skippedTables: skippedTables,
+            skippedKeys: skippedKeys,
             wantsExpertText: addsExpertText
         )
         let core = registry.core
