@@ -113,12 +113,7 @@ struct Compiler {
             return nil
         case .slice(let base, let spec, let brackets):
             let b = try requireField(base)
-            let view: ByteView
-            switch b.reader {
-            case .bytes(.range, nil): view = .range
-            case .string: view = .string
-            case .address: view = .address
-            default:
+            guard let view = Self.byteView(of: b) else {
                 throw FilterError(
                     "\(b.text) is a \(b.typeName) and cannot be sliced; slices apply to bytes, strings, addresses and protocols",
                     at: b.range
@@ -144,12 +139,7 @@ struct Compiler {
                     range: range
                 )
             }
-            let view: ByteView
-            switch b.reader {
-            case .bytes(.range, nil): view = .range
-            case .string: view = .string
-            case .address: view = .address
-            default:
+            guard let view = Self.byteView(of: b) else {
                 throw FilterError(
                     "len() measures bytes, strings, addresses and protocols; \(b.text) is a \(b.typeName)",
                     at: b.range
@@ -190,6 +180,17 @@ struct Compiler {
     }
 
     /// `term` as a plain field (the base of a slice, function or mask).
+    /// How slices and `len()` see an operand's bytes: its byte range, its text or its address;
+    /// nil for operands that have no bytes to see.
+    private static func byteView(of operand: CompiledOperand) -> ByteView? {
+        switch operand.reader {
+        case .bytes(.range, nil): .range
+        case .string: .string
+        case .address: .address
+        default: nil
+        }
+    }
+
     private mutating func requireField(_ term: Term) throws(FilterError) -> CompiledOperand {
         guard let operand = try resolve(term) else { throw unknownField(term) }
         if case .bytes(_, .some) = operand.reader {

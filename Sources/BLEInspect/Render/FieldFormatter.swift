@@ -30,10 +30,8 @@ public struct FieldFormatter: Sendable {
         bytes: () -> ArraySlice<UInt8>
     ) -> String {
         let facts = FieldFacts(d)
-        return Self.withBytes(node.value, facts, bytes) { bytes in
-            var out = TextBuffer()
+        return Self.string(node.value, facts, bytes) { bytes, out in
             FieldText.appendFieldText(node.value, facts, texts: texts, bytes: bytes, to: &out)
-            return out.string
         }
     }
 
@@ -46,9 +44,8 @@ public struct FieldFormatter: Sendable {
     ) -> String {
         let facts = FieldFacts(d)
         let valueName = Self.valueName(node.value, d, facts)
-        return Self.withBytes(node.value, facts, bytes) { bytes in
-            var out = TextBuffer()
-            var name = d.name
+        var name = d.name
+        return Self.string(node.value, facts, bytes) { bytes, out in
             name.withUTF8 { name in
                 Self.withUTF8(of: valueName) { valueName in
                     FieldText.appendLabel(
@@ -62,7 +59,6 @@ public struct FieldFormatter: Sendable {
                     )
                 }
             }
-            return out.string
         }
     }
 
@@ -75,8 +71,7 @@ public struct FieldFormatter: Sendable {
     ) -> String {
         let facts = FieldFacts(d)
         let valueName = Self.valueName(node.value, d, facts)
-        return Self.withBytes(node.value, facts, bytes) { bytes in
-            var out = TextBuffer()
+        return Self.string(node.value, facts, bytes) { bytes, out in
             Self.withUTF8(of: valueName) { valueName in
                 FieldText.appendValueText(
                     node.value,
@@ -87,7 +82,6 @@ public struct FieldFormatter: Sendable {
                     to: &out
                 )
             }
-            return out.string
         }
     }
 
@@ -103,15 +97,19 @@ public struct FieldFormatter: Sendable {
         string.withUTF8 { body($0) }
     }
 
-    /// Calls `body` with the node's bytes when showing `value` reads them (else with none).
-    private static func withBytes(
+    /// The text `body` writes, given the node's bytes when showing `value` reads them (else none).
+    private static func string(
         _ value: FieldValue,
         _ facts: FieldFacts,
         _ bytes: () -> ArraySlice<UInt8>,
-        _ body: (UnsafeBufferPointer<UInt8>) -> String
+        _ body: (UnsafeBufferPointer<UInt8>, inout TextBuffer) -> Void
     ) -> String {
         let slice = FieldText.needsBytes(value, facts) ? bytes() : []
-        return slice.withUnsafeBufferPointer(body)
+        return slice.withUnsafeBufferPointer { bytes in
+            var out = TextBuffer()
+            body(bytes, &out)
+            return out.string
+        }
     }
 
     /// The string `ref` refers to in a tree's `texts`.
