@@ -33,6 +33,8 @@ public enum AdvertisingModule: DissectorModule {
         let gaen = registry.register(GAENField.self)
         let altBeacon = registry.register(AltBeaconField.self)
 
+        // No advertising decoder keeps capture state: Apple's overflow-area decoder reads only the
+        // UUID list configured before the first frame.
         // The built-in decoders are boxed once and called straight from the block walker; the
         // same instances are bound in the table, where plugins add other AD types.
         var decoders = [(any Dissector)?](repeating: nil, count: 256)
@@ -43,44 +45,53 @@ public enum AdvertisingModule: DissectorModule {
                 decoder,
                 to: StandardTables.adType,
                 key: DissectorKey(type),
-                label: ADNames.adTypeByCode[Int(type)]
+                label: ADNames.adTypeByCode[Int(type)],
+                keepsNoState: true,
+                dispatchesInto: [StandardTables.companyID, StandardTables.serviceData]
             )
         }
         registry.bind(
             ADBlockDissector(f: ad, builtIn: decoders),
             to: StandardTables.advertisingData,
             key: DissectorKey(blockKey),
-            label: "Advertising data"
+            label: "Advertising data",
+            keepsNoState: true,
+            dispatchesInto: [StandardTables.adType]
         )
         registry.bind(
             AppleDissector(f: apple, beacon: iBeacon),
             to: StandardTables.companyID,
             key: DissectorKey(0x004C),
-            label: "Apple"
+            label: "Apple",
+            keepsNoState: true
         )
         registry.bind(
             MicrosoftDissector(f: swiftPair),
             to: StandardTables.companyID,
             key: DissectorKey(0x0006),
-            label: "Microsoft Beacon (Swift Pair)"
+            label: "Microsoft Beacon (Swift Pair)",
+            keepsNoState: true
         )
         registry.bind(
             EddystoneDissector(f: eddystone),
             to: StandardTables.serviceData,
             key: DissectorKey(BluetoothUUID(uuid16: 0xFEAA)),
-            label: "Eddystone"
+            label: "Eddystone",
+            keepsNoState: true
         )
         registry.bind(
             FastPairDissector(f: fastPair),
             to: StandardTables.serviceData,
             key: DissectorKey(BluetoothUUID(uuid16: 0xFE2C)),
-            label: "Google Fast Pair"
+            label: "Google Fast Pair",
+            keepsNoState: true
         )
         registry.bind(
             GAENDissector(f: gaen),
             to: StandardTables.serviceData,
             key: DissectorKey(BluetoothUUID(uuid16: 0xFD6F)),
-            label: "Exposure Notification"
+            label: "Exposure Notification",
+            keepsNoState: true
         )
 
         registry.alias("adv.name", for: "btcommon.eir_ad.entry.device_name")

@@ -17,6 +17,24 @@ struct HCIEventPacket: Dissector {
         ctx.dispatch(StandardTables.hciEvent, DissectorKey(code), &params)
         ctx.tree.close()
     }
+
+    /// The header keeps no state; the event decides, and for LE Meta, its subevent.
+    func decodesWithoutState(_ bytes: UnsafeBufferPointer<UInt8>, registry: DissectorRegistry) -> Bool {
+        guard bytes.count >= 2 else { return false }
+        let code = bytes[0]
+        if code == HCIEventPacket.leMeta {
+            guard bytes.count >= 3 else { return false }
+            return registry.binding(StandardTables.leMetaSubevent, DissectorKey(bytes[2]))?.keepsNoState ?? false
+        }
+        return registry.binding(StandardTables.hciEvent, DissectorKey(code))?.keepsNoState ?? false
+    }
+
+    static let leMeta: UInt8 = 0x3E
+    /// Events whose decoders keep no state: Number Of Completed Packets.
+    static let stateless: Set<UInt8> = [0x13]
+    /// LE subevents whose decoders keep no state, apart from the advertising data they dispatch:
+    /// the advertising reports (legacy, directed, extended).
+    static let statelessSubevents: Set<UInt8> = [0x02, 0x0B, 0x0D]
 }
 
 /// Command Complete: the command's opcode, then its return parameters by opcode

@@ -49,14 +49,23 @@ public enum HCIModule: DissectorModule {
             )
         }
         for (code, d) in HCIEventDecoders.bindings(f) {
-            registry.bind(d, to: StandardTables.hciEvent, key: DissectorKey(code), label: HCIEventNames.name(code))
+            registry.bind(
+                d,
+                to: StandardTables.hciEvent,
+                key: DissectorKey(code),
+                label: HCIEventNames.name(code),
+                keepsNoState: HCIEventPacket.stateless.contains(code)
+            )
         }
         for (code, d) in HCILEEventDecoders.bindings(f) {
+            let reports = HCIEventPacket.statelessSubevents.contains(code)
             registry.bind(
                 d,
                 to: StandardTables.leMetaSubevent,
                 key: DissectorKey(code),
-                label: HCIEventNames.subeventName(code)
+                label: HCIEventNames.subeventName(code),
+                keepsNoState: reports,
+                dispatchesInto: reports ? [StandardTables.advertisingData] : []
             )
         }
 

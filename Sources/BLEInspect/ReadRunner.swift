@@ -28,6 +28,9 @@ public struct ReadOptions: Sendable {
     public var overflowUUIDs: [(BluetoothUUID, String)] = []
     /// Show a progress line on standard error: nil decides from the terminals and the file size.
     public var progress: Bool?
+    /// Worker threads beside the reading thread: 0 reads on one thread; nil decides from the
+    /// cores and the input (see `ReadThreads`). The output is the same either way.
+    public var workerThreads: Int?
 
     public init(paths: [String]) {
         self.paths = paths
@@ -97,12 +100,7 @@ public struct ReadRunner {
                 return .usage
             }
         }
-        let renderer = FrameRenderer(
-            registry: registry,
-            mode: options.output,
-            style: ANSIStyle(enabled: options.color.enabled(fd: 1)),
-            timeFormat: options.timeFormat
-        )
+        let renderer = makeRenderer(registry)
         var status = ExitStatus.success
         var total = 0  // frames that passed the filter
         var read = 0
@@ -123,10 +121,50 @@ public struct ReadRunner {
                 defer { progress.clear() }
                 var first: Timestamp? = nil
                 var previous: Timestamp? = nil
-                var engine = DissectionEngine(registry: registry)
-                configure(&engine, registry: registry, filter: filter, printLines: printLines)
-                let overflow = AppleOverflowUUIDList.in(engine.state)
-                for (uuid, name) in options.overflowUUIDs { _ = overflow.add(uuid, name: name) }
+                var engine = makeEngine(registry: registry, filter: filter, printLines: printLines)
+                let workers = workerCount(reader.totalBytes)
+                // Stateless frames are what workers take; with post-dissectors running, none is.
+                if workers > 0 && (printLines || filter != nil) && !engine.runsPostDissectors {
+                    let parallel = ParallelReader(
+                        workers: (0..<workers).map { k in
+                            // Each worker has its own registry, filter and renderer: objects that
+                            // two threads retain and release would cost more than they share.
+                            let own = (try? StandardModules.registry()) ?? registry
+                            let ownFilter = options.filter.flatMap { try? DisplayFilter.compile($0, registry: own) }
+                            return ReadWorker(
+                                index: k,
+                                engine: makeEngine(registry: own, filter: ownFilter, printLines: printLines),
+                                finisher: FrameFinisher(
+                                    output: k,
+                                    renderer: makeRenderer(own),
+                                    filter: ownFilter,
+                                    printLines: printLines
+                                )
+                            )
+                        },
+                        main: FrameFinisher(
+                            output: workers,
+                            renderer: renderer,
+                            filter: filter,
+                            printLines: printLines
+                        ),
+                        wantsInfo: printLines && renderer.wantsInfo,
+                        out: out,
+                        capture: capture
+                    )
+                    let result = parallel.run(
+                        reader,
+                        engine: &engine,
+                        limit: remaining,
+                        progress: &progress,
+                        readBefore: read
+                    )
+                    remaining -= result.read
+                    read += result.read
+                    total += result.matched
+                    if let error = result.error { throw error }
+                    continue
+                }
                 while remaining > 0, let frame = try reader.next() {
                     // -c counts frames read, as tshark's does, whether they match or not.
                     remaining -= 1
@@ -171,6 +209,31 @@ public struct ReadRunner {
         if options.countOnly { out.append("\(total)\n") }
         out.flush()
         return status
+    }
+
+    private func makeRenderer(_ registry: DissectorRegistry) -> FrameRenderer {
+        FrameRenderer(
+            registry: registry,
+            mode: options.output,
+            style: ANSIStyle(enabled: options.color.enabled(fd: 1)),
+            timeFormat: options.timeFormat
+        )
+    }
+
+    /// An engine configured for this run: one per input, and one per worker thread.
+    private func makeEngine(registry: DissectorRegistry, filter: DisplayFilter?, printLines: Bool) -> DissectionEngine {
+        var engine = DissectionEngine(registry: registry)
+        configure(&engine, registry: registry, filter: filter, printLines: printLines)
+        let overflow = AppleOverflowUUIDList.in(engine.state)
+        for (uuid, name) in options.overflowUUIDs { _ = overflow.add(uuid, name: name) }
+        return engine
+    }
+
+    /// Worker threads for an input of `size` bytes (nil: not a regular file).
+    private func workerCount(_ size: Int64?) -> Int {
+        if let asked = options.workerThreads { return max(0, min(asked, 16)) }
+        guard let size, size >= ReadThreads.minimumInputSize else { return 0 }
+        return ReadThreads.automaticWorkers()
     }
 
     /// Leaves out the work whose fields nothing shown or filtered reads: the derived fields

@@ -72,6 +72,17 @@ public struct FrameRenderer {
         previous: Timestamp,
         to out: OutputSink
     ) {
+        render(frame, tree, first: first, previous: previous) { out.append(bytes: $0) }
+    }
+
+    /// Renders one frame and hands its bytes, valid only during the call, to `emit`.
+    public func render(
+        _ frame: CapturedFrame,
+        _ tree: borrowing ProtocolTree,
+        first: Timestamp,
+        previous: Timestamp,
+        emit: (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
         let texts = tree.texts
         let info = tree.infoBytes
         let derivedStart = tree.derivedStart
@@ -89,7 +100,7 @@ public struct FrameRenderer {
                 first: first,
                 previous: previous,
                 scratch: &scratch.state,
-                to: out
+                emit: emit
             )
         }
     }
@@ -105,7 +116,7 @@ public struct FrameRenderer {
         first: Timestamp,
         previous: Timestamp,
         scratch: inout RenderScratch.State,
-        to sink: OutputSink
+        emit: (UnsafeBufferPointer<UInt8>) -> Void
     ) {
         scratch.text.removeAll()
         switch mode {
@@ -128,7 +139,7 @@ public struct FrameRenderer {
         case .fields:
             renderFields(view, texts: texts, to: &scratch.text)
         }
-        sink.append(bytes: scratch.text.bytes)
+        emit(scratch.text.bytes)
     }
 
     /// Appends the innermost layer's short name, the protocol column, and returns its length;

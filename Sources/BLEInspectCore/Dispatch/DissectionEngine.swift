@@ -34,6 +34,16 @@ public struct DissectionEngine {
         self.registry = registry
     }
 
+    /// Whether this engine would decode `frame` without reading or changing capture state, so
+    /// that another engine (on another thread) may decode it instead with the same result. False
+    /// whenever post-dissectors run: they follow every frame.
+    public func decodesWithoutState(_ frame: CapturedFrame) -> Bool {
+        guard !runsPostDissectors, let h4 = frame.kind.h4Type,
+            let binding = registry.binding(StandardTables.hciPacketType, DissectorKey(h4))
+        else { return false }
+        return frame.bytes.withUnsafeBufferPointer { binding.dissector.decodesWithoutState($0, registry: registry) }
+    }
+
     /// Dissects `frame` and passes the tree to `body` (valid only during the call).
     public mutating func dissect<R>(_ frame: CapturedFrame, wantsInfo: Bool, _ body: (borrowing ProtocolTree) -> R) -> R
     {

@@ -11,11 +11,37 @@ public final class Binding: Sendable {
     public let dissector: any Dissector
     public let owner: String
     public let label: String
+    /// True when the dissector, and every dissector it dispatches to, neither reads nor changes
+    /// capture state (constant configuration aside): any engine may then decode the PDUs it is
+    /// bound to, in any order, with the same result. The parallel reader relies on it.
+    public let keepsNoState: Bool
+    /// The tables the dissector dispatches into (for `keepsNoState`).
+    let dispatchesInto: [TableID]
 
-    init(dissector: any Dissector, owner: String, label: String) {
+    init(
+        dissector: any Dissector,
+        owner: String,
+        label: String,
+        keepsNoState: Bool = false,
+        dispatchesInto: [TableID] = []
+    ) {
         self.dissector = dissector
         self.owner = owner
         self.label = label
+        self.keepsNoState = keepsNoState
+        self.dispatchesInto = dispatchesInto
+    }
+
+    func with(keepsNoState: Bool) -> Binding {
+        keepsNoState == self.keepsNoState
+            ? self
+            : Binding(
+                dissector: dissector,
+                owner: owner,
+                label: label,
+                keepsNoState: keepsNoState,
+                dispatchesInto: dispatchesInto
+            )
     }
 }
 
@@ -86,8 +112,28 @@ public struct RegistryBuilder {
     }
 
     /// Binds `dissector` to `key` in `table` (which may belong to another module).
-    public mutating func bind(_ dissector: any Dissector, to table: TableID, key: DissectorKey, label: String = "") {
-        pendingBindings.append((table, key, Binding(dissector: dissector, owner: currentModule, label: label)))
+    ///
+    /// `keepsNoState` declares that the dissector neither reads nor changes capture state (it may
+    /// read configuration that is set before the first frame and never changes), and
+    /// `dispatchesInto` lists every table it dispatches into. The binding counts as stateless
+    /// only when all bindings in those tables are too, so a stateful plugin bound beneath it
+    /// makes it stateful. Stateless PDUs may be decoded by another engine on another thread.
+    public mutating func bind(
+        _ dissector: any Dissector,
+        to table: TableID,
+        key: DissectorKey,
+        label: String = "",
+        keepsNoState: Bool = false,
+        dispatchesInto: [TableID] = []
+    ) {
+        let binding = Binding(
+            dissector: dissector,
+            owner: currentModule,
+            label: label,
+            keepsNoState: keepsNoState,
+            dispatchesInto: dispatchesInto
+        )
+        pendingBindings.append((table, key, binding))
     }
 
     /// Adds a dissector that runs after every frame's dissection, on an empty reader, to add
@@ -113,6 +159,26 @@ public struct RegistryBuilder {
             module.register(&builder)
         }
         return try builder.freeze()
+    }
+
+    /// A binding stays stateless only while every binding in the tables it dispatches into is:
+    /// repeated until nothing changes (at most once per binding).
+    private mutating func settleStatelessness() {
+        var changed = true
+        while changed {
+            changed = false
+            for (id, t) in tables {
+                for (key, binding) in t.bindings where binding.keepsNoState {
+                    let beneathStateful = binding.dispatchesInto.contains { inner in
+                        tables[inner]?.bindings.values.contains { !$0.keepsNoState } ?? false
+                    }
+                    if beneathStateful {
+                        tables[id]?.bindings[key] = binding.with(keepsNoState: false)
+                        changed = true
+                    }
+                }
+            }
+        }
     }
 
     private mutating func freeze() throws(RegistryError) -> DissectorRegistry {
@@ -159,6 +225,7 @@ public struct RegistryBuilder {
             tables[table] = t
         }
         guard problems.isEmpty else { throw RegistryError(problems: problems) }
+        settleStatelessness()
         for (id, var t) in tables {
             if case .integer(let bits) = t.keyKind, bits <= 16, t.bindings.count < Int(UInt16.max) {
                 var dense = [UInt16](repeating: 0, count: 1 << Int(bits))

@@ -114,6 +114,19 @@ public enum StandardTables {
 /// into a malformed note at this layer and keeps what was decoded.
 public protocol Dissector: Sendable {
     func dissect(_ reader: inout ByteReader, _ context: inout DissectionContext) throws(DecodeError)
+
+    /// For a dissector bound to a frame kind (`StandardTables.hciPacketType`): whether decoding
+    /// `bytes` (the whole frame) neither reads nor changes capture state, so that any engine may
+    /// decode it. Called on every frame by the parallel reader, so it must be cheap; it usually
+    /// looks at a code or two and asks the registry whether the binding for it `keepsNoState`.
+    /// The default, false, is always safe.
+    func decodesWithoutState(_ bytes: UnsafeBufferPointer<UInt8>, registry: DissectorRegistry) -> Bool
+}
+
+extension Dissector {
+    public func decodesWithoutState(_ bytes: UnsafeBufferPointer<UInt8>, registry: DissectorRegistry) -> Bool {
+        false
+    }
 }
 
 /// A dissector made from a closure, for small decoders.

@@ -31,7 +31,7 @@ public struct ProtocolTree: Sendable {
         get { String(decoding: infoBytes, as: UTF8.self) }
         set {
             infoBytes.removeAll(keepingCapacity: true)
-            infoBytes.append(contentsOf: newValue.utf8)
+            appendInfo(newValue)
         }
     }
     /// Set when the node limit dropped nodes.
@@ -78,7 +78,9 @@ public struct ProtocolTree: Sendable {
 
     /// Appends `text` to the summary as it is (trusted text: names from tables, numbers).
     public mutating func appendInfo(_ text: String) {
-        infoBytes.append(contentsOf: text.utf8)
+        // A copy of the contiguous UTF-8 costs a fraction of appending the view as a sequence.
+        var text = text
+        text.withUTF8 { infoBytes.append(contentsOf: $0) }
     }
 
     /// Appends `0x` and `value` in hex (upper case unless told), zero-padded to `digits` digits.

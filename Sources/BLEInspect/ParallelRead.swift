@@ -1,0 +1,417 @@
+import BLECapture
+import BLEInspectCore
+import BLEInspectFilter
+import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// How many threads `read` uses.
+enum ReadThreads {
+    /// Inputs smaller than this are read on one thread: the workers' start-up would cost more
+    /// than they save, and a stream (a pipe, a FIFO) must show each frame as it comes.
+    static let minimumInputSize: Int64 = 4 << 20
+
+    /// The workers beside the reading thread, when nothing is asked for: one per other core,
+    /// at most three (past that, the reading thread's own work is the limit).
+    static func automaticWorkers() -> Int {
+        let cores = sysconf(Int32(_SC_NPROCESSORS_ONLN))
+        return max(0, min(3, cores - 1))
+    }
+}
+
+/// A growable run of bytes in memory that no Swift reference counts: what threads hand each
+/// other, so that no cache line holding a reference count moves between cores per frame.
+/// Padded to a cache line, so that two threads' runs never share one.
+struct ByteRun {
+    var base: UnsafeMutablePointer<UInt8>
+    var count = 0
+    var capacity: Int
+    /// Set by a worker that found its batch not yet ready (kept here to share the padding).
+    var waited = false
+    private var padding: (Int, Int, Int, Int) = (0, 0, 0, 0)
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count)
+        (base + count).update(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        append(bytes.assumingMemoryBound(to: UInt8.self))
+    }
+
+    private mutating func reserve(_ more: Int) {
+        guard count + more > capacity else { return }
+        let grown = max(capacity * 2, count + more)
+        let new = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        new.update(from: base, count: count)
+        base.deallocate()
+        base = new
+        capacity = grown
+    }
+
+    /// Empties the run; one that an unusual batch made large is given back.
+    mutating func reset(keeping kept: Int) {
+        count = 0
+        if capacity > kept {
+            base.deallocate()
+            base = .allocate(capacity: kept)
+            capacity = kept
+        }
+    }
+
+    func free() { base.deallocate() }
+}
+
+/// One frame of a batch: what the reading thread knows of it, where its bytes are, and (written
+/// by the thread that owns it) whether it matched and where its output ends.
+struct BatchFrame {
+    var number = 0
+    var timestamp = Timestamp(seconds: 0, nanoseconds: 0, precision: .microseconds)
+    var previous = Timestamp(seconds: 0, nanoseconds: 0, precision: .microseconds)
+    var direction = Direction.unknown
+    var controllerIndex: UInt16? = nil
+    var kind = FrameKind.unknown(0)
+    var originalLength = 0
+    var sourceOffset: Int64 = 0
+    /// The frame's bytes in the batch's `bytes` run, when `stored`.
+    var offset = 0
+    var length = 0
+    var stored = false
+    /// A worker's index, or the worker count for the reading thread.
+    var owner = 0
+    var matched = false
+    /// The end of the frame's output in its owner's run.
+    var outputEnd = 0
+
+    init() {}
+
+    init(_ frame: borrowing CapturedFrame, previous: Timestamp) {
+        number = frame.number
+        timestamp = frame.timestamp
+        self.previous = previous
+        direction = frame.direction
+        controllerIndex = frame.controllerIndex
+        kind = frame.kind
+        originalLength = frame.originalLength
+        sourceOffset = frame.sourceOffset
+    }
+
+    /// Fills `frame` (a thread's reused frame) with this one, its bytes from `run`.
+    func load(into frame: inout CapturedFrame, from run: ByteRun) {
+        frame.number = number
+        frame.timestamp = timestamp
+        frame.direction = direction
+        frame.controllerIndex = controllerIndex
+        frame.kind = kind
+        frame.originalLength = originalLength
+        frame.sourceOffset = sourceOffset
+        if frame.bytes.capacity > FrameBatch.keptFrameBytes && length <= FrameBatch.keptFrameBytes {
+            frame.bytes = []
+        }
+        frame.bytes.removeAll(keepingCapacity: true)
+        frame.bytes.append(contentsOf: UnsafeBufferPointer(start: run.base + offset, count: length))
+    }
+}
+
+/// One batch of frames on its way through the parallel reader. The reading thread fills it and
+/// hands it to the workers; each worker writes only its own frames' results and its own output
+/// run; the reading thread reads them back once every worker has signalled `done`. The
+/// semaphores order these accesses, so the batch needs no lock. Everything in it is plain
+/// memory, so that handing it over moves no reference counts.
+final class FrameBatch: @unchecked Sendable {
+    static let capacity = 256
+    /// Buffers past these sizes, made large by an unusual frame, are not kept.
+    static let keptFrameBytes = 16 << 10
+    static let keptRunBytes = 1 << 20
+
+    var count = 0
+    /// Set on the batch after the last one: the workers stop there.
+    var end = false
+    var first = Timestamp(seconds: 0, nanoseconds: 0, precision: .microseconds)
+    let frames: UnsafeMutablePointer<BatchFrame>
+    /// The bytes of the frames that a worker dissects (or that `-w` writes).
+    var bytes: ByteRun
+    /// One output run per thread: the workers', then the reading thread's.
+    let outputs: UnsafeMutablePointer<ByteRun>
+    let threads: Int
+    let done = DispatchSemaphore(value: 0)
+
+    init(threads: Int) {
+        self.threads = threads
+        frames = .allocate(capacity: Self.capacity)
+        frames.initialize(repeating: BatchFrame(), count: Self.capacity)
+        bytes = ByteRun(capacity: 64 << 10)
+        let raw = UnsafeMutableRawPointer.allocate(
+            byteCount: MemoryLayout<ByteRun>.stride * threads,
+            alignment: 64
+        )
+        outputs = raw.bindMemory(to: ByteRun.self, capacity: threads)
+        for t in 0..<threads { (outputs + t).initialize(to: ByteRun(capacity: 64 << 10)) }
+    }
+
+    deinit {
+        frames.deinitialize(count: Self.capacity)
+        frames.deallocate()
+        bytes.free()
+        for t in 0..<threads { outputs[t].free() }
+        outputs.deinitialize(count: threads)
+        UnsafeMutableRawPointer(outputs).deallocate()
+    }
+
+    /// Keeps the bytes of `frame` for another thread.
+    func storeBytes(_ frame: borrowing CapturedFrame, at i: Int) {
+        frames[i].offset = bytes.count
+        frames[i].length = frame.bytes.count
+        frames[i].stored = true
+        frame.bytes.withUnsafeBufferPointer { bytes.append($0) }
+    }
+}
+
+/// Filters and renders frames into one output run of a batch: each worker has one, and so has
+/// the reading thread (the last run).
+struct FrameFinisher {
+    let output: Int
+    let renderer: FrameRenderer
+    let filter: DisplayFilter?
+    let printLines: Bool
+
+    func finish(
+        _ batch: FrameBatch,
+        _ i: Int,
+        _ frame: borrowing CapturedFrame,
+        _ tree: borrowing ProtocolTree
+    ) {
+        var matched = true
+        if let filter { matched = filter.matches(tree, frameBytes: frame.bytes) }
+        let out = batch.outputs + output
+        if matched && printLines {
+            renderer.render(frame, tree, first: batch.first, previous: batch.frames[i].previous) {
+                out.pointee.append($0)
+            }
+        }
+        batch.frames[i].matched = matched
+        batch.frames[i].outputEnd = out.pointee.count
+    }
+}
+
+/// A worker thread: it dissects the stateless frames it owns (advertising reports, say) with an
+/// engine of its own, then filters and renders them.
+final class ReadWorker: @unchecked Sendable {
+    let index: Int
+    var engine: DissectionEngine
+    let finisher: FrameFinisher
+    let wantsInfo: Bool
+    let ready = DispatchSemaphore(value: 0)
+    /// The worker's frame, refilled for every frame it dissects.
+    private var frame = CapturedFrame.blank()
+
+    init(index: Int, engine: DissectionEngine, finisher: FrameFinisher) {
+        self.index = index
+        self.engine = engine
+        self.finisher = finisher
+        self.wantsInfo = finisher.printLines && finisher.renderer.wantsInfo
+    }
+
+    func run(_ ring: [FrameBatch]) {
+        var next = 0
+        while true {
+            let batch = ring[next]
+            next = (next + 1) % ring.count
+            let waited = ready.wait(timeout: .now()) == .timedOut
+            if waited { ready.wait() }
+            if batch.end {
+                batch.done.signal()
+                return
+            }
+            let out = batch.outputs + index
+            out.pointee.waited = waited
+            out.pointee.reset(keeping: FrameBatch.keptRunBytes)
+            for i in 0..<batch.count where batch.frames[i].owner == index {
+                batch.frames[i].load(into: &frame, from: batch.bytes)
+                engine.dissect(frame, wantsInfo: wantsInfo) { tree in finisher.finish(batch, i, frame, tree) }
+            }
+            batch.done.signal()
+        }
+    }
+}
+
+/// The result of reading one input in parallel.
+struct ParallelReadResult {
+    var read = 0
+    var matched = 0
+    var error: CaptureError?
+}
+
+/// Reads one input with worker threads, when decoding does not need every frame in order.
+///
+/// The reading thread reads the frames and dissects, in order, every frame whose decoding reads
+/// or changes capture state (connections, reassembly, ATT requests); it filters and renders them
+/// at once. It hands the stateless frames (advertising reports and the like; see
+/// `Binding.keepsNoState`) to the workers, in batches. Each worker dissects, filters and renders
+/// its frames with its own engine, filter and renderer, into its own output run. The reading
+/// thread then writes each batch's output in frame order. The output is the same, byte for
+/// byte, as reading on one thread.
+///
+/// Frames cross threads as plain bytes, and output comes back as plain bytes. Handing over
+/// decoded trees instead was tried: the cache lines of their arrays, and of the reference counts
+/// on them, moving between cores cost more than rendering them.
+///
+/// When the workers fall behind, the reading thread keeps a share of the stateless frames for
+/// itself; when a worker waits for it, it gives the share back.
+struct ParallelReader {
+    let workers: [ReadWorker]
+    let main: FrameFinisher
+    let wantsInfo: Bool
+    let out: OutputSink
+    let capture: CaptureOutput?
+
+    /// Reads up to `limit` frames of `reader` with `engine` (configured like the workers').
+    func run(
+        _ reader: some FrameReader,
+        engine: inout DissectionEngine,
+        limit: Int,
+        progress: inout ProgressLine,
+        readBefore: Int
+    ) -> ParallelReadResult {
+        let k = workers.count
+        let ring = (0..<(2 * k + 2)).map { _ in FrameBatch(threads: k + 1) }
+        for worker in workers {
+            DispatchQueue(label: "bleinspect.read.worker.\(worker.index)").async { worker.run(ring) }
+        }
+        var result = ParallelReadResult()
+        var next = 0
+        var oldest = 0
+        var inFlight = 0
+        var first: Timestamp? = nil
+        var previous: Timestamp? = nil
+        // The sixteenths of stateless frames the reading thread keeps.
+        var share = 0
+        var credit = 0
+        var owner = 0
+        var written = CapturedFrame.blank()
+
+        func merge(_ batch: FrameBatch) {
+            let late = batch.done.wait(timeout: .now()) == .timedOut
+            if late { batch.done.wait() }
+            for _ in 1..<max(1, k) { batch.done.wait() }
+            // Balance: the workers were late, so the reading thread keeps more; a worker waited
+            // for this batch, so it keeps less.
+            if late {
+                share = min(16, share + 1)
+            } else if (0..<k).contains(where: { batch.outputs[$0].waited }) {
+                share = max(0, share - 1)
+            }
+            var cursor = [Int](repeating: 0, count: k + 1)
+            for i in 0..<batch.count {
+                let f = batch.frames[i]
+                let run = batch.outputs[f.owner]
+                if f.outputEnd > cursor[f.owner] {
+                    out.append(
+                        bytes: UnsafeBufferPointer(
+                            start: run.base + cursor[f.owner],
+                            count: f.outputEnd - cursor[f.owner]
+                        )
+                    )
+                    cursor[f.owner] = f.outputEnd
+                }
+                guard f.matched else { continue }
+                result.matched += 1
+                if let capture, result.error == nil {
+                    f.load(into: &written, from: batch.bytes)
+                    do throws(CaptureError) {
+                        try capture.write(written)
+                    } catch {
+                        result.error = error
+                    }
+                }
+            }
+            out.flushIfFull()
+        }
+
+        while result.error == nil, result.read < limit {
+            let batch = ring[next]
+            if inFlight == ring.count {
+                merge(ring[oldest])
+                oldest = (oldest + 1) % ring.count
+                inFlight -= 1
+                if result.error != nil { break }
+            }
+            batch.count = 0
+            batch.bytes.reset(keeping: FrameBatch.keptRunBytes)
+            let mainRun = batch.outputs + k
+            mainRun.pointee.reset(keeping: FrameBatch.keptRunBytes)
+            while batch.count < FrameBatch.capacity, result.read < limit {
+                let frame: CapturedFrame
+                do throws(CaptureError) {
+                    guard let f = try reader.next() else { break }
+                    frame = f
+                } catch {
+                    result.error = error
+                    break
+                }
+                result.read += 1
+                progress.update(frames: readBefore + result.read, bytes: reader.bytesRead)
+                let start = first ?? frame.timestamp
+                first = start
+                batch.first = start
+                let i = batch.count
+                batch.count += 1
+                batch.frames[i] = BatchFrame(frame, previous: previous ?? frame.timestamp)
+                previous = frame.timestamp
+                var mine = true
+                if engine.decodesWithoutState(frame) {
+                    credit += share
+                    mine = credit >= 16
+                    if mine { credit -= 16 }
+                }
+                if mine {
+                    batch.frames[i].owner = k
+                    engine.dissect(frame, wantsInfo: wantsInfo) { tree in main.finish(batch, i, frame, tree) }
+                    if capture != nil { batch.storeBytes(frame, at: i) }
+                } else {
+                    batch.frames[i].owner = owner
+                    owner = (owner + 1) % k
+                    batch.storeBytes(frame, at: i)
+                }
+            }
+            if batch.count == 0 { break }
+            for worker in workers { worker.ready.signal() }
+            inFlight += 1
+            next = (next + 1) % ring.count
+        }
+        while inFlight > 0 {
+            merge(ring[oldest])
+            oldest = (oldest + 1) % ring.count
+            inFlight -= 1
+        }
+        ring[next].end = true
+        for worker in workers { worker.ready.signal() }
+        for _ in 0..<k { ring[next].done.wait() }
+        return result
+    }
+}
+
+extension CapturedFrame {
+    /// An empty frame, for a thread to refill frame after frame.
+    static func blank() -> CapturedFrame {
+        CapturedFrame(
+            number: 0,
+            timestamp: Timestamp(seconds: 0, nanoseconds: 0, precision: .microseconds),
+            direction: .unknown,
+            controllerIndex: nil,
+            kind: .unknown(0),
+            bytes: [],
+            originalLength: 0,
+            sourceOffset: 0
+        )
+    }
+}

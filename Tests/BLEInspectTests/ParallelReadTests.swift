@@ -1,0 +1,179 @@
+import BLECapture
+import BLEInspect
+import BLEInspectCore
+import BLEInspectTestSupport
+import Foundation
+import Testing
+
+/// A capture that mixes every kind of traffic the project records, interleaved, long enough to
+/// fill several batches of the parallel reader: advertising reports (which workers decode) between
+/// GATT discovery, LE credit-based channels and pairing (which only the reading thread may).
+private func interleavedCapture(in dir: TemporaryDirectory) throws -> String {
+    let sources = [
+        "adv-scan.btsnoop", "adv-extended.btsnoop", "gatt-discovery.btsnoop", "le-coc.btsnoop", "smp-pairing.btsnoop",
+    ]
+    .map { CaptureFiles.readAll(TestPaths.projectCapture($0)).frames }
+    var frames: [CapturedFrame] = []
+    for round in 0..<4 {
+        var cursors = [Int](repeating: 0, count: sources.count)
+        var remaining = true
+        while remaining {
+            remaining = false
+            for (s, list) in sources.enumerated() where cursors[s] < list.count {
+                // Uneven runs, so that batches start at every kind of frame.
+                for _ in 0..<(1 + (s + round) % 3) where cursors[s] < list.count {
+                    frames.append(list[cursors[s]])
+                    cursors[s] += 1
+                }
+                remaining = true
+            }
+        }
+    }
+    let path = dir.path("interleaved.btsnoop")
+    try CaptureFiles.write(frames, to: path, format: .btsnoop)
+    return path
+}
+
+@Suite("read with worker threads")
+struct ParallelReadTests {
+    /// The options that change what the threads do: output modes, filters, counting, writing.
+    static let modes: [[String]] = [
+        [],
+        ["-x"],
+        ["-V"],
+        ["-T", "json"],
+        ["-T", "fields", "-e", "frame.number", "-e", "bthci_evt.rssi", "-e", "btatt.opcode", "-e", "btl2cap.cid"],
+        ["-Y", "btatt || bthci_evt.rssi < -60"],
+        ["-Y", "btcommon.eir_ad.entry.device_name", "--count"],
+        ["-Y", "btl2cap.cmd_code == 0x16", "--count"],
+        ["-c", "1000"],
+    ]
+
+    @Test("the output, the messages and the exit status do not depend on the threads", arguments: modes)
+    func sameOutput(mode: [String]) throws {
+        let dir = TemporaryDirectory()
+        let path = try interleavedCapture(in: dir)
+        let frames = CaptureFiles.readAll(path).frames.count
+        #expect(frames > 4 * 256, "the capture must span several batches")
+        let single = try Run.bleinspect(["read", "--threads", "0"] + mode + [path])
+        #expect(single.status == 0, "\(single.stderr)")
+        #expect(!single.stdout.isEmpty)
+        for threads in ["1", "3"] {
+            let parallel = try Run.bleinspect(["read", "--threads", threads] + mode + [path])
+            #expect(parallel.status == single.status)
+            #expect(parallel.stderr == single.stderr)
+            #expect(parallel.stdout == single.stdout, "--threads \(threads) \(mode) differs")
+        }
+    }
+
+    @Test("frames written with -w are the same, in the same order")
+    func sameWrittenCapture() throws {
+        let dir = TemporaryDirectory()
+        let path = try interleavedCapture(in: dir)
+        var written: [[UInt8]] = []
+        for threads in ["0", "2"] {
+            let out = dir.path("out-\(threads).pcapng")
+            let result = try Run.bleinspect([
+                "read", "--threads", threads, "-Y", "bthci_evt || btatt", "--count", "-w", out, path,
+            ])
+            #expect(result.status == 0, "\(result.stderr)")
+            written.append(Array(try Data(contentsOf: URL(fileURLWithPath: out))))
+        }
+        #expect(written[0].count > 1000)
+        #expect(written[0] == written[1])
+    }
+
+    @Test("a capture cut short: what precedes the damage is shown, then the same error")
+    func damagedInput() throws {
+        let dir = TemporaryDirectory()
+        let path = try interleavedCapture(in: dir)
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let cut = dir.write(Array(bytes[0..<(bytes.count * 2 / 3)]), to: "cut.btsnoop")
+        let single = try Run.bleinspect(["read", "--threads", "0", cut])
+        let parallel = try Run.bleinspect(["read", "--threads", "2", cut])
+        #expect(single.status == 65)
+        #expect(single.stderr.contains("byte offset"))
+        #expect(parallel.status == single.status)
+        #expect(parallel.stderr == single.stderr)
+        #expect(parallel.stdout == single.stdout)
+    }
+
+    @Test("--threads outside 0…16 is a usage error")
+    func threadsRange() throws {
+        let result = try Run.bleinspect(["read", "--threads", "17", TestPaths.projectCapture("adv-scan.btsnoop")])
+        #expect(result.status == 64)
+    }
+}
+
+/// A plugin-like module that keeps state while decoding AD type 0xFE.
+private enum StatefulADModule: DissectorModule {
+    static let name = "stateful-ad"
+    struct Counter: Dissector {
+        func dissect(_ reader: inout ByteReader, _ context: inout DissectionContext) throws(DecodeError) {}
+    }
+    static func register(_ registry: inout RegistryBuilder) {
+        registry.bind(Counter(), to: StandardTables.adType, key: DissectorKey(0xFE))
+    }
+}
+
+@Suite("which frames decode without state")
+struct StatelessFrameTests {
+    /// An LE Advertising Report event, an ACL frame and a Command Complete.
+    static let report = CapturedFrame(
+        number: 1,
+        timestamp: Timestamp(seconds: 0, nanoseconds: 0, precision: .microseconds),
+        direction: .controllerToHost,
+        controllerIndex: nil,
+        kind: .hciEvent,
+        bytes: [0x3E, 0x0C, 0x02, 0x01, 0x00, 0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x00, 0xC0],
+        originalLength: 14,
+        sourceOffset: 0
+    )
+    static func frame(_ kind: FrameKind, _ bytes: [UInt8]) -> CapturedFrame {
+        var f = report
+        f.kind = kind
+        f.bytes = bytes
+        f.originalLength = bytes.count
+        return f
+    }
+
+    @Test("advertising reports and Number Of Completed Packets do; connections, data and commands do not")
+    func standardModules() throws {
+        var engine = DissectionEngine(registry: try StandardModules.registry())
+        engine.runsPostDissectors = false
+        #expect(engine.decodesWithoutState(Self.report))
+        #expect(engine.decodesWithoutState(Self.frame(.hciEvent, [0x13, 0x05, 0x01, 0x40, 0x00, 0x01, 0x00])))
+        // LE Connection Complete, Disconnection Complete, Command Complete, ACL data, a command.
+        #expect(
+            !engine.decodesWithoutState(Self.frame(.hciEvent, [0x3E, 0x13, 0x01] + Array(repeating: 0, count: 18)))
+        )
+        #expect(!engine.decodesWithoutState(Self.frame(.hciEvent, [0x05, 0x04, 0x00, 0x40, 0x00, 0x13])))
+        #expect(!engine.decodesWithoutState(Self.frame(.hciEvent, [0x0E, 0x04, 0x01, 0x03, 0x0C, 0x00])))
+        #expect(
+            !engine.decodesWithoutState(Self.frame(.aclData, [0x40, 0x20, 0x05, 0x00, 0x01, 0x00, 0x04, 0x00, 0x0A]))
+        )
+        #expect(!engine.decodesWithoutState(Self.frame(.hciCommand, [0x03, 0x0C, 0x00])))
+        // Too short to tell: stateful, the safe answer.
+        #expect(!engine.decodesWithoutState(Self.frame(.hciEvent, [0x3E])))
+    }
+
+    @Test("post-dissectors make every frame stateful")
+    func postDissectors() throws {
+        let engine = DissectionEngine(registry: try StandardModules.registry())
+        #expect(engine.runsPostDissectors)
+        #expect(!engine.decodesWithoutState(Self.report))
+    }
+
+    @Test("a stateful decoder bound beneath the advertising data makes the reports stateful")
+    func statefulPluginBeneath() throws {
+        let registry = try RegistryBuilder.build(modules: StandardModules.all + [StatefulADModule.self])
+        #expect(registry.binding(StandardTables.adType, DissectorKey(0xFE))?.keepsNoState == false)
+        #expect(registry.binding(StandardTables.advertisingData, DissectorKey(0))?.keepsNoState == false)
+        #expect(registry.binding(StandardTables.leMetaSubevent, DissectorKey(0x02))?.keepsNoState == false)
+        // Number Of Completed Packets dispatches into no table, so it stays stateless.
+        #expect(registry.binding(StandardTables.hciEvent, DissectorKey(0x13))?.keepsNoState == true)
+        var engine = DissectionEngine(registry: registry)
+        engine.runsPostDissectors = false
+        #expect(!engine.decodesWithoutState(Self.report))
+    }
+}
