@@ -83,22 +83,21 @@ public final class ByteInput {
     @inline(__always)
     public func byte(at i: Int) -> UInt8 { buffer[start + i] }
 
-    /// A big-endian UInt32 at `i` past the read position.
-    public func uint32BE(at i: Int) -> UInt32 {
-        UInt32(byte(at: i)) << 24 | UInt32(byte(at: i + 1)) << 16 | UInt32(byte(at: i + 2)) << 8
-            | UInt32(byte(at: i + 3))
-    }
+    /// A big-endian UInt32 at `i` past the read position (one bounds check, one load).
+    public func uint32BE(at i: Int) -> UInt32 { UInt32(bigEndian: load(at: i)) }
 
     /// A little-endian UInt32 at `i` past the read position.
-    public func uint32LE(at i: Int) -> UInt32 {
-        UInt32(byte(at: i + 3)) << 24 | UInt32(byte(at: i + 2)) << 16 | UInt32(byte(at: i + 1)) << 8
-            | UInt32(byte(at: i))
+    public func uint32LE(at i: Int) -> UInt32 { UInt32(littleEndian: load(at: i)) }
+
+    @inline(__always)
+    private func load<T: FixedWidthInteger>(at i: Int) -> T {
+        let p = start + i
+        precondition(i >= 0 && p + MemoryLayout<T>.size <= end, "ByteInput read beyond the buffered bytes")
+        return buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: p, as: T.self) }
     }
 
     /// A big-endian UInt64 at `i` past the read position.
-    public func uint64BE(at i: Int) -> UInt64 {
-        UInt64(uint32BE(at: i)) << 32 | UInt64(uint32BE(at: i + 4))
-    }
+    public func uint64BE(at i: Int) -> UInt64 { UInt64(bigEndian: load(at: i)) }
 
     /// Copies `count` buffered bytes starting `from` past the read position.
     public func copy(from: Int, count: Int) -> [UInt8] {
@@ -109,7 +108,11 @@ public final class ByteInput {
     /// else holds it (the previous frame's bytes, once the caller has let go of that frame).
     public func copy(from: Int, count: Int, into out: inout [UInt8]) {
         out.removeAll(keepingCapacity: true)
-        out.append(contentsOf: buffer[(start + from)..<(start + from + count)])
+        let first = start + from
+        precondition(from >= 0 && count >= 0 && first + count <= end, "ByteInput copy beyond the buffered bytes")
+        buffer.withUnsafeBufferPointer {
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[first..<(first + count)]))
+        }
     }
 
     /// Skips `n` buffered bytes. - Precondition: `n <= available`.

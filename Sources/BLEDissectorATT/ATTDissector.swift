@@ -87,7 +87,7 @@ extension DissectionContext {
     /// empty, without building a string.
     mutating func appendHandleInfo(_ handle: UInt16, _ db: GATTDatabase?) {
         guard wantsInfo else { return }
-        if !tree.infoBytes.isEmpty { tree.appendInfo(", ") }
+        if tree.infoCount != 0 { tree.appendInfo(", ") }
         tree.appendInfo("Handle: ")
         tree.appendInfoHex(UInt64(handle), digits: 4, upperCase: false)
         if let label = db?.label(handle) {
@@ -100,7 +100,7 @@ extension DissectionContext {
     /// Appends "Handles: 0x0001..0xffff" to the summary, after a comma when it is not empty.
     mutating func appendRangeInfo(_ start: UInt16, _ end: UInt16) {
         guard wantsInfo else { return }
-        if !tree.infoBytes.isEmpty { tree.appendInfo(", ") }
+        if tree.infoCount != 0 { tree.appendInfo(", ") }
         tree.appendInfo("Handles: ")
         tree.appendInfoHex(UInt64(start), digits: 4, upperCase: false)
         tree.appendInfo("..")

@@ -153,7 +153,7 @@ struct TrackerCore {
     mutating func process(_ f: Fields<DeviceField>, _ ctx: inout DissectionContext) {
         if roles == nil { roles = FieldRoles(ctx.registry) }
         guard let roles else { return }
-        scan(ctx.tree.nodes, ctx.tree.texts, roles)
+        ctx.tree.withNodes { scan($0, ctx.tree.texts, roles) }
         guard facts.layer != .none else { return }
         if !refs.isEmpty { refs.removeAll(keepingCapacity: true) }
         var closeHandle: UInt16? = nil
@@ -178,7 +178,7 @@ struct TrackerCore {
     // MARK: - One pass over the nodes
 
     /// Fills `facts`, `reports` and `handles` from the frame's nodes.
-    mutating func scan(_ nodes: [FieldNode], _ texts: [String], _ roles: FieldRoles) {
+    mutating func scan(_ nodes: UnsafeBufferPointer<FieldNode>, _ texts: [String], _ roles: FieldRoles) {
         func text(_ ref: TextRef) -> String { Int(ref.index) < texts.count ? texts[Int(ref.index)] : "" }
         facts = FrameFacts()
         if !reports.isEmpty { reports.removeAll(keepingCapacity: true) }
@@ -186,8 +186,9 @@ struct TrackerCore {
         if !addresses.isEmpty { addresses.removeAll(keepingCapacity: true) }
         var inReport = false
         var reportDepth: UInt16 = 0
-        // Through the buffer, so that the many nodes this tracker ignores are not copied.
-        nodes.withUnsafeBufferPointer { buffer in
+        // Through the buffer in place, so that the many nodes this tracker ignores are not copied.
+        do {
+            let buffer = nodes
             for i in buffer.indices {
                 if inReport && buffer[i].depth <= reportDepth { inReport = false }
                 let role = roles.role(buffer[i].field)

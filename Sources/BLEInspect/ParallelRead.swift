@@ -399,19 +399,3 @@ struct ParallelReader {
         return result
     }
 }
-
-extension CapturedFrame {
-    /// An empty frame, for a thread to refill frame after frame.
-    static func blank() -> CapturedFrame {
-        CapturedFrame(
-            number: 0,
-            timestamp: Timestamp(seconds: 0, nanoseconds: 0, precision: .microseconds),
-            direction: .unknown,
-            controllerIndex: nil,
-            kind: .unknown(0),
-            bytes: [],
-            originalLength: 0,
-            sourceOffset: 0
-        )
-    }
-}

@@ -36,6 +36,20 @@ public struct CapturedFrame: Sendable {
         self.sourceOffset = sourceOffset
     }
 
+    /// An empty frame, for holders that refill one frame after another.
+    public static func blank() -> CapturedFrame {
+        CapturedFrame(
+            number: 0,
+            timestamp: Timestamp(seconds: 0, nanoseconds: 0, precision: .microseconds),
+            direction: .unknown,
+            controllerIndex: nil,
+            kind: .unknown(0),
+            bytes: [],
+            originalLength: 0,
+            sourceOffset: 0
+        )
+    }
+
     /// True when the capture holds fewer bytes than the record had.
     public var isTruncated: Bool { bytes.count < originalLength }
 }

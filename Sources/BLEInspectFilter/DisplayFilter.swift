@@ -92,11 +92,10 @@ public struct DisplayFilter: Sendable {
 
     /// Whether the dissected frame matches. `frameBytes` are the frame's own bytes (data source 0).
     public func matches(_ tree: borrowing ProtocolTree, frameBytes: [UInt8]) -> Bool {
-        let nodes = tree.nodes
         let sources = tree.sources
         let texts = tree.texts
         let slotCount = slotFields.count
-        return nodes.withUnsafeBufferPointer { nodeBuffer in
+        return tree.withNodes { nodeBuffer in
             slotOfField.withUnsafeBufferPointer { table in
                 withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(2, 2 * slotCount)) { marks in
                     marks.initialize(repeating: -1)

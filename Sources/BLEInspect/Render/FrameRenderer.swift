@@ -84,24 +84,25 @@ public struct FrameRenderer {
         emit: (UnsafeBufferPointer<UInt8>) -> Void
     ) {
         let texts = tree.texts
-        let info = tree.infoBytes
         let derivedStart = tree.derivedStart
         let sourceNames = tree.sourceNames
         let sources = tree.sources
-        FrameView.with(frameBytes: frame.bytes, nodes: tree.nodes, sources: sources) { view in
-            write(
-                frame,
-                view,
-                texts: texts,
-                info: info,
-                derivedStart: derivedStart,
-                sources: sources,
-                sourceNames: sourceNames,
-                first: first,
-                previous: previous,
-                scratch: &scratch.state,
-                emit: emit
-            )
+        tree.withInfoBytes { info in
+            FrameView.with(frameBytes: frame.bytes, tree: tree, sources: sources) { view in
+                write(
+                    frame,
+                    view,
+                    texts: texts,
+                    info: info,
+                    derivedStart: derivedStart,
+                    sources: sources,
+                    sourceNames: sourceNames,
+                    first: first,
+                    previous: previous,
+                    scratch: &scratch.state,
+                    emit: emit
+                )
+            }
         }
     }
 
@@ -109,7 +110,7 @@ public struct FrameRenderer {
         _ frame: CapturedFrame,
         _ view: FrameView,
         texts: [String],
-        info: [UInt8],
+        info: UnsafeBufferPointer<UInt8>,
         derivedStart: Int,
         sources: [[UInt8]],
         sourceNames: [String],
@@ -167,7 +168,7 @@ public struct FrameRenderer {
     func summaryLine(
         _ frame: CapturedFrame,
         _ view: FrameView,
-        info: [UInt8],
+        info: UnsafeBufferPointer<UInt8>,
         derivedStart: Int,
         first: Timestamp,
         previous: Timestamp,
@@ -233,7 +234,7 @@ public struct FrameRenderer {
         if info.isEmpty {
             FrameSummary.append(of: frame, to: &out)
         } else {
-            info.withUnsafeBufferPointer { out.append(contentsOf: $0) }
+            out.append(contentsOf: info)
         }
         if malformed { style.append(.reset, to: &out) }
         out.append(0x0A)

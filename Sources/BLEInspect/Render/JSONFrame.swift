@@ -22,7 +22,7 @@ public enum JSONFrame {
         let scratch = JSONScratch(keyCount: tables.keyCount)
         var out = TextBuffer()
         let texts = tree.texts
-        FrameView.with(frameBytes: frame.bytes, nodes: tree.nodes, sources: tree.sources) { view in
+        FrameView.with(frameBytes: frame.bytes, tree: tree, sources: tree.sources) { view in
             scratch.render(view, texts: texts, tables: tables, to: &out)
         }
         return out.string

@@ -10,15 +10,15 @@ struct FrameView {
     let sourceBytes: UnsafeBufferPointer<UInt8>
     let sourceStarts: UnsafeBufferPointer<Int>
 
-    /// Calls `body` with a view of `frameBytes`, `nodes` and `sources` (`ProtocolTree.sources`).
+    /// Calls `body` with a view of `frameBytes`, the tree's nodes and `sources` (its `sources`).
     static func with<R>(
         frameBytes: [UInt8],
-        nodes: [FieldNode],
+        tree: borrowing ProtocolTree,
         sources: [[UInt8]],
         _ body: (FrameView) -> R
     ) -> R {
         frameBytes.withUnsafeBufferPointer { frameBytes in
-            nodes.withUnsafeBufferPointer { nodes in
+            tree.withNodes { nodes in
                 if sources.isEmpty {
                     return body(
                         FrameView(

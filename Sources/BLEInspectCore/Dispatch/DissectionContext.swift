@@ -15,21 +15,21 @@ public struct DissectionContext {
     public let registry: DissectorRegistry
     public let state: CaptureState
     public var tree: ProtocolTree
-    public let frameNumber: Int
-    public let timestamp: Timestamp
-    public let direction: Direction
-    public let controller: UInt16
+    public internal(set) var frameNumber: Int
+    public internal(set) var timestamp: Timestamp
+    public internal(set) var direction: Direction
+    public internal(set) var controller: UInt16
     public var packet = PacketInfo()
     /// Whether one-line summaries are wanted; when false, `setInfo` does not build strings.
-    public let wantsInfo: Bool
+    public internal(set) var wantsInfo: Bool
     private var dispatchDepth = 0
     /// Standard tables (bit `standardSlot`) whose dispatches are skipped: see
     /// `DissectionEngine.skip(_:)`.
-    let skippedTables: UInt64
+    var skippedTables: UInt64
     /// Single keys of standard tables whose dispatches are skipped.
-    let skippedKeys: SkippedKeys
+    var skippedKeys: SkippedKeys
     /// Whether expert messages are built; when false their nodes carry empty text.
-    public let wantsExpertText: Bool
+    public internal(set) var wantsExpertText: Bool
 
     /// The deepest chain of dispatches allowed.
     public static let maximumDispatchDepth = 16
@@ -57,6 +57,28 @@ public struct DissectionContext {
         self.wantsInfo = wantsInfo
     }
 
+    /// Starts the next frame in this context (kept by the engine from frame to frame, so that
+    /// no reference is counted per frame): its metadata, an empty tree, no packet info.
+    mutating func begin(
+        _ frame: borrowing CapturedFrame,
+        wantsInfo: Bool,
+        skippedTables: UInt64,
+        skippedKeys: SkippedKeys,
+        wantsExpertText: Bool
+    ) {
+        frameNumber = frame.number
+        timestamp = frame.timestamp
+        direction = frame.direction
+        controller = frame.controllerIndex ?? 0
+        packet = PacketInfo()
+        self.wantsInfo = wantsInfo
+        dispatchDepth = 0
+        self.skippedTables = skippedTables
+        self.skippedKeys = skippedKeys
+        self.wantsExpertText = wantsExpertText
+        tree.reset()
+    }
+
     /// The core fields (frame, expert, data).
     public var core: CoreFields { registry.core }
 
@@ -73,7 +95,7 @@ public struct DissectionContext {
     @inlinable
     public mutating func appendInfo(_ text: @autoclosure () -> String) {
         if wantsInfo {
-            if !tree.infoBytes.isEmpty { tree.appendInfo(", ") }
+            if tree.infoCount != 0 { tree.appendInfo(", ") }
             tree.appendInfo(text())
         }
     }
@@ -112,7 +134,7 @@ public struct DissectionContext {
     /// summary is not empty.
     public mutating func appendQuotedInfo(untrusted text: @autoclosure () -> String) {
         guard wantsInfo else { return }
-        if !tree.infoBytes.isEmpty { tree.appendInfo(", ") }
+        if tree.infoCount != 0 { tree.appendInfo(", ") }
         tree.appendInfo("\"")
         tree.appendInfo(escaping: text())
         tree.appendInfo("\"")
@@ -191,7 +213,7 @@ public struct DissectionContext {
         tree.open(core[.malformed], .expert(.error, ref), at..<max(at, end), source: reader.source)
         tree.add(core[.expertMessage], .string(ref), at..<max(at, end), source: reader.source)
         tree.close()
-        if wantsInfo { tree.appendInfo(tree.infoBytes.isEmpty ? "[Malformed]" : " [Malformed]") }
+        if wantsInfo { tree.appendInfo(tree.infoCount == 0 ? "[Malformed]" : " [Malformed]") }
     }
 }
 

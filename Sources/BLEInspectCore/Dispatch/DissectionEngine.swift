@@ -1,8 +1,10 @@
 /// Dissects frames one after another, keeping the capture's state between them.
 public struct DissectionEngine {
     public let registry: DissectorRegistry
-    public let state = CaptureState()
-    private var tree = ProtocolTree()
+    public let state: CaptureState
+    /// One context for every frame: building one per frame counted references to the registry,
+    /// the state and the tree's arrays, twice, for every frame.
+    private var context: DissectionContext
     /// Whether post-dissectors (derived fields such as `device.*`) run. A caller that neither
     /// shows nor filters derived fields turns them off to save their cost; their state then does
     /// not advance, so it must stay off for the whole capture.
@@ -32,6 +34,15 @@ public struct DissectionEngine {
 
     public init(registry: DissectorRegistry) {
         self.registry = registry
+        let state = CaptureState()
+        self.state = state
+        context = DissectionContext(
+            registry: registry,
+            state: state,
+            tree: ProtocolTree(),
+            frame: CapturedFrame.blank(),
+            wantsInfo: false
+        )
     }
 
     /// Whether this engine would decode `frame` without reading or changing capture state, so
@@ -47,17 +58,8 @@ public struct DissectionEngine {
     /// Dissects `frame` and passes the tree to `body` (valid only during the call).
     public mutating func dissect<R>(_ frame: CapturedFrame, wantsInfo: Bool, _ body: (borrowing ProtocolTree) -> R) -> R
     {
-        // The context takes the reused storage while it works, so no copy is made.
-        var reused = ProtocolTree()
-        swap(&reused, &tree)
-        reused.reset()
-        var context = DissectionContext(
-            registry: registry,
-            state: state,
-            // Consumed, so that the context holds the only reference and appends reuse the
-            // previous frame's storage instead of copying it.
-            tree: consume reused,
-            frame: frame,
+        context.begin(
+            frame,
             wantsInfo: wantsInfo,
             skippedTables: skippedTables,
             skippedKeys: skippedKeys,
@@ -109,8 +111,6 @@ public struct DissectionEngine {
                 all
             )
         }
-        // Swapped back rather than copied: no reference counting on the way out.
-        defer { swap(&tree, &context.tree) }
         return body(context.tree)
     }
 }

@@ -15,7 +15,12 @@ public struct FieldNode: Sendable, BitwiseCopyable {
 /// A frame's decoded fields: a flat, pre-order array of nodes with depths, plus the extra data
 /// sources (reassembled PDUs) that nodes may point into. Reused from frame to frame.
 public struct ProtocolTree: Sendable {
-    public private(set) var nodes: [FieldNode] = []
+    /// The nodes, in one buffer kept from frame to frame (copied on write, like an array).
+    @usableFromInline var storage = TreeBuffer<FieldNode>(capacity: 64, limit: ProtocolTree.maximumNodes)
+    /// The nodes as an array (a copy: hot paths use `withNodes`).
+    public var nodes: [FieldNode] { withNodes { Array($0) } }
+    /// The number of nodes.
+    public var nodeCount: Int { storage.count }
     /// Data sources besides the frame's bytes: reassembled PDUs and SDUs.
     public private(set) var sources: [[UInt8]] = []
     public private(set) var sourceNames: [String] = []
@@ -25,14 +30,24 @@ public struct ProtocolTree: Sendable {
     public private(set) var depth: Int = 0
     /// The innermost protocol's summary, for one-line output, as UTF-8 bytes kept from frame to
     /// frame so that building it allocates nothing. Untrusted text in it is already escaped.
-    public private(set) var infoBytes: [UInt8] = []
-    /// The summary as a string (made on each call; renderers read `infoBytes`).
+    @usableFromInline var infoStorage = TreeBuffer<UInt8>(capacity: 128)
+    /// The summary's bytes (a copy: renderers use `withInfoBytes`).
+    public var infoBytes: [UInt8] { withInfoBytes { Array($0) } }
+    /// The length of the summary in bytes.
+    public var infoCount: Int { infoStorage.count }
+    /// The summary as a string (made on each call; renderers read `withInfoBytes`).
     public var info: String {
-        get { String(decoding: infoBytes, as: UTF8.self) }
+        get { withInfoBytes { String(decoding: $0, as: UTF8.self) } }
         set {
-            infoBytes.removeAll(keepingCapacity: true)
+            clearInfo()
             appendInfo(newValue)
         }
+    }
+
+    /// Calls `body` with the summary's bytes, in place.
+    @inlinable
+    public func withInfoBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try infoStorage.withElements(body)
     }
     /// Set when the node limit dropped nodes.
     public private(set) var overflowed = false
@@ -49,12 +64,19 @@ public struct ProtocolTree: Sendable {
 
     /// Empties the tree, keeping its capacity.
     public mutating func reset() {
-        nodes.removeAll(keepingCapacity: true)
-        sources.removeAll(keepingCapacity: true)
-        sourceNames.removeAll(keepingCapacity: true)
-        texts.removeAll(keepingCapacity: true)
+        if isKnownUniquelyReferenced(&storage) {
+            storage.count = 0
+        } else {
+            storage = TreeBuffer<FieldNode>(capacity: 64, limit: ProtocolTree.maximumNodes)
+        }
+        // Most frames have no sources and few texts: emptying an empty array still costs.
+        if !sources.isEmpty {
+            sources.removeAll(keepingCapacity: true)
+            sourceNames.removeAll(keepingCapacity: true)
+        }
+        if !texts.isEmpty { texts.removeAll(keepingCapacity: true) }
         depth = 0
-        infoBytes.removeAll(keepingCapacity: true)
+        clearInfo()
         overflowed = false
         derivedStart = Int.max
     }
@@ -74,31 +96,50 @@ public struct ProtocolTree: Sendable {
     }
 
     /// Empties the summary.
-    public mutating func clearInfo() { infoBytes.removeAll(keepingCapacity: true) }
+    public mutating func clearInfo() {
+        if infoStorage.count == 0 { return }
+        if isKnownUniquelyReferenced(&infoStorage) {
+            infoStorage.count = 0
+        } else {
+            infoStorage = TreeBuffer<UInt8>(capacity: 128)
+        }
+    }
+
+    /// The summary's storage, ready to be changed.
+    private mutating func writableInfo() -> TreeBuffer<UInt8> {
+        if !isKnownUniquelyReferenced(&infoStorage) { infoStorage = infoStorage.copy() }
+        return infoStorage
+    }
 
     /// Appends `text` to the summary as it is (trusted text: names from tables, numbers).
     public mutating func appendInfo(_ text: String) {
-        // A copy of the contiguous UTF-8 costs a fraction of appending the view as a sequence.
-        var text = text
-        text.withUTF8 { infoBytes.append(contentsOf: $0) }
+        let storage = writableInfo()
+        // In place when the string is contiguous UTF-8 (native and small strings are): no copy of
+        // the string, and no reference counted.
+        if text.utf8.withContiguousStorageIfAvailable({ storage.append($0) }) == nil {
+            var copy = text
+            copy.withUTF8 { storage.append($0) }
+        }
     }
 
     /// Appends `0x` and `value` in hex (upper case unless told), zero-padded to `digits` digits.
     public mutating func appendInfoHex(_ value: UInt64, digits: Int, upperCase: Bool = true) {
-        infoBytes.append(0x30)
-        infoBytes.append(0x78)
+        let storage = writableInfo()
+        storage.append(0x30)
+        storage.append(0x78)
         let needed = max(digits, (64 - value.leadingZeroBitCount + 3) / 4)
         var shift = needed * 4
         while shift > 0 {
             shift -= 4
             let d = UInt8(truncatingIfNeeded: (value >> UInt64(shift)) & 0xF)
-            infoBytes.append(d < 10 ? 0x30 + d : (upperCase ? 0x37 : 0x57) + d)
+            storage.append(d < 10 ? 0x30 + d : (upperCase ? 0x37 : 0x57) + d)
         }
     }
 
     /// Appends untrusted `text` to the summary with `TerminalSafeText`'s escaping.
     public mutating func appendInfo(escaping text: String) {
-        TerminalSafeText.appendEscaped(text, to: &infoBytes)
+        var out = InfoAppender(storage: writableInfo())
+        TerminalSafeText.appendEscaped(text, to: &out)
     }
 
     /// Keeps `text` beside the tree and returns the reference a `.string` value holds.
@@ -150,12 +191,26 @@ public struct ProtocolTree: Sendable {
     /// Extends the byte range of the node at `index` to `end` (for layers whose length is known
     /// only after decoding).
     public mutating func setEnd(ofNode index: Int, to end: Int) {
-        guard nodes.indices.contains(index) else { return }
-        nodes[index].length = Int32(clamping: max(0, end - Int(nodes[index].start)))
+        guard index >= 0, index < storage.count else { return }
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        let node = storage.base + index
+        node.pointee.length = Int32(clamping: max(0, end - Int(node.pointee.start)))
     }
 
     /// Index the next node will get.
-    public var nextIndex: Int { nodes.count }
+    public var nextIndex: Int { storage.count }
+
+    /// Calls `body` with the nodes, in place.
+    @inlinable
+    public func withNodes<R>(_ body: (UnsafeBufferPointer<FieldNode>) throws -> R) rethrows -> R {
+        try storage.withElements(body)
+    }
+
+    /// The node at `index` (which must be below `nodeCount`).
+    public func node(at index: Int) -> FieldNode {
+        precondition(index >= 0 && index < storage.count, "node index out of range")
+        return storage.base[index]
+    }
 
     /// Adds a data source (a reassembled PDU) and returns its source number for readers.
     public mutating func addSource(_ bytes: [UInt8], name: String) -> Int {
@@ -165,15 +220,79 @@ public struct ProtocolTree: Sendable {
     }
 
     mutating func append(_ node: FieldNode) {
-        if nodes.count < Self.maximumNodes {
-            nodes.append(node)
-        } else {
+        guard storage.count < Self.maximumNodes else {
             overflowed = true
+            return
         }
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        storage.append(node)
     }
 
     /// The bytes of a data source: 0 is `frameBytes`.
     public func bytes(of source: UInt16, frameBytes: [UInt8]) -> [UInt8] {
         source == 0 ? frameBytes : (Int(source) <= sources.count ? sources[Int(source) - 1] : [])
     }
+}
+
+/// A tree's node buffer or summary bytes: a buffer that grows by doubling (up to `limit`
+/// elements) and is kept from frame to frame. The tree copies it before changing it when another
+/// tree shares it, as an array would; appending costs a fraction of an array's append.
+@usableFromInline
+final class TreeBuffer<Element: BitwiseCopyable>: @unchecked Sendable {
+    @usableFromInline var base: UnsafeMutablePointer<Element>
+    @usableFromInline var count = 0
+    var capacity: Int
+    let limit: Int
+
+    init(capacity: Int, limit: Int = Int.max) {
+        self.limit = max(1, limit)
+        self.capacity = min(max(1, capacity), self.limit)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    func copy() -> TreeBuffer {
+        let other = TreeBuffer(capacity: capacity, limit: limit)
+        other.base.initialize(from: base, count: count)
+        other.count = count
+        return other
+    }
+
+    /// Appends `element`; the caller keeps `count` below `limit`.
+    @inline(__always)
+    func append(_ element: Element) {
+        if count == capacity { grow(to: count + 1) }
+        (base + count).initialize(to: element)
+        count += 1
+    }
+
+    @inline(__always)
+    func append(_ run: UnsafeBufferPointer<Element>) {
+        guard let source = run.baseAddress else { return }
+        if count + run.count > capacity { grow(to: count + run.count) }
+        (base + count).initialize(from: source, count: run.count)
+        count += run.count
+    }
+
+    private func grow(to needed: Int) {
+        let grown = min(max(capacity * 2, needed, 16), max(limit, needed))
+        let new = UnsafeMutablePointer<Element>.allocate(capacity: grown)
+        new.initialize(from: base, count: count)
+        base.deallocate()
+        base = new
+        capacity = grown
+    }
+
+    @inlinable
+    func withElements<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
+        try withExtendedLifetime(self) { try body(UnsafeBufferPointer(start: base, count: count)) }
+    }
+}
+
+/// Escaped text into a summary.
+struct InfoAppender: EscapedTextOutput {
+    let storage: TreeBuffer<UInt8>
+    mutating func appendByte(_ byte: UInt8) { storage.append(byte) }
+    mutating func appendRun(_ run: UnsafeBufferPointer<UInt8>) { storage.append(run) }
 }
