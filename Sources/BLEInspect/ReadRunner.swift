@@ -261,6 +261,8 @@ public struct ReadRunner {
             needed.formUnion(names.compactMap(registry.field(named:)))
         }
         engine.runsPostDissectors = needed.contains(where: registry.derived)
+        // Only the needed fields are read: the others' nodes need not be stored.
+        if !engine.runsPostDissectors { engine.keepOnly(needed) }
         let owners = Set(needed.map { registry.owner(of: $0) })
         if owners.contains("core") || engine.runsPostDissectors { return }
         engine.addsFrameLayer = false

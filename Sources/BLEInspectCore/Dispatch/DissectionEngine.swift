@@ -20,6 +20,13 @@ public struct DissectionEngine {
     /// Skips every dispatch into the standard table `table`: its dissectors, and all beneath them,
     /// do not run and add nothing. For callers that need none of their fields; only tables whose
     /// dissectors keep no capture state that other modules read may be skipped.
+    /// Keeps only the nodes of `fields` in every frame's tree (see `ProtocolTree.fieldMask`):
+    /// for callers that read those fields and nothing else. Not with post-dissectors, which read
+    /// the whole tree.
+    public mutating func keepOnly(_ fields: Set<FieldID>) {
+        context.tree.fieldMask = FieldMask(fields, fieldCount: registry.fields.count)
+    }
+
     public mutating func skip(_ table: TableID) {
         if let slot = table.standardSlot, slot < 64 { skippedTables |= 1 << UInt64(slot) }
     }
@@ -90,7 +97,7 @@ public struct DissectionEngine {
         } else if !frame.bytes.isEmpty {
             context.tree.add(core[.data], .bytes, all)
         }
-        context.tree.derivedStart = context.tree.nextIndex
+        context.tree.derivedStart = context.tree.nodeCount
         for post in registry.postDissectors where runsPostDissectors {
             var empty = ByteReader([])
             context.tree.restoreDepth(0)

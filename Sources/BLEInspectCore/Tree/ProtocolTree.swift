@@ -21,6 +21,10 @@ public struct ProtocolTree: Sendable {
     public var nodes: [FieldNode] { withNodes { Array($0) } }
     /// The number of nodes.
     public var nodeCount: Int { storage.count }
+    /// With a field mask: the nodes asked for so far, kept or not, and the handle of each kept
+    /// node (see `nextIndex`).
+    private var attempted = 0
+    private var keptAt = TreeBuffer<Int32>(capacity: 1)
     /// Data sources besides the frame's bytes: reassembled PDUs and SDUs.
     public private(set) var sources: [[UInt8]] = []
     public private(set) var sourceNames: [String] = []
@@ -64,6 +68,10 @@ public struct ProtocolTree: Sendable {
 
     /// Empties the tree, keeping its capacity.
     public mutating func reset() {
+        attempted = 0
+        if fieldMask != nil {
+            if isKnownUniquelyReferenced(&keptAt) { keptAt.count = 0 } else { keptAt = TreeBuffer<Int32>(capacity: 64) }
+        }
         if isKnownUniquelyReferenced(&storage) {
             storage.count = 0
         } else {
@@ -83,6 +91,12 @@ public struct ProtocolTree: Sendable {
 
     /// Adds a node at the current depth.
     public mutating func add(_ field: FieldID, _ value: FieldValue, _ range: Range<Int>, source: Int = 0) {
+        if let mask = fieldMask {
+            attempted &+= 1
+            guard mask.keeps(field), storage.count < Self.maximumNodes else { return }
+            if !isKnownUniquelyReferenced(&keptAt) { keptAt = keptAt.copy() }
+            keptAt.append(Int32(truncatingIfNeeded: attempted &- 1))
+        }
         append(
             FieldNode(
                 field: field,
@@ -164,12 +178,21 @@ public struct ProtocolTree: Sendable {
 
     /// Adds a node whose value is `text`.
     public mutating func add(_ field: FieldID, text: String, _ range: Range<Int>, source: Int = 0) {
+        if let mask = fieldMask, !mask.keeps(field) {
+            attempted &+= 1
+            return
+        }
         let ref = intern(text)
         add(field, .string(ref), range, source: source)
     }
 
     /// Opens a node whose value is `text` (see `open`).
     public mutating func open(_ field: FieldID, text: String, _ range: Range<Int>, source: Int = 0) {
+        if let mask = fieldMask, !mask.keeps(field) {
+            attempted &+= 1
+            depth += 1
+            return
+        }
         let ref = intern(text)
         open(field, .string(ref), range, source: source)
     }
@@ -190,7 +213,15 @@ public struct ProtocolTree: Sendable {
 
     /// Extends the byte range of the node at `index` to `end` (for layers whose length is known
     /// only after decoding).
-    public mutating func setEnd(ofNode index: Int, to end: Int) {
+    public mutating func setEnd(ofNode handle: Int, to end: Int) {
+        var index = handle
+        if fieldMask != nil {
+            // The handle counts every node asked for; find the kept one it names, if it was kept.
+            guard let kept = keptAt.withElements({ $0.lastIndex(of: Int32(truncatingIfNeeded: handle)) }) else {
+                return
+            }
+            index = kept
+        }
         guard index >= 0, index < storage.count else { return }
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
         let node = storage.base + index
@@ -198,7 +229,16 @@ public struct ProtocolTree: Sendable {
     }
 
     /// Index the next node will get.
-    public var nextIndex: Int { storage.count }
+    /// A handle for the next node, for `setEnd(ofNode:to:)`: its index, or with a field mask,
+    /// its place among all the nodes asked for.
+    public var nextIndex: Int { fieldMask == nil ? storage.count : attempted }
+
+    /// Keeps only the nodes of the fields in `mask` (nil: all of them). For callers that read
+    /// only some fields (a display filter, `-T fields`) and nothing that needs the whole tree:
+    /// the other nodes are not stored. Set it before the first node of a frame.
+    public var fieldMask: FieldMask? {
+        didSet { reset() }
+    }
 
     /// Calls `body` with the nodes, in place.
     @inlinable
@@ -295,4 +335,21 @@ struct InfoAppender: EscapedTextOutput {
     let storage: TreeBuffer<UInt8>
     mutating func appendByte(_ byte: UInt8) { storage.append(byte) }
     mutating func appendRun(_ run: UnsafeBufferPointer<UInt8>) { storage.append(run) }
+}
+
+/// The fields a tree keeps (see `ProtocolTree.fieldMask`).
+public final class FieldMask: Sendable {
+    private let keep: [Bool]
+
+    public init(_ fields: Set<FieldID>, fieldCount: Int) {
+        var keep = [Bool](repeating: false, count: fieldCount)
+        for f in fields where Int(f.rawValue) < fieldCount { keep[Int(f.rawValue)] = true }
+        self.keep = keep
+    }
+
+    @inline(__always)
+    public func keeps(_ field: FieldID) -> Bool {
+        let i = Int(field.rawValue)
+        return i < keep.count && keep[i]
+    }
 }
