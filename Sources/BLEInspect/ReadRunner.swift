@@ -254,7 +254,16 @@ public struct ReadRunner {
                 if case .text(false, _) = options.output {
                     engine.runsPostDissectors = needed.contains(where: registry.derived)
                     // The summary line shows no expert text.
-                    engine.addsExpertText = !needed.contains { registry.owner(of: $0) == "core" }
+                    let coreNeeded = needed.contains { registry.owner(of: $0) == "core" }
+                    engine.addsExpertText = coreNeeded
+                    guard !engine.runsPostDissectors else { return }
+                    // Of the tree, the line shows only the innermost layer's name and, in colour,
+                    // whether the frame is malformed; the summary text is built beside the tree.
+                    var kept = needed
+                    for (i, isLayer) in registry.isLayer.enumerated() where isLayer { kept.insert(FieldID(UInt32(i))) }
+                    kept.insert(registry.core[.malformed])
+                    engine.keepOnly(kept)
+                    if !coreNeeded { engine.addsFrameLayer = false }
                 }
                 return
             }

@@ -23,7 +23,7 @@ public struct ProtocolTree: Sendable {
     public var nodeCount: Int { storage.count }
     /// With a field mask: the nodes asked for so far, kept or not, and the handle of each kept
     /// node (see `nextIndex`).
-    private var attempted = 0
+    @usableFromInline var attempted = 0
     private var keptAt = TreeBuffer<Int32>(capacity: 1)
     /// Data sources besides the frame's bytes: reassembled PDUs and SDUs.
     public private(set) var sources: [[UInt8]] = []
@@ -90,10 +90,23 @@ public struct ProtocolTree: Sendable {
     }
 
     /// Adds a node at the current depth.
+    @inlinable
     public mutating func add(_ field: FieldID, _ value: FieldValue, _ range: Range<Int>, source: Int = 0) {
+        // Inlined into dissectors, so that a node the mask drops costs a test, not a call.
         if let mask = fieldMask {
             attempted &+= 1
-            guard mask.keeps(field), storage.count < Self.maximumNodes else { return }
+            guard mask.keeps(field) else { return }
+        }
+        store(field, value, range, source: source)
+    }
+
+    @usableFromInline
+    mutating func store(_ field: FieldID, _ value: FieldValue, _ range: Range<Int>, source: Int) {
+        if fieldMask != nil {
+            guard storage.count < Self.maximumNodes else {
+                overflowed = true
+                return
+            }
             if !isKnownUniquelyReferenced(&keptAt) { keptAt = keptAt.copy() }
             keptAt.append(Int32(truncatingIfNeeded: attempted &- 1))
         }
@@ -339,7 +352,7 @@ struct InfoAppender: EscapedTextOutput {
 
 /// The fields a tree keeps (see `ProtocolTree.fieldMask`).
 public final class FieldMask: Sendable {
-    private let keep: [Bool]
+    @usableFromInline let keep: [Bool]
 
     public init(_ fields: Set<FieldID>, fieldCount: Int) {
         var keep = [Bool](repeating: false, count: fieldCount)
@@ -347,7 +360,7 @@ public final class FieldMask: Sendable {
         self.keep = keep
     }
 
-    @inline(__always)
+    @inlinable
     public func keeps(_ field: FieldID) -> Bool {
         let i = Int(field.rawValue)
         return i < keep.count && keep[i]
