@@ -320,9 +320,20 @@ struct L2CAPDissector: Dissector {
             context.tree.close()
             throw DecodeError(.truncated, offset: frameStart, "the first K-frame of an SDU needs 2 bytes of SDU length")
         }
-        context.setInfo(
-            "K-frame CID \(Format.hex16(cid)) SDU \(result.sduIndex) part \(result.segment)/\(result.parts), credits left \(result.creditsLeft)"
-        )
+        if context.wantsInfo {
+            // "K-frame CID 0x0040 SDU 3 part 1/2, credits left 5", written as bytes.
+            context.tree.clearInfo()
+            context.tree.appendInfo("K-frame CID ")
+            context.tree.appendInfoHex(UInt64(cid), digits: 4)
+            context.tree.appendInfo(" SDU ")
+            context.tree.appendInfoDecimal(result.sduIndex)
+            context.tree.appendInfo(" part ")
+            context.tree.appendInfoDecimal(result.segment)
+            context.tree.appendInfo("/")
+            context.tree.appendInfoDecimal(result.parts)
+            context.tree.appendInfo(", credits left ")
+            context.tree.appendInfoDecimal(result.creditsLeft)
+        }
         context.tree.close()
 
         // The reassembled SDU goes to the PSM's dissector.

@@ -514,7 +514,14 @@ struct SignallingDissector: Dissector {
         let start = r.offset
         let cid = try context.addUInt16(f[.cid], &r)
         let credits = try context.addUInt16(f[.credits], &r)
-        context.appendInfoDetail("CID \(Format.hex16(cid)), +\(credits)")
+        if context.wantsInfo {
+            // " (CID 0x0040, +5)", written as bytes.
+            context.tree.appendInfo(" (CID ")
+            context.tree.appendInfoHex(UInt64(cid), digits: 4)
+            context.tree.appendInfo(", +")
+            context.tree.appendInfoDecimal(credits)
+            context.tree.appendInfo(")")
+        }
         let range = start..<r.offset
         let sender = Side(context.direction)
         let state = context.l2capState
@@ -564,7 +571,11 @@ struct SignallingDissector: Dissector {
         }
         emitChannel(channel, sender: side, &context, range, r.source)
         let now = side == .local ? channel.local.credits : channel.peer.credits
-        context.appendInfo("credits now \(now)")
+        if context.wantsInfo {
+            if context.tree.infoCount != 0 { context.tree.appendInfo(", ") }
+            context.tree.appendInfo("credits now ")
+            context.tree.appendInfoDecimal(now)
+        }
     }
 
     /// Adds `credits` to the balance of the sender towards `e`; returns the balance before, the

@@ -65,3 +65,20 @@ struct FieldMaskTests {
         }
     }
 }
+
+@Suite("summary bytes")
+struct SummaryBytesTests {
+    @Test("decimal and hex numbers are written as the string forms would be")
+    func numbers() {
+        for value in [0, 7, 10, 65535, -1, -40, Int.max, Int.min] {
+            var tree = ProtocolTree()
+            tree.appendInfoDecimal(value)
+            #expect(tree.info == "\(value)")
+        }
+        var tree = ProtocolTree()
+        tree.appendInfoDecimal(UInt64.max)
+        tree.appendInfo(" ")
+        tree.appendInfoHex(0x40, digits: 4)
+        #expect(tree.info == "\(UInt64.max) 0x0040")
+    }
+}

@@ -163,6 +163,22 @@ public struct ProtocolTree: Sendable {
         }
     }
 
+    /// Appends `value` in decimal.
+    public mutating func appendInfoDecimal<T: BinaryInteger>(_ value: T) {
+        let storage = writableInfo()
+        if value < 0 { storage.append(0x2D) }
+        var v = UInt64(truncatingIfNeeded: value.magnitude)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var i = 20
+            repeat {
+                i -= 1
+                digits[i] = 0x30 + UInt8(truncatingIfNeeded: v % 10)
+                v /= 10
+            } while v > 0 && i > 0
+            storage.append(UnsafeBufferPointer(rebasing: digits[i...]))
+        }
+    }
+
     /// Appends untrusted `text` to the summary with `TerminalSafeText`'s escaping.
     public mutating func appendInfo(escaping text: String) {
         var out = InfoAppender(storage: writableInfo())
