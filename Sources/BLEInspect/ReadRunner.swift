@@ -270,12 +270,21 @@ public struct ReadRunner {
             needed.formUnion(names.compactMap(registry.field(named:)))
         }
         engine.runsPostDissectors = needed.contains(where: registry.derived)
+        if engine.runsPostDissectors { return }
         // Only the needed fields are read: the others' nodes need not be stored.
-        if !engine.runsPostDissectors { engine.keepOnly(needed) }
-        let owners = Set(needed.map { registry.owner(of: $0) })
-        if owners.contains("core") || engine.runsPostDissectors { return }
-        engine.addsFrameLayer = false
-        engine.addsExpertText = false
+        engine.keepOnly(needed)
+        let core = registry.core
+        let frameFields: Set<FieldID> = [
+            core.layer, core[.number], core[.timeEpoch], core[.length], core[.capturedLength],
+            core[.direction], core[.controller], core[.kind],
+        ]
+        engine.addsFrameLayer = !needed.isDisjoint(with: frameFields)
+        // Malformed and expert notes, and undecoded data, can come from any dissector: then
+        // nothing may be skipped. Frame fields come from the engine, and skipping leaves them be.
+        let anyLayer = needed.contains { registry.owner(of: $0) == "core" && !frameFields.contains($0) }
+        engine.addsExpertText = anyLayer
+        if anyLayer { return }
+        let owners = Set(needed.map { registry.owner(of: $0) }).subtracting(["core"])
         // Advertising data keeps no capture state that other modules read, so it can go when
         // none of the modules bound beneath it owns a needed field.
         let adTables = [

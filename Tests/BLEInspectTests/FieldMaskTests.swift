@@ -51,11 +51,12 @@ struct FieldMaskTests {
     @Test("a filter matches the same frames whether or not the tree keeps only its fields")
     func filterCountsAgree() throws {
         // --count keeps only the filter's fields; one-line output keeps the whole tree.
-        for name in ["gatt-discovery.btsnoop", "le-coc.btsnoop", "adv-scan.btsnoop"] {
+        for name in ["gatt-discovery.btsnoop", "le-coc.btsnoop", "adv-scan.btsnoop", "adv-extended.btsnoop"] {
             let path = TestPaths.projectCapture(name)
             for expression in [
                 "btatt.opcode == 0x09", "btl2cap.cid == 4 && btatt.handle >= 0x10", "bthci_evt.rssi < -50",
-                "btl2cap.credits", "btcommon.eir_ad.entry.device_name",
+                "btl2cap.credits", "btcommon.eir_ad.entry.device_name", "_ws.malformed", "data.data",
+                "frame.number > 3 && btcommon.eir_ad.entry.device_name", "frame.len > 20 && bthci_evt.rssi < -60",
             ] {
                 let counted = try Run.bleinspect(["read", "--threads", "0", "-Y", expression, "--count", path])
                 let shown = try Run.bleinspect(["read", "--threads", "0", "-Y", expression, path])
