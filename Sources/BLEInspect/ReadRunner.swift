@@ -284,25 +284,9 @@ public struct ReadRunner {
         let anyLayer = needed.contains { registry.owner(of: $0) == "core" && !frameFields.contains($0) }
         engine.addsExpertText = anyLayer
         if anyLayer { return }
-        let owners = Set(needed.map { registry.owner(of: $0) }).subtracting(["core"])
-        // Advertising data keeps no capture state that other modules read, so it can go when
-        // none of the modules bound beneath it owns a needed field.
-        let adTables = [
-            StandardTables.advertisingData, StandardTables.adType, StandardTables.companyID,
-            StandardTables.serviceData,
-        ]
-        let adOwners = Set(adTables.flatMap { registry.tables[$0]?.bindings.values.map(\.owner) ?? [] })
-        guard owners.isDisjoint(with: adOwners) else { return }
-        engine.skip(StandardTables.advertisingData)
-        // Advertising reports likewise keep no state: when no needed field belongs to the module
-        // that decodes them, their subevents are skipped after the LE Meta header.
-        let reports = [0x02, 0x0B, 0x0D]
-        let reportOwners = reports.compactMap {
-            registry.binding(StandardTables.leMetaSubevent, DissectorKey($0))?.owner
-        }
-        if owners.isDisjoint(with: reportOwners) {
-            for subevent in reports { engine.skip(StandardTables.leMetaSubevent, key: DissectorKey(subevent)) }
-        }
+        // Decoders that keep no state and add none of the needed fields need not run: the
+        // advertising reports and their data for a filter on ATT, say.
+        engine.skipStateless(unlessOwnedBy: Set(needed.map { registry.owner(of: $0) }).subtracting(["core"]))
     }
 
     private func progressWanted(_ size: Int64?) -> Bool {

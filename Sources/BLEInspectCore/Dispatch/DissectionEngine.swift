@@ -31,6 +31,25 @@ public struct DissectionEngine {
         if let slot = table.standardSlot, slot < 64 { skippedTables |= 1 << UInt64(slot) }
     }
 
+    /// Skips every stateless binding (`Binding.keepsNoState`) whose fields, and those of the
+    /// bindings beneath it, belong to none of the modules `owners`: for callers that need only
+    /// those modules' fields. A stateless binding leaves no trace in the capture state, so
+    /// leaving it out changes nothing else. Bindings beneath another skipped one need no entry
+    /// of their own; past `SkippedKeys.capacity` entries, the rest (in table and key order) run.
+    public mutating func skipStateless(unlessOwnedBy owners: Set<String>) {
+        var skippable: [(slot: Int, table: TableID, key: DissectorKey, beneath: [TableID])] = []
+        for (id, table) in registry.tables {
+            guard let slot = id.standardSlot else { continue }
+            for (key, binding) in table.bindings
+            where binding.keepsNoState && registry.ownersBeneath(binding).isDisjoint(with: owners) {
+                skippable.append((slot, id, key, binding.dispatchesInto))
+            }
+        }
+        let covered = Set(skippable.flatMap(\.beneath))
+        skippable.sort { ($0.slot, $0.key.high, $0.key.low) < ($1.slot, $1.key.high, $1.key.low) }
+        for s in skippable where !covered.contains(s.table) { skip(s.table, key: s.key) }
+    }
+
     /// Skips dispatches of `key` into the standard table `table` (integer keys up to 0xFFFF, at
     /// most `SkippedKeys.capacity` of them), with the same conditions as `skip(_:)`.
     public mutating func skip(_ table: TableID, key: DissectorKey) {

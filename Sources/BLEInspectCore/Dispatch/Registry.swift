@@ -320,6 +320,22 @@ public final class DissectorRegistry: Sendable {
         Int(id.rawValue) < fieldOwners.count ? fieldOwners[Int(id.rawValue)] : ""
     }
 
+    /// The modules whose fields `binding` can add: its own, and through the tables it dispatches
+    /// into, those of every binding beneath it.
+    public func ownersBeneath(_ binding: Binding) -> Set<String> {
+        var owners: Set<String> = [binding.owner]
+        var seen = Set<TableID>()
+        var pending = binding.dispatchesInto
+        while let id = pending.popLast() {
+            guard seen.insert(id).inserted, let table = tables[id] else { continue }
+            for inner in table.bindings.values {
+                owners.insert(inner.owner)
+                pending += inner.dispatchesInto
+            }
+        }
+        return owners
+    }
+
     /// The layer a field belongs to.
     public func layer(of id: FieldID) -> FieldID { FieldID(layerOfField[Int(id.rawValue)]) }
 
