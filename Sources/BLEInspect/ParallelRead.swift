@@ -21,54 +21,13 @@ enum ReadThreads {
     }
 }
 
-/// A growable run of bytes in memory that no Swift reference counts: what threads hand each
-/// other, so that no cache line holding a reference count moves between cores per frame.
-/// Padded to a cache line, so that two threads' runs never share one.
-struct ByteRun {
-    var base: UnsafeMutablePointer<UInt8>
-    var count = 0
-    var capacity: Int
+/// One thread's output in a batch: a `TextBuffer` (plain memory, so handing it over moves no
+/// reference count), padded to a cache line so that two threads' runs never share one.
+struct OutputRun: ~Copyable {
+    var text = TextBuffer(capacity: 64 << 10)
     /// Set by a worker that found its batch not yet ready (kept here to share the padding).
     var waited = false
     private var padding: (Int, Int, Int, Int) = (0, 0, 0, 0)
-
-    init(capacity: Int) {
-        self.capacity = capacity
-        base = .allocate(capacity: capacity)
-    }
-
-    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
-        reserve(bytes.count)
-        (base + count).update(from: source, count: bytes.count)
-        count += bytes.count
-    }
-
-    mutating func append(_ bytes: UnsafeRawBufferPointer) {
-        append(bytes.assumingMemoryBound(to: UInt8.self))
-    }
-
-    private mutating func reserve(_ more: Int) {
-        guard count + more > capacity else { return }
-        let grown = max(capacity * 2, count + more)
-        let new = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-        new.update(from: base, count: count)
-        base.deallocate()
-        base = new
-        capacity = grown
-    }
-
-    /// Empties the run; one that an unusual batch made large is given back.
-    mutating func reset(keeping kept: Int) {
-        count = 0
-        if capacity > kept {
-            base.deallocate()
-            base = .allocate(capacity: kept)
-            capacity = kept
-        }
-    }
-
-    func free() { base.deallocate() }
 }
 
 /// One frame of a batch: what the reading thread knows of it, where its bytes are, and (written
@@ -106,7 +65,7 @@ struct BatchFrame {
     }
 
     /// Fills `frame` (a thread's reused frame) with this one, its bytes from `run`.
-    func load(into frame: inout CapturedFrame, from run: ByteRun) {
+    func load(into frame: inout CapturedFrame, from run: UnsafeBufferPointer<UInt8>) {
         frame.number = number
         frame.timestamp = timestamp
         frame.direction = direction
@@ -118,7 +77,7 @@ struct BatchFrame {
             frame.bytes = []
         }
         frame.bytes.removeAll(keepingCapacity: true)
-        frame.bytes.append(contentsOf: UnsafeBufferPointer(start: run.base + offset, count: length))
+        frame.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: run[offset..<(offset + length)]))
     }
 }
 
@@ -139,9 +98,9 @@ final class FrameBatch: @unchecked Sendable {
     var first = Timestamp(seconds: 0, nanoseconds: 0, precision: .microseconds)
     let frames: UnsafeMutablePointer<BatchFrame>
     /// The bytes of the frames that a worker dissects (or that `-w` writes).
-    var bytes: ByteRun
+    var bytes = TextBuffer(capacity: 64 << 10)
     /// One output run per thread: the workers', then the reading thread's.
-    let outputs: UnsafeMutablePointer<ByteRun>
+    let outputs: UnsafeMutablePointer<OutputRun>
     let threads: Int
     let done = DispatchSemaphore(value: 0)
 
@@ -149,20 +108,17 @@ final class FrameBatch: @unchecked Sendable {
         self.threads = threads
         frames = .allocate(capacity: Self.capacity)
         frames.initialize(repeating: BatchFrame(), count: Self.capacity)
-        bytes = ByteRun(capacity: 64 << 10)
         let raw = UnsafeMutableRawPointer.allocate(
-            byteCount: MemoryLayout<ByteRun>.stride * threads,
+            byteCount: MemoryLayout<OutputRun>.stride * threads,
             alignment: 64
         )
-        outputs = raw.bindMemory(to: ByteRun.self, capacity: threads)
-        for t in 0..<threads { (outputs + t).initialize(to: ByteRun(capacity: 64 << 10)) }
+        outputs = raw.bindMemory(to: OutputRun.self, capacity: threads)
+        for t in 0..<threads { (outputs + t).initialize(to: OutputRun()) }
     }
 
     deinit {
         frames.deinitialize(count: Self.capacity)
         frames.deallocate()
-        bytes.free()
-        for t in 0..<threads { outputs[t].free() }
         outputs.deinitialize(count: threads)
         UnsafeMutableRawPointer(outputs).deallocate()
     }
@@ -172,7 +128,7 @@ final class FrameBatch: @unchecked Sendable {
         frames[i].offset = bytes.count
         frames[i].length = frame.bytes.count
         frames[i].stored = true
-        frame.bytes.withUnsafeBufferPointer { bytes.append($0) }
+        frame.bytes.withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
     }
 }
 
@@ -195,11 +151,11 @@ struct FrameFinisher {
         let out = batch.outputs + output
         if matched && printLines {
             renderer.render(frame, tree, first: batch.first, previous: batch.frames[i].previous) {
-                out.pointee.append($0)
+                out.pointee.text.append(contentsOf: $0)
             }
         }
         batch.frames[i].matched = matched
-        batch.frames[i].outputEnd = out.pointee.count
+        batch.frames[i].outputEnd = out.pointee.text.count
     }
 }
 
@@ -234,9 +190,9 @@ final class ReadWorker: @unchecked Sendable {
             }
             let out = batch.outputs + index
             out.pointee.waited = waited
-            out.pointee.reset(keeping: FrameBatch.keptRunBytes)
+            out.pointee.text.removeAll(keepingAtMost: FrameBatch.keptRunBytes)
             for i in 0..<batch.count where batch.frames[i].owner == index {
-                batch.frames[i].load(into: &frame, from: batch.bytes)
+                batch.frames[i].load(into: &frame, from: batch.bytes.bytes)
                 engine.dissect(frame, wantsInfo: wantsInfo) { tree in finisher.finish(batch, i, frame, tree) }
             }
             batch.done.signal()
@@ -313,20 +269,15 @@ struct ParallelReader {
             var cursor = [Int](repeating: 0, count: k + 1)
             for i in 0..<batch.count {
                 let f = batch.frames[i]
-                let run = batch.outputs[f.owner]
                 if f.outputEnd > cursor[f.owner] {
-                    out.append(
-                        bytes: UnsafeBufferPointer(
-                            start: run.base + cursor[f.owner],
-                            count: f.outputEnd - cursor[f.owner]
-                        )
-                    )
+                    let run = batch.outputs[f.owner].text.bytes
+                    out.append(bytes: UnsafeBufferPointer(rebasing: run[cursor[f.owner]..<f.outputEnd]))
                     cursor[f.owner] = f.outputEnd
                 }
                 guard f.matched else { continue }
                 result.matched += 1
                 if let capture, result.error == nil {
-                    f.load(into: &written, from: batch.bytes)
+                    f.load(into: &written, from: batch.bytes.bytes)
                     do throws(CaptureError) {
                         try capture.write(written)
                     } catch {
@@ -346,9 +297,9 @@ struct ParallelReader {
                 if result.error != nil { break }
             }
             batch.count = 0
-            batch.bytes.reset(keeping: FrameBatch.keptRunBytes)
+            batch.bytes.removeAll(keepingAtMost: FrameBatch.keptRunBytes)
             let mainRun = batch.outputs + k
-            mainRun.pointee.reset(keeping: FrameBatch.keptRunBytes)
+            mainRun.pointee.text.removeAll(keepingAtMost: FrameBatch.keptRunBytes)
             while batch.count < FrameBatch.capacity, result.read < limit {
                 let frame: CapturedFrame
                 do throws(CaptureError) {

@@ -218,32 +218,13 @@ private enum Reference {
         return "\\x" + String(digits[Int(b >> 4)]) + String(digits[Int(b & 0x0F)])
     }
 
+    /// One scalar at `i` by the standard library's UTF-8 parser, which rejects overlong forms,
+    /// surrogates and values past U+10FFFF: an oracle independent of TerminalSafeText's decoder.
     static func decodeScalar(_ b: [UInt8], at i: Int) -> (Unicode.Scalar, Int)? {
-        let lead = b[i]
-        let length: Int
-        var value: UInt32
-        var lower: UInt8 = 0x80
-        var upper: UInt8 = 0xBF
-        switch lead {
-        case 0x00...0x7F: return Unicode.Scalar(UInt32(lead)).map { ($0, 1) }
-        case 0xC2...0xDF: length = 2; value = UInt32(lead & 0x1F)
-        case 0xE0: length = 3; value = 0; lower = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3; value = UInt32(lead & 0x0F)
-        case 0xED: length = 3; value = 0x0D; upper = 0x9F
-        case 0xF0: length = 4; value = 0; lower = 0x90
-        case 0xF1...0xF3: length = 4; value = UInt32(lead & 0x07)
-        case 0xF4: length = 4; value = 4; upper = 0x8F
-        default: return nil
-        }
-        guard b.count - i >= length else { return nil }
-        for k in 1..<length {
-            let c = b[i + k]
-            let lo: UInt8 = k == 1 ? lower : 0x80
-            let hi: UInt8 = k == 1 ? upper : 0xBF
-            guard c >= lo, c <= hi else { return nil }
-            value = (value << 6) | UInt32(c & 0x3F)
-        }
-        return Unicode.Scalar(value).map { ($0, length) }
+        var parser = Unicode.UTF8.ForwardParser()
+        var bytes = b[i...].makeIterator()
+        guard case .valid(let encoded) = parser.parseScalar(from: &bytes) else { return nil }
+        return (Unicode.UTF8.decode(encoded), encoded.count)
     }
 
     static func quote(_ s: String) -> String {

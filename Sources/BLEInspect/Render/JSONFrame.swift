@@ -348,34 +348,31 @@ private struct JSONWriter {
     mutating func writeValue(_ i: Int, to out: inout TextBuffer) {
         let node = nodes[i]
         let facts = slots[i + 1].facts
-        let view = self.view
         if slots[i + 1].hasChildren {
             out.append(0x7B)
             group(i + 1)
             var comma = false
             if facts.kind != .layer && FieldText.hasJSONScalar(node.value, facts) {
                 out.appendLiteral("\"_value\":")
-                FieldText.appendJSONScalar(
-                    node.value,
-                    facts,
-                    texts: texts,
-                    bytes: view.bytes(of: node, shownAs: facts),
-                    to: &out
-                )
+                appendScalar(node, facts, to: &out)
                 comma = true
             }
             writeEntries(i + 1, needsComma: comma, skipFrame: false, to: &out)
             out.append(0x7D)
         } else if FieldText.hasJSONScalar(node.value, facts) {
-            FieldText.appendJSONScalar(
-                node.value,
-                facts,
-                texts: texts,
-                bytes: view.bytes(of: node, shownAs: facts),
-                to: &out
-            )
+            appendScalar(node, facts, to: &out)
         } else {
             out.appendLiteral("null")
         }
+    }
+
+    private func appendScalar(_ node: FieldNode, _ facts: FieldFacts, to out: inout TextBuffer) {
+        FieldText.appendJSONScalar(
+            node.value,
+            facts,
+            texts: texts,
+            bytes: view.bytes(of: node, shownAs: facts),
+            to: &out
+        )
     }
 }

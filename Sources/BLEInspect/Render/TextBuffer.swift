@@ -19,6 +19,16 @@ struct TextBuffer: ~Copyable, EscapedTextOutput {
     /// Forgets the contents, keeping the memory.
     mutating func removeAll() { count = 0 }
 
+    /// Forgets the contents, keeping at most `kept` bytes of memory (a buffer that an unusual
+    /// item made large gives the rest back).
+    mutating func removeAll(keepingAtMost kept: Int) {
+        count = 0
+        guard capacity > kept else { return }
+        base.deallocate()
+        capacity = max(16, kept)
+        base = .allocate(capacity: capacity)
+    }
+
     /// The bytes written so far, valid until the next append.
     var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
 

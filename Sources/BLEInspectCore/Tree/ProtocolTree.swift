@@ -35,8 +35,6 @@ public struct ProtocolTree: Sendable {
     /// The innermost protocol's summary, for one-line output, as UTF-8 bytes kept from frame to
     /// frame so that building it allocates nothing. Untrusted text in it is already escaped.
     @usableFromInline var infoStorage = TreeBuffer<UInt8>(capacity: 128)
-    /// The summary's bytes (a copy: renderers use `withInfoBytes`).
-    public var infoBytes: [UInt8] { withInfoBytes { Array($0) } }
     /// The length of the summary in bytes.
     public var infoCount: Int { infoStorage.count }
     /// The summary as a string (made on each call; renderers read `withInfoBytes`).
@@ -273,12 +271,6 @@ public struct ProtocolTree: Sendable {
     @inlinable
     public func withNodes<R>(_ body: (UnsafeBufferPointer<FieldNode>) throws -> R) rethrows -> R {
         try storage.withElements(body)
-    }
-
-    /// The node at `index` (which must be below `nodeCount`).
-    public func node(at index: Int) -> FieldNode {
-        precondition(index >= 0 && index < storage.count, "node index out of range")
-        return storage.base[index]
     }
 
     /// Adds a data source (a reassembled PDU) and returns its source number for readers.
