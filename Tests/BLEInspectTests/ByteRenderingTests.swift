@@ -82,6 +82,40 @@ struct ByteRenderingTests {
         }
     }
 
+    @Test("UUID text: short forms and the 8-4-4-4-12 form")
+    func uuidText() {
+        var g = Generator(state: 9)
+        for _ in 0..<5_000 {
+            let high = g.next() >> UInt64(g.below(64))
+            let low = g.next()
+            let width = [UInt8(2), 4, 16][g.below(3)]
+            let hex = Self.upper(high, 16) + Self.upper(low, 16)
+            var canonical = ""
+            for (i, c) in hex.enumerated() {
+                if [8, 12, 16, 20].contains(i) { canonical += "-" }
+                canonical.append(c)
+            }
+            let u = BluetoothUUID(high: high, low: low, width: width)
+            #expect(u.canonical == canonical)
+            #expect(u.description == canonical)
+            let short = UInt32(truncatingIfNeeded: g.next())
+            let s = BluetoothUUID(uuid32: short)
+            #expect(s.description == "0x" + Self.upper(UInt64(short), 8))
+            let s16 = BluetoothUUID(uuid16: UInt16(truncatingIfNeeded: short))
+            #expect(s16.description == "0x" + Self.upper(UInt64(short & 0xFFFF), 4))
+            #expect(s16.canonical == Self.upper(UInt64(short & 0xFFFF), 8) + "-0000-1000-8000-00805F9B34FB")
+            // Width 2 with a value above 0xFFFF keeps every digit.
+            let wide = BluetoothUUID(high: s.high, low: s.low, width: 2)
+            #expect(wide.description == "0x" + Self.upper(UInt64(short), 4))
+        }
+    }
+
+    /// `v` in upper-case hex, zero-padded to at least `digits` digits.
+    static func upper(_ v: UInt64, _ digits: Int) -> String {
+        let s = String(v, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, digits - s.count)) + s
+    }
+
     @Test("time formats, both precisions, negative and far times")
     func times() {
         var g = Generator(state: 4)

@@ -44,21 +44,42 @@ public struct BluetoothUUID: Hashable, Sendable, BitwiseCopyable, CustomStringCo
     /// `0x180F` for short UUIDs on the base, the canonical 8-4-4-4-12 form otherwise.
     public var description: String {
         if width <= 4, let short = shortValue {
-            let digits = String(short, radix: 16, uppercase: true)
-            let w = width == 2 ? 4 : 8
-            return "0x" + String(repeating: "0", count: max(0, w - digits.count)) + digits
+            let significant = (32 - short.leadingZeroBitCount + 3) / 4
+            let digits = max(width == 2 ? 4 : 8, significant)
+            return String(unsafeUninitializedCapacity: 2 + digits) { out in
+                out[0] = 0x30
+                out[1] = 0x78
+                for i in 0..<digits {
+                    out[2 + i] = Self.upperHex(UInt64(short) >> UInt64(4 * (digits - 1 - i)))
+                }
+                return 2 + digits
+            }
         }
         return canonical
     }
 
     /// The 128-bit 8-4-4-4-12 form, upper case.
     public var canonical: String {
-        let hex = bigEndianBytes.map { b -> String in
-            let s = String(b, radix: 16, uppercase: true)
-            return s.count == 1 ? "0" + s : s
+        String(unsafeUninitializedCapacity: 36) { out in
+            var n = 0
+            for i in 0..<32 {
+                if i == 8 || i == 12 || i == 16 || i == 20 {
+                    out[n] = 0x2D
+                    n += 1
+                }
+                let word = i < 16 ? high : low
+                out[n] = Self.upperHex(word >> UInt64(60 - 4 * (i % 16)))
+                n += 1
+            }
+            return n
         }
-        let groups = [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]]
-        return groups.map { $0.joined() }.joined(separator: "-")
+    }
+
+    /// The upper-case hex digit of the low four bits of `v`.
+    @inline(__always)
+    static func upperHex(_ v: UInt64) -> UInt8 {
+        let d = UInt8(truncatingIfNeeded: v & 0xF)
+        return d < 10 ? 0x30 + d : 0x37 + d
     }
 
     /// Parses `180F`, `0x180F`, `0000180F`, or the 128-bit form with or without dashes.
