@@ -10,8 +10,11 @@ import BLEInspectCore
 /// the rest is padding, shown as `btcommon.eir_ad.unused`.
 struct ADBlockDissector: Dissector {
     let f: Fields<ADField>
-    /// This module's decoders by AD type (the ones it also binds in `StandardTables.adType`).
-    let builtIn: [(any Dissector)?]
+    /// This module's decoder (its `type` set per structure), called directly for the AD types in
+    /// `decodes` (the ones it also binds in `StandardTables.adType`).
+    let builtIn: ADTypeDissector
+    /// Whether `builtIn` decodes each AD type, by type.
+    let decodes: [Bool]
 
     func dissect(_ reader: inout ByteReader, _ context: inout DissectionContext) throws(DecodeError) {
         guard !reader.isAtEnd else { return }
@@ -47,7 +50,9 @@ struct ADBlockDissector: Dissector {
             )
             context.tree.add(f[.length], .unsigned(UInt64(length)), start..<(start + 1), source: source)
             context.tree.add(f[.type], .unsigned(UInt64(type)), (start + 1)..<(start + 2), source: source)
-            if Int(type) < builtIn.count, let decoder = builtIn[Int(type)] {
+            if decodes[Int(type)] {
+                var decoder = builtIn
+                decoder.type = type
                 context.run(decoder, &body)
             } else if let binding = context.registry.binding(StandardTables.adType, DissectorKey(type)) {
                 context.run(binding.dissector, &body)

@@ -3,7 +3,7 @@ import BLEInspectCore
 /// Decodes the data of one AD structure of a given AD type (the reader starts after the type
 /// octet). One instance is bound per AD type in `StandardTables.adType`.
 struct ADTypeDissector: Dissector {
-    let type: UInt8
+    var type: UInt8
     let f: Fields<ADField>
     let meshFields: MeshFields
     let altBeacon: Fields<AltBeaconField>

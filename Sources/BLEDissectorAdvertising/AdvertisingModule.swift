@@ -35,12 +35,15 @@ public enum AdvertisingModule: DissectorModule {
 
         // No advertising decoder keeps capture state: Apple's overflow-area decoder reads only the
         // UUID list configured before the first frame.
-        // The built-in decoders are boxed once and called straight from the block walker; the
-        // same instances are bound in the table, where plugins add other AD types.
-        var decoders = [(any Dissector)?](repeating: nil, count: 256)
+        // The built-in decoders are called straight from the block walker (no existential box
+        // per structure); the same decoders are bound in the table, where plugins add other AD
+        // types.
+        let builtIn = ADTypeDissector(type: 0, f: ad, meshFields: mesh, altBeacon: altBeacon)
+        var decodes = [Bool](repeating: false, count: 256)
         for type in ADTypeDissector.decodedTypes {
-            let decoder: any Dissector = ADTypeDissector(type: type, f: ad, meshFields: mesh, altBeacon: altBeacon)
-            decoders[Int(type)] = decoder
+            var decoder = builtIn
+            decoder.type = type
+            decodes[Int(type)] = true
             registry.bind(
                 decoder,
                 to: StandardTables.adType,
@@ -51,7 +54,7 @@ public enum AdvertisingModule: DissectorModule {
             )
         }
         registry.bind(
-            ADBlockDissector(f: ad, builtIn: decoders),
+            ADBlockDissector(f: ad, builtIn: builtIn, decodes: decodes),
             to: StandardTables.advertisingData,
             key: DissectorKey(blockKey),
             label: "Advertising data",

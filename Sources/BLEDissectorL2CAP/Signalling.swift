@@ -558,13 +558,15 @@ struct SignallingDissector: Dissector {
             )
         }
         if before == 0, credits > 0, waitedFrame > 0 {
-            var wait = ""
-            if let since = waitedSince {
-                wait = " (" + Format.milliseconds(Self.nanoseconds(from: since, to: context.timestamp)) + ")"
+            let now = context.timestamp
+            // Built only when expert text is wanted.
+            func wait() -> String {
+                guard let since = waitedSince else { return "" }
+                return " (" + Format.milliseconds(Self.nanoseconds(from: since, to: now)) + ")"
             }
             context.expert(
                 .note,
-                "Unblocks \(grantee.label), out of credits since frame \(waitedFrame)\(wait)",
+                "Unblocks \(grantee.label), out of credits since frame \(waitedFrame)\(wait())",
                 range,
                 source: r.source
             )

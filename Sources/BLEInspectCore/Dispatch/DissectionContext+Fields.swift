@@ -2,6 +2,7 @@
 /// with the bytes it came from, returning the value. Shared by every dissector module.
 extension DissectionContext {
     @discardableResult
+    @inlinable
     public mutating func addUInt8(_ id: FieldID, _ r: inout ByteReader) throws(DecodeError) -> UInt8 {
         let start = r.offset
         let v = try r.readUInt8()
@@ -10,6 +11,7 @@ extension DissectionContext {
     }
 
     @discardableResult
+    @inlinable
     public mutating func addUInt16(_ id: FieldID, _ r: inout ByteReader, bigEndian: Bool = false)
         throws(DecodeError) -> UInt16
     {
@@ -105,6 +107,7 @@ extension DissectionContext {
     }
 
     /// Adds whether any bit of `mask` is set in `value` as a boolean field.
+    @inlinable
     public mutating func addFlag(_ id: FieldID, _ value: UInt64, mask: UInt64, _ range: Range<Int>, source: Int) {
         tree.add(id, .boolean(value & mask != 0), range, source: source)
     }

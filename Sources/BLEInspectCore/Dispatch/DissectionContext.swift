@@ -22,7 +22,7 @@ public struct DissectionContext {
     public var packet = PacketInfo()
     /// Whether one-line summaries are wanted; when false, `setInfo` does not build strings.
     public internal(set) var wantsInfo: Bool
-    private var dispatchDepth = 0
+    @usableFromInline var dispatchDepth = 0
     /// Standard tables (bit `standardSlot`) whose dispatches are skipped: see
     /// `DissectionEngine.skip(_:)`.
     var skippedTables: UInt64
@@ -181,8 +181,10 @@ public struct DissectionContext {
         return true
     }
 
-    /// Runs `dissector` on `reader` inside an error boundary (as `dispatch` does).
-    public mutating func run(_ dissector: any Dissector, _ reader: inout ByteReader) {
+    /// Runs `dissector` on `reader` inside an error boundary (as `dispatch` does). Generic, so
+    /// that a caller that knows the decoder's type calls it directly, without an existential box.
+    @inlinable
+    public mutating func run<D: Dissector>(_ dissector: D, _ reader: inout ByteReader) {
         guard dispatchDepth < Self.maximumDispatchDepth else {
             malformed(DecodeError(.limitExceeded, offset: reader.offset, "dispatch nested too deep"), reader)
             return

@@ -203,24 +203,25 @@ public struct ProtocolTree: Sendable {
         }
     }
 
-    /// Adds a node whose value is `text`.
-    public mutating func add(_ field: FieldID, text: String, _ range: Range<Int>, source: Int = 0) {
+    /// Adds a node whose value is `text`; the text is made only when the mask keeps the node.
+    public mutating func add(_ field: FieldID, text: @autoclosure () -> String, _ range: Range<Int>, source: Int = 0) {
         if let mask = fieldMask, !mask.keeps(field) {
             attempted &+= 1
             return
         }
-        let ref = intern(text)
+        let ref = intern(text())
         add(field, .string(ref), range, source: source)
     }
 
-    /// Opens a node whose value is `text` (see `open`).
-    public mutating func open(_ field: FieldID, text: String, _ range: Range<Int>, source: Int = 0) {
+    /// Opens a node whose value is `text` (see `open`); the text is made only when the mask keeps
+    /// the node.
+    public mutating func open(_ field: FieldID, text: @autoclosure () -> String, _ range: Range<Int>, source: Int = 0) {
         if let mask = fieldMask, !mask.keeps(field) {
             attempted &+= 1
             depth += 1
             return
         }
-        let ref = intern(text)
+        let ref = intern(text())
         open(field, .string(ref), range, source: source)
     }
 
@@ -331,9 +332,16 @@ final class TreeBuffer<Element: BitwiseCopyable>: @unchecked Sendable {
     @inline(__always)
     func append(_ run: UnsafeBufferPointer<Element>) {
         guard let source = run.baseAddress else { return }
-        if count + run.count > capacity { grow(to: count + run.count) }
-        (base + count).initialize(from: source, count: run.count)
-        count += run.count
+        let n = run.count
+        if count + n > capacity { grow(to: count + n) }
+        if n <= 16 {
+            // Summary pieces are short: a loop beats a call to memcpy.
+            let to = base + count
+            for i in 0..<n { (to + i).initialize(to: source[i]) }
+        } else {
+            (base + count).initialize(from: source, count: n)
+        }
+        count += n
     }
 
     private func grow(to needed: Int) {
