@@ -4,9 +4,33 @@ import BLEInspectCore
 /// dissectors show, from the Core Specification (5.4 and 6.0, Vol 4, Part E §7.7 and Vol 1,
 /// Part F).
 enum HCIEventNames {
-    static func name(_ code: UInt8) -> String { table[code] ?? "Unknown" }
+    static func name(_ code: UInt8) -> String { byCode[Int(code)] }
 
-    static let table: [UInt8: String] = Dictionary(uniqueKeysWithValues: events.map { (UInt8($0.0), $0.1) })
+    /// Event names by code ("Unknown" where there is none): an index, not a hash, per frame.
+    static let byCode: [String] = byCode(events)
+
+    /// A frame's summary opening in one piece, by direction and event code: "Rcvd Number Of
+    /// Completed Packets" at `code`, "Sent …" at 256 + `code`.
+    static let summaries: [String] = ["Rcvd ", "Sent "].flatMap { word in byCode.map { word + $0 } }
+
+    /// The same for LE Meta events, by direction and subevent: "Rcvd LE Meta (LE Advertising
+    /// Report)".
+    static let leMetaSummaries: [String] = ["Rcvd ", "Sent "].flatMap { word in
+        subeventByCode.map { word + "LE Meta (" + $0 + ")" }
+    }
+
+    /// The index of a summary in `summaries` or `leMetaSummaries` for `code` in `direction`
+    /// (events with no direction count as received, as `directionWord` has it).
+    static func summaryIndex(_ code: UInt8, _ direction: Direction) -> Int {
+        (direction == .hostToController ? 256 : 0) + Int(code)
+    }
+
+    /// 256 names by code from a list of (code, name) pairs.
+    private static func byCode(_ list: [(UInt64, String)]) -> [String] {
+        var names = [String](repeating: "Unknown", count: 256)
+        for (code, name) in list where code < 256 { names[Int(code)] = name }
+        return names
+    }
 
     static let events: [(UInt64, String)] = [
         (0x01, "Inquiry Complete"),
@@ -90,11 +114,9 @@ enum HCIEventNames {
         (0xFF, "Vendor-Specific"),
     ]
 
-    static func subeventName(_ code: UInt8) -> String { subeventTable[code] ?? "Unknown" }
+    static func subeventName(_ code: UInt8) -> String { subeventByCode[Int(code)] }
 
-    static let subeventTable: [UInt8: String] = Dictionary(
-        uniqueKeysWithValues: subevents.map { (UInt8($0.0), $0.1) }
-    )
+    static let subeventByCode: [String] = byCode(subevents)
 
     static let subevents: [(UInt64, String)] = [
         (0x01, "LE Connection Complete"),

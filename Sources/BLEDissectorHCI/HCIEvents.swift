@@ -11,8 +11,8 @@ struct HCIEventPacket: Dissector {
         ctx.tree.open(e.layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
         let code = try ctx.addUInt8(e[.code], &r)
         let length = try ctx.addUInt8(e[.paramLength], &r)
-        let dir = ctx.directionWord(unknown: "Rcvd")
-        ctx.setInfo(parts: dir, " ", HCIEventNames.name(code))
+        let direction = ctx.direction
+        ctx.setInfo(HCIEventNames.summaries[HCIEventNames.summaryIndex(code, direction)])
         var params = try HCIPacket.parameters(Int(length), &r, &ctx)
         ctx.dispatch(StandardTables.hciEvent, DissectorKey(code), &params)
         ctx.tree.close()
@@ -86,8 +86,8 @@ struct LEMetaDecoder: Dissector {
 
     func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
         let sub = try ctx.addUInt8(f.evt[.leMetaSubevent], &r)
-        let dir = ctx.directionWord(unknown: "Rcvd")
-        ctx.setInfo(parts: dir, " LE Meta (", HCIEventNames.subeventName(sub), ")")
+        let direction = ctx.direction
+        ctx.setInfo(HCIEventNames.leMetaSummaries[HCIEventNames.summaryIndex(sub, direction)])
         var rest = r.readRest()
         ctx.dispatch(StandardTables.leMetaSubevent, DissectorKey(sub), &rest)
     }

@@ -112,8 +112,11 @@ public struct DissectionContext {
         tree.clearInfo()
         tree.appendInfo(a())
         tree.appendInfo(b())
-        tree.appendInfo(c())
-        tree.appendInfo(d())
+        // Most calls leave the last parts empty.
+        let third = c()
+        if !third.isEmpty { tree.appendInfo(third) }
+        let fourth = d()
+        if !fourth.isEmpty { tree.appendInfo(fourth) }
     }
 
     /// Sets the summary to `prefix` followed by `value` as `0x` and four upper-case hex digits

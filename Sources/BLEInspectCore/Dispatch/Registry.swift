@@ -53,8 +53,8 @@ public struct DissectorTable: Sendable {
     public let keyKind: TableKeyKind
     public fileprivate(set) var bindings: [DissectorKey: Binding]
     /// For tables of small integer keys: `dense[key]` is 1 + the index in `denseBindings`, or 0.
-    fileprivate var dense: [UInt16]
-    fileprivate var denseBindings: [Binding]
+    var dense: [UInt16]
+    var denseBindings: [Binding]
 }
 
 /// Why registration failed.
@@ -262,6 +262,15 @@ public final class DissectorRegistry: Sendable {
     public let tables: [TableID: DissectorTable]
     /// The standard tables by `TableID.standardSlot`, for dispatch without hashing.
     @usableFromInline let standardTables: [DissectorTable?]
+    /// The standard tables' dense key arrays, end to end: for a slot and a key below
+    /// `denseCount[slot]`, `denseIndex[denseStart[slot] + key]` is 1 + the binding's index in
+    /// `denseBindings` (from `bindingStart[slot]`), or 0. Dispatch reads them without copying a
+    /// `DissectorTable` (and counting the references it holds).
+    @usableFromInline let denseIndex: [UInt16]
+    @usableFromInline let denseBindings: [Binding]
+    @usableFromInline let denseStart: [Int]
+    @usableFromInline let denseCount: [Int]
+    @usableFromInline let bindingStart: [Int]
     public let core: CoreFields
     /// Per field: true for layers (kept apart so that hot loops need not copy descriptors).
     public let isLayer: [Bool]
@@ -297,6 +306,24 @@ public final class DissectorRegistry: Sendable {
             if let slot = id.standardSlot, slot >= 0, slot < standard.count { standard[slot] = table }
         }
         self.standardTables = standard
+        var denseIndex: [UInt16] = []
+        var denseBindings: [Binding] = []
+        var denseStart = [Int](repeating: 0, count: standard.count)
+        var denseCount = [Int](repeating: 0, count: standard.count)
+        var bindingStart = [Int](repeating: 0, count: standard.count)
+        for (slot, table) in standard.enumerated() {
+            guard let table else { continue }
+            denseStart[slot] = denseIndex.count
+            denseCount[slot] = table.dense.count
+            bindingStart[slot] = denseBindings.count
+            denseIndex += table.dense
+            denseBindings += table.denseBindings
+        }
+        self.denseIndex = denseIndex
+        self.denseBindings = denseBindings
+        self.denseStart = denseStart
+        self.denseCount = denseCount
+        self.bindingStart = bindingStart
         // The core set is registered first, so its layer is field 0.
         self.core = CoreFields(layer: FieldID(0), base: 1)
         self.isLayer = fields.map { $0.kind == .layer }
@@ -343,6 +370,10 @@ public final class DissectorRegistry: Sendable {
     @inlinable
     public func binding(_ table: TableID, _ key: DissectorKey) -> Binding? {
         if let slot = table.standardSlot, slot < standardTables.count {
+            if !key.isUUID, key.high == 0, key.low < UInt64(denseCount[slot]) {
+                let i = Int(denseIndex[denseStart[slot] &+ Int(key.low)])
+                return i == 0 ? nil : denseBindings[bindingStart[slot] &+ i &- 1]
+            }
             return standardTables[slot]?.lookup(key)
         }
         return tables[table]?.lookup(key)
