@@ -45,6 +45,10 @@ struct BatchFrame {
     var offset = 0
     var length = 0
     var stored = false
+    /// The frame's finished tree in the batch's `trees` run (`ProtocolTree.writeFlat`), when the
+    /// reading thread decoded it and hands over only its rendering; 0 bytes: none.
+    var treeOffset = 0
+    var treeLength = 0
     /// A worker's index, or the worker count for the reading thread.
     var owner = 0
     var matched = false
@@ -87,7 +91,11 @@ struct BatchFrame {
 /// semaphores order these accesses, so the batch needs no lock. Everything in it is plain
 /// memory, so that handing it over moves no reference counts.
 final class FrameBatch: @unchecked Sendable {
-    static let capacity = 256
+    /// Frames per batch: enough to make handing over rare. Batches of finished trees are smaller,
+    /// since each frame carries its tree and makes more output (the ring's memory stays small).
+    static let frameCapacity = 256
+    static let treeCapacity = 64
+    let capacity: Int
     /// Buffers past these sizes, made large by an unusual frame, are not kept.
     static let keptFrameBytes = 16 << 10
     static let keptRunBytes = 1 << 20
@@ -97,17 +105,20 @@ final class FrameBatch: @unchecked Sendable {
     var end = false
     var first = Timestamp(seconds: 0, nanoseconds: 0, precision: .microseconds)
     let frames: UnsafeMutablePointer<BatchFrame>
-    /// The bytes of the frames that a worker dissects (or that `-w` writes).
+    /// The bytes of the frames that a worker dissects or renders (or that `-w` writes).
     var bytes = TextBuffer(capacity: 64 << 10)
+    /// The finished trees of the frames that a worker only renders.
+    var trees = TextBuffer(capacity: 64 << 10)
     /// One output run per thread: the workers', then the reading thread's.
     let outputs: UnsafeMutablePointer<OutputRun>
     let threads: Int
     let done = DispatchSemaphore(value: 0)
 
-    init(threads: Int) {
+    init(threads: Int, capacity: Int) {
         self.threads = threads
-        frames = .allocate(capacity: Self.capacity)
-        frames.initialize(repeating: BatchFrame(), count: Self.capacity)
+        self.capacity = capacity
+        frames = .allocate(capacity: capacity)
+        frames.initialize(repeating: BatchFrame(), count: capacity)
         let raw = UnsafeMutableRawPointer.allocate(
             byteCount: MemoryLayout<OutputRun>.stride * threads,
             alignment: 64
@@ -117,7 +128,7 @@ final class FrameBatch: @unchecked Sendable {
     }
 
     deinit {
-        frames.deinitialize(count: Self.capacity)
+        frames.deinitialize(count: capacity)
         frames.deallocate()
         outputs.deinitialize(count: threads)
         UnsafeMutableRawPointer(outputs).deallocate()
@@ -129,6 +140,23 @@ final class FrameBatch: @unchecked Sendable {
         frames[i].length = frame.bytes.count
         frames[i].stored = true
         frame.bytes.withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Keeps `tree`, finished, for the worker that renders it.
+    func storeTree(_ tree: borrowing ProtocolTree, at i: Int) {
+        let start = trees.count
+        tree.writeFlat { trees.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
+        frames[i].treeOffset = start
+        frames[i].treeLength = trees.count - start
+    }
+
+    /// The tree `storeTree` kept for frame `i`.
+    func tree(at i: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(
+            rebasing: UnsafeRawBufferPointer(trees.bytes)[
+                frames[i].treeOffset..<(frames[i].treeOffset + frames[i].treeLength)
+            ]
+        )
     }
 }
 
@@ -160,7 +188,8 @@ struct FrameFinisher {
 }
 
 /// A worker thread: it dissects the stateless frames it owns (advertising reports, say) with an
-/// engine of its own, then filters and renders them.
+/// engine of its own, then filters and renders them; or, for a frame whose tree the reading
+/// thread handed over, it rebuilds the tree and filters and renders it.
 final class ReadWorker: @unchecked Sendable {
     let index: Int
     var engine: DissectionEngine
@@ -169,6 +198,8 @@ final class ReadWorker: @unchecked Sendable {
     let ready = DispatchSemaphore(value: 0)
     /// The worker's frame, refilled for every frame it dissects.
     private var frame = CapturedFrame.blank()
+    /// The worker's copy of a tree handed over.
+    private var tree = ProtocolTree()
 
     init(index: Int, engine: DissectionEngine, finisher: FrameFinisher) {
         self.index = index
@@ -193,7 +224,12 @@ final class ReadWorker: @unchecked Sendable {
             out.pointee.text.removeAll(keepingAtMost: FrameBatch.keptRunBytes)
             for i in 0..<batch.count where batch.frames[i].owner == index {
                 batch.frames[i].load(into: &frame, from: batch.bytes.bytes)
-                engine.dissect(frame, wantsInfo: wantsInfo) { tree in finisher.finish(batch, i, frame, tree) }
+                if batch.frames[i].treeLength > 0 {
+                    tree.load(flat: batch.tree(at: i))
+                    finisher.finish(batch, i, frame, tree)
+                } else {
+                    engine.dissect(frame, wantsInfo: wantsInfo) { tree in finisher.finish(batch, i, frame, tree) }
+                }
             }
             batch.done.signal()
         }
@@ -218,15 +254,24 @@ struct ParallelReadResult {
 /// byte, as reading on one thread.
 ///
 /// Frames cross threads as plain bytes, and output comes back as plain bytes. Handing over
-/// decoded trees instead was tried: the cache lines of their arrays, and of the reference counts
-/// on them, moving between cores cost more than rendering them.
+/// decoded trees as they are (arrays and strings) was tried: the cache lines of their arrays,
+/// and of the reference counts on them, moving between cores cost more than rendering them.
+/// Trees therefore cross as bytes too (`renderOnly`), and the worker rebuilds them in storage of
+/// its own.
 ///
 /// When the workers fall behind, the reading thread keeps a share of the stateless frames for
 /// itself; when a worker waits for it, it gives the share back.
+///
+/// With post-dissectors (`device.*`, for the tree and JSON), every frame reads the state the
+/// frames before it left, so none is stateless. Then, with `renderOnly`, the reading thread
+/// decodes every frame and hands over the finished trees instead, as plain bytes
+/// (`ProtocolTree.writeFlat`): the workers filter and render them. The share works the same way.
 struct ParallelReader {
     let workers: [ReadWorker]
     let main: FrameFinisher
     let wantsInfo: Bool
+    /// Hands over finished trees rather than stateless frames.
+    let renderOnly: Bool
     let out: OutputSink
     let capture: CaptureOutput?
 
@@ -239,7 +284,8 @@ struct ParallelReader {
         readBefore: Int
     ) -> ParallelReadResult {
         let k = workers.count
-        let ring = (0..<(2 * k + 2)).map { _ in FrameBatch(threads: k + 1) }
+        let perBatch = renderOnly ? FrameBatch.treeCapacity : FrameBatch.frameCapacity
+        let ring = (0..<(2 * k + 2)).map { _ in FrameBatch(threads: k + 1, capacity: perBatch) }
         for worker in workers {
             DispatchQueue(label: "bleinspect.read.worker.\(worker.index)").async { worker.run(ring) }
         }
@@ -298,9 +344,10 @@ struct ParallelReader {
             }
             batch.count = 0
             batch.bytes.removeAll(keepingAtMost: FrameBatch.keptRunBytes)
+            batch.trees.removeAll(keepingAtMost: FrameBatch.keptRunBytes)
             let mainRun = batch.outputs + k
             mainRun.pointee.text.removeAll(keepingAtMost: FrameBatch.keptRunBytes)
-            while batch.count < FrameBatch.capacity, result.read < limit {
+            while batch.count < batch.capacity, result.read < limit {
                 let frame: CapturedFrame
                 do throws(CaptureError) {
                     guard let f = try reader.next() else { break }
@@ -319,12 +366,17 @@ struct ParallelReader {
                 batch.frames[i] = BatchFrame(frame, previous: previous ?? frame.timestamp)
                 previous = frame.timestamp
                 var mine = true
-                if engine.decodesWithoutState(frame) {
+                if renderOnly || engine.decodesWithoutState(frame) {
                     credit += share
                     mine = credit >= 16
                     if mine { credit -= 16 }
                 }
-                if mine {
+                if renderOnly && !mine {
+                    batch.frames[i].owner = owner
+                    owner = (owner + 1) % k
+                    engine.dissect(frame, wantsInfo: wantsInfo) { tree in batch.storeTree(tree, at: i) }
+                    batch.storeBytes(frame, at: i)
+                } else if mine {
                     batch.frames[i].owner = k
                     engine.dissect(frame, wantsInfo: wantsInfo) { tree in main.finish(batch, i, frame, tree) }
                     if capture != nil { batch.storeBytes(frame, at: i) }

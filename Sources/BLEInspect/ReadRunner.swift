@@ -123,8 +123,11 @@ public struct ReadRunner {
                 var previous: Timestamp? = nil
                 var engine = makeEngine(registry: registry, filter: filter, printLines: printLines)
                 let workers = workerCount(reader.totalBytes)
-                // Stateless frames are what workers take; with post-dissectors running, none is.
-                if workers > 0 && (printLines || filter != nil) && !engine.runsPostDissectors {
+                // Stateless frames are what workers take. With post-dissectors running none is,
+                // and the workers render (and filter) the trees the reading thread decodes: only
+                // worth it when there is output to render.
+                let renderOnly = engine.runsPostDissectors
+                if workers > 0 && (printLines || filter != nil) && (printLines || !renderOnly) {
                     let parallel = ParallelReader(
                         workers: (0..<workers).map { k in
                             // Each worker has its own registry, filter and renderer: objects that
@@ -149,6 +152,7 @@ public struct ReadRunner {
                             printLines: printLines
                         ),
                         wantsInfo: printLines && renderer.wantsInfo,
+                        renderOnly: renderOnly,
                         out: out,
                         capture: capture
                     )

@@ -47,6 +47,9 @@ struct ParallelReadTests {
         ["-Y", "btcommon.eir_ad.entry.device_name", "--count"],
         ["-Y", "btl2cap.cmd_code == 0x16", "--count"],
         ["-c", "1000"],
+        // device.* fields: every frame needs the frames before it, so the workers only render.
+        ["-Y", "device.name"],
+        ["-V", "-Y", "device.addr", "-c", "2000"],
     ]
 
     @Test("the output, the messages and the exit status do not depend on the threads", arguments: modes)

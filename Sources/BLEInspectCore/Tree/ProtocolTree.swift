@@ -52,7 +52,7 @@ public struct ProtocolTree: Sendable {
         try infoStorage.withElements(body)
     }
     /// Set when the node limit dropped nodes.
-    public private(set) var overflowed = false
+    public internal(set) var overflowed = false
     /// Index of the first node added by a post-dissector (derived fields such as `device.*`);
     /// the nodes before it are the frame's own protocol layers.
     public var derivedStart: Int = Int.max
@@ -108,7 +108,13 @@ public struct ProtocolTree: Sendable {
             if !isKnownUniquelyReferenced(&keptAt) { keptAt = keptAt.copy() }
             keptAt.append(Int32(truncatingIfNeeded: attempted &- 1))
         }
-        append(
+        // `append`, inline: this runs for every node.
+        guard storage.count < Self.maximumNodes else {
+            overflowed = true
+            return
+        }
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        storage.append(
             FieldNode(
                 field: field,
                 depth: UInt16(clamping: depth),
@@ -342,6 +348,11 @@ final class TreeBuffer<Element: BitwiseCopyable>: @unchecked Sendable {
             (base + count).initialize(from: source, count: n)
         }
         count += n
+    }
+
+    /// Makes room for `needed` elements in all.
+    func reserve(_ needed: Int) {
+        if needed > capacity { grow(to: needed) }
     }
 
     private func grow(to needed: Int) {
