@@ -494,13 +494,7 @@ enum ATTNames {
         errors.lookup(UInt64(code)) ?? "Reserved Error " + hex8(code)
     }
 
-    static func hex8(_ v: UInt8) -> String {
-        let s = String(v, radix: 16)
-        return "0x" + (s.count < 2 ? "0" + s : s)
-    }
+    static func hex8(_ v: UInt8) -> String { HexText.prefixed(UInt64(v), digits: 2, upperCase: false) }
 
-    static func hex16(_ v: UInt16) -> String {
-        let s = String(v, radix: 16)
-        return "0x" + String(repeating: "0", count: max(0, 4 - s.count)) + s
-    }
+    static func hex16(_ v: UInt16) -> String { HexText.prefixed(UInt64(v), digits: 4, upperCase: false) }
 }

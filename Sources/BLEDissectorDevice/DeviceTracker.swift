@@ -186,110 +186,107 @@ struct TrackerCore {
         if !addresses.isEmpty { addresses.removeAll(keepingCapacity: true) }
         var inReport = false
         var reportDepth: UInt16 = 0
-        // Through the buffer in place, so that the many nodes this tracker ignores are not copied.
-        do {
-            let buffer = nodes
-            for i in buffer.indices {
-                if inReport && buffer[i].depth <= reportDepth { inReport = false }
-                let role = roles.role(buffer[i].field)
-                if role == .none { continue }
-                let node = buffer[i]
-                switch role {
-                case .cmdLayer, .evtLayer, .aclLayer, .scoLayer:
-                    if facts.layer == .none { facts.layer = role }
-                case .cmdOpcode:
-                    if facts.cmdOpcode == nil {
-                        facts.cmdOpcode = node.value.unsignedValue.map(UInt16.init(truncatingIfNeeded:))
-                    }
-                case .evtCode:
-                    if facts.evtCode == nil {
-                        facts.evtCode = node.value.unsignedValue.map(UInt8.init(truncatingIfNeeded:))
-                    }
-                case .evtSubevent:
-                    if facts.subevent == nil {
-                        facts.subevent = node.value.unsignedValue.map(UInt8.init(truncatingIfNeeded:))
-                    }
-                case .evtStatus:
-                    if !inReport && facts.status == nil {
-                        facts.status = node.value.unsignedValue.map(UInt8.init(truncatingIfNeeded:))
-                    }
-                case .evtOpcode:
-                    if facts.completedOpcode == nil {
-                        facts.completedOpcode = node.value.unsignedValue.map(UInt16.init(truncatingIfNeeded:))
-                    }
-                case .cmdHandle, .evtHandle, .aclHandle, .scoHandle:
-                    if let v = node.value.unsignedValue, handles.count < 256 {
-                        handles.append(HandleFacts(handle: UInt16(truncatingIfNeeded: v), span: NodeSpan(node)))
-                    }
-                case .cmdAddr, .evtAddr:
-                    guard case .address(let a) = node.value else { break }
-                    if inReport, let last = reports.indices.last {
-                        if reports[last].address == nil { reports[last].address = a }
-                    } else {
-                        if facts.address == nil {
-                            facts.address = a
-                            facts.addressSpan = NodeSpan(node)
-                        }
-                        if addresses.count < DeviceState.maximumRefsPerFrame {
-                            addresses.append(AddressFacts(address: a, span: NodeSpan(node)))
-                        }
-                    }
-                case .cmdAddrType, .evtAddrType:
-                    let v = UInt8(truncatingIfNeeded: node.value.unsignedValue ?? 0xFF)
-                    if inReport, let last = reports.indices.last {
-                        reports[last].hciType = v
-                    } else if facts.hciType == 0xFF {
-                        facts.hciType = v
-                    }
-                case .evtPeerRPA:
-                    if case .address(let a) = node.value { facts.peerRPA = a }
-                case .evtRemoteName:
-                    if case .string(let ref) = node.value { facts.remoteName = text(ref) }
-                case .evtSyncHandle:
-                    if facts.syncHandle == nil, let v = node.value.unsignedValue {
-                        facts.syncHandle = UInt16(truncatingIfNeeded: v)
-                        facts.syncSpan = NodeSpan(node)
-                    }
-                case .evtReport:
-                    reports.append(ReportFacts(span: NodeSpan(node), depth: node.depth))
-                    inReport = true
-                    reportDepth = node.depth
-                case .adType:
-                    facts.lastADType = node.value.unsignedValue ?? 0
-                case .adName:
-                    guard case .string(let ref) = node.value else { break }
-                    let rank: UInt8
-                    switch facts.lastADType {
-                    case 0x09: rank = NameRank.complete
-                    case 0x08: rank = NameRank.shortened
-                    default: continue
-                    }
-                    if inReport, let last = reports.indices.last {
-                        if rank > reports[last].nameRank {
-                            reports[last].name = text(ref)
-                            reports[last].nameRank = rank
-                        }
-                    } else if rank > facts.eirRank {
-                        facts.eirName = text(ref)
-                        facts.eirRank = rank
-                    }
-                case .attOpcode:
-                    if facts.attOpcode == nil {
-                        facts.attOpcode = node.value.unsignedValue.map(UInt8.init(truncatingIfNeeded:))
-                    }
-                case .attDeviceName:
-                    if facts.attName == nil, case .string(let ref) = node.value { facts.attName = text(ref) }
-                case .smpOpcode:
-                    if facts.smpOpcode == nil {
-                        facts.smpOpcode = node.value.unsignedValue.map(UInt8.init(truncatingIfNeeded:))
-                    }
-                case .smpAddr:
-                    if case .address(let a) = node.value { facts.smpAddress = a }
-                case .smpAddrType:
-                    facts.smpType = UInt8(truncatingIfNeeded: node.value.unsignedValue ?? 0xFF)
-                case .none:
-                    break
+        // Through the buffer in place: the many nodes this tracker ignores are not copied.
+        for i in nodes.indices {
+            if inReport && nodes[i].depth <= reportDepth { inReport = false }
+            let role = roles.role(nodes[i].field)
+            if role == .none { continue }
+            let node = nodes[i]
+            switch role {
+            case .cmdLayer, .evtLayer, .aclLayer, .scoLayer:
+                if facts.layer == .none { facts.layer = role }
+            case .cmdOpcode:
+                if facts.cmdOpcode == nil {
+                    facts.cmdOpcode = node.value.unsignedValue.map(UInt16.init(truncatingIfNeeded:))
                 }
+            case .evtCode:
+                if facts.evtCode == nil {
+                    facts.evtCode = node.value.unsignedValue.map(UInt8.init(truncatingIfNeeded:))
+                }
+            case .evtSubevent:
+                if facts.subevent == nil {
+                    facts.subevent = node.value.unsignedValue.map(UInt8.init(truncatingIfNeeded:))
+                }
+            case .evtStatus:
+                if !inReport && facts.status == nil {
+                    facts.status = node.value.unsignedValue.map(UInt8.init(truncatingIfNeeded:))
+                }
+            case .evtOpcode:
+                if facts.completedOpcode == nil {
+                    facts.completedOpcode = node.value.unsignedValue.map(UInt16.init(truncatingIfNeeded:))
+                }
+            case .cmdHandle, .evtHandle, .aclHandle, .scoHandle:
+                if let v = node.value.unsignedValue, handles.count < 256 {
+                    handles.append(HandleFacts(handle: UInt16(truncatingIfNeeded: v), span: NodeSpan(node)))
+                }
+            case .cmdAddr, .evtAddr:
+                guard case .address(let a) = node.value else { break }
+                if inReport, let last = reports.indices.last {
+                    if reports[last].address == nil { reports[last].address = a }
+                } else {
+                    if facts.address == nil {
+                        facts.address = a
+                        facts.addressSpan = NodeSpan(node)
+                    }
+                    if addresses.count < DeviceState.maximumRefsPerFrame {
+                        addresses.append(AddressFacts(address: a, span: NodeSpan(node)))
+                    }
+                }
+            case .cmdAddrType, .evtAddrType:
+                let v = UInt8(truncatingIfNeeded: node.value.unsignedValue ?? 0xFF)
+                if inReport, let last = reports.indices.last {
+                    reports[last].hciType = v
+                } else if facts.hciType == 0xFF {
+                    facts.hciType = v
+                }
+            case .evtPeerRPA:
+                if case .address(let a) = node.value { facts.peerRPA = a }
+            case .evtRemoteName:
+                if case .string(let ref) = node.value { facts.remoteName = text(ref) }
+            case .evtSyncHandle:
+                if facts.syncHandle == nil, let v = node.value.unsignedValue {
+                    facts.syncHandle = UInt16(truncatingIfNeeded: v)
+                    facts.syncSpan = NodeSpan(node)
+                }
+            case .evtReport:
+                reports.append(ReportFacts(span: NodeSpan(node), depth: node.depth))
+                inReport = true
+                reportDepth = node.depth
+            case .adType:
+                facts.lastADType = node.value.unsignedValue ?? 0
+            case .adName:
+                guard case .string(let ref) = node.value else { break }
+                let rank: UInt8
+                switch facts.lastADType {
+                case 0x09: rank = NameRank.complete
+                case 0x08: rank = NameRank.shortened
+                default: continue
+                }
+                if inReport, let last = reports.indices.last {
+                    if rank > reports[last].nameRank {
+                        reports[last].name = text(ref)
+                        reports[last].nameRank = rank
+                    }
+                } else if rank > facts.eirRank {
+                    facts.eirName = text(ref)
+                    facts.eirRank = rank
+                }
+            case .attOpcode:
+                if facts.attOpcode == nil {
+                    facts.attOpcode = node.value.unsignedValue.map(UInt8.init(truncatingIfNeeded:))
+                }
+            case .attDeviceName:
+                if facts.attName == nil, case .string(let ref) = node.value { facts.attName = text(ref) }
+            case .smpOpcode:
+                if facts.smpOpcode == nil {
+                    facts.smpOpcode = node.value.unsignedValue.map(UInt8.init(truncatingIfNeeded:))
+                }
+            case .smpAddr:
+                if case .address(let a) = node.value { facts.smpAddress = a }
+            case .smpAddrType:
+                facts.smpType = UInt8(truncatingIfNeeded: node.value.unsignedValue ?? 0xFF)
+            case .none:
+                break
             }
         }
     }

@@ -151,15 +151,9 @@ enum HCIPacket {
         return HCICommandNames.name(opcode) + " " + hex16(opcode)
     }
 
-    static func hex16(_ v: UInt16) -> String {
-        let s = String(v, radix: 16, uppercase: true)
-        return "0x" + String(repeating: "0", count: max(0, 4 - s.count)) + s
-    }
+    static func hex16(_ v: UInt16) -> String { HexText.prefixed(UInt64(v), digits: 4) }
 
-    static func hex8(_ v: UInt8) -> String {
-        let s = String(v, radix: 16, uppercase: true)
-        return "0x" + (s.count < 2 ? "0" : "") + s
-    }
+    static func hex8(_ v: UInt8) -> String { HexText.prefixed(UInt64(v), digits: 2) }
 
     /// Adds an opcode with its OGF/OCF sub-fields.
     static func opcode(

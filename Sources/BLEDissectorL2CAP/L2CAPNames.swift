@@ -205,23 +205,10 @@ public enum L2CAPNames {
 /// Text helpers for info lines and expert notes (used only when text is wanted).
 enum Format {
     /// `0x0040`.
-    static func hex16(_ v: UInt16) -> String { hex(UInt64(v), digits: 4) }
+    static func hex16(_ v: UInt16) -> String { HexText.prefixed(UInt64(v), digits: 4) }
 
     /// `0x14`.
-    static func hex8(_ v: UInt8) -> String { hex(UInt64(v), digits: 2) }
-
-    /// `0x` and `digits` upper-case hex digits, made as bytes (the result is a small string).
-    private static func hex(_ v: UInt64, digits: Int) -> String {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: digits + 2) { out in
-            out[0] = 0x30
-            out[1] = 0x78
-            for i in 0..<digits {
-                let d = UInt8(truncatingIfNeeded: (v >> UInt64(4 * (digits - 1 - i))) & 0xF)
-                out[2 + i] = d < 10 ? 0x30 + d : 0x37 + d
-            }
-            return String(decoding: out, as: UTF8.self)
-        }
-    }
+    static func hex8(_ v: UInt8) -> String { HexText.prefixed(UInt64(v), digits: 2) }
 
     /// Milliseconds with three decimals, from nanoseconds.
     static func milliseconds(_ nanos: Int64) -> String {

@@ -332,8 +332,5 @@ enum SMPInfo {
         return parts.isEmpty ? "none" : parts.joined(separator: ", ")
     }
 
-    static func hex16(_ v: UInt16) -> String {
-        let s = String(v, radix: 16)
-        return "0x" + String(repeating: "0", count: max(0, 4 - s.count)) + s
-    }
+    static func hex16(_ v: UInt16) -> String { HexText.prefixed(UInt64(v), digits: 4, upperCase: false) }
 }

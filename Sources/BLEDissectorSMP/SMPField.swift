@@ -259,10 +259,7 @@ enum SMPNames {
 
     static let methods = ValueNames(PairingMethod.allCases.map { (UInt64($0.rawValue), $0.name) })
 
-    static func hex8(_ v: UInt8) -> String {
-        let s = String(v, radix: 16)
-        return "0x" + (s.count < 2 ? "0" + s : s)
-    }
+    static func hex8(_ v: UInt8) -> String { HexText.prefixed(UInt64(v), digits: 2, upperCase: false) }
 }
 
 /// The association model of a pairing (Core Vol 3 Part H 2.3.5.1).

@@ -150,9 +150,7 @@ public enum TerminalSafeText {
     }
 
     @inlinable @inline(__always)
-    static func upperHexDigit(_ d: UInt8) -> UInt8 {
-        d < 10 ? 0x30 + d : 0x37 + d
-    }
+    static func upperHexDigit(_ d: UInt8) -> UInt8 { HexText.digit(d) }
 
     @inlinable
     static func appendHexByte<Output: EscapedTextOutput & ~Copyable>(_ b: UInt8, to out: inout Output) {

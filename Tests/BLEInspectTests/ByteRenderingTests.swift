@@ -82,6 +82,21 @@ struct ByteRenderingTests {
         }
     }
 
+    @Test("HexText: 0x numbers in both cases, padded, never cut")
+    func hexText() {
+        var g = Generator(state: 10)
+        for _ in 0..<5_000 {
+            let v = g.next() >> UInt64(g.below(64))
+            let digits = g.below(17)
+            for upper in [true, false] {
+                let s = String(v, radix: 16, uppercase: upper)
+                let expected = "0x" + String(repeating: "0", count: max(0, digits - s.count)) + s
+                #expect(HexText.prefixed(v, digits: digits, upperCase: upper) == expected)
+            }
+        }
+        #expect(HexText.prefixed(0, digits: 0) == "0x0")
+    }
+
     @Test("UUID text: short forms and the 8-4-4-4-12 form")
     func uuidText() {
         var g = Generator(state: 9)

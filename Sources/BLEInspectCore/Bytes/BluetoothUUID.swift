@@ -44,16 +44,7 @@ public struct BluetoothUUID: Hashable, Sendable, BitwiseCopyable, CustomStringCo
     /// `0x180F` for short UUIDs on the base, the canonical 8-4-4-4-12 form otherwise.
     public var description: String {
         if width <= 4, let short = shortValue {
-            let significant = (32 - short.leadingZeroBitCount + 3) / 4
-            let digits = max(width == 2 ? 4 : 8, significant)
-            return String(unsafeUninitializedCapacity: 2 + digits) { out in
-                out[0] = 0x30
-                out[1] = 0x78
-                for i in 0..<digits {
-                    out[2 + i] = Self.upperHex(UInt64(short) >> UInt64(4 * (digits - 1 - i)))
-                }
-                return 2 + digits
-            }
+            return HexText.prefixed(UInt64(short), digits: width == 2 ? 4 : 8)
         }
         return canonical
     }
@@ -68,18 +59,11 @@ public struct BluetoothUUID: Hashable, Sendable, BitwiseCopyable, CustomStringCo
                     n += 1
                 }
                 let word = i < 16 ? high : low
-                out[n] = Self.upperHex(word >> UInt64(60 - 4 * (i % 16)))
+                out[n] = HexText.digit(UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * (i % 16))))
                 n += 1
             }
             return n
         }
-    }
-
-    /// The upper-case hex digit of the low four bits of `v`.
-    @inline(__always)
-    static func upperHex(_ v: UInt64) -> UInt8 {
-        let d = UInt8(truncatingIfNeeded: v & 0xF)
-        return d < 10 ? 0x30 + d : 0x37 + d
     }
 
     /// Parses `180F`, `0x180F`, `0000180F`, or the 128-bit form with or without dashes.

@@ -17,9 +17,6 @@ public struct DissectionEngine {
     /// expert text turns it off; the notes and their severities stay.
     public var addsExpertText = true
 
-    /// Skips every dispatch into the standard table `table`: its dissectors, and all beneath them,
-    /// do not run and add nothing. For callers that need none of their fields; only tables whose
-    /// dissectors keep no capture state that other modules read may be skipped.
     /// Keeps only the nodes of `fields` in every frame's tree (see `ProtocolTree.fieldMask`):
     /// for callers that read those fields and nothing else. Not with post-dissectors, which read
     /// the whole tree.
@@ -27,6 +24,9 @@ public struct DissectionEngine {
         context.tree.fieldMask = FieldMask(fields, fieldCount: registry.fields.count)
     }
 
+    /// Skips every dispatch into the standard table `table`: its dissectors, and all beneath them,
+    /// do not run and add nothing. For callers that need none of their fields; only tables whose
+    /// dissectors keep no capture state that other modules read may be skipped.
     public mutating func skip(_ table: TableID) {
         if let slot = table.standardSlot, slot < 64 { skippedTables |= 1 << UInt64(slot) }
     }

@@ -100,21 +100,15 @@ public struct ProtocolTree: Sendable {
 
     @usableFromInline
     mutating func store(_ field: FieldID, _ value: FieldValue, _ range: Range<Int>, source: Int) {
-        if fieldMask != nil {
-            guard storage.count < Self.maximumNodes else {
-                overflowed = true
-                return
-            }
-            if !isKnownUniquelyReferenced(&keptAt) { keptAt = keptAt.copy() }
-            keptAt.append(Int32(truncatingIfNeeded: attempted &- 1))
-        }
-        // `append`, inline: this runs for every node.
         guard storage.count < Self.maximumNodes else {
             overflowed = true
             return
         }
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-        storage.append(
+        if fieldMask != nil {
+            if !isKnownUniquelyReferenced(&keptAt) { keptAt = keptAt.copy() }
+            keptAt.append(Int32(truncatingIfNeeded: attempted &- 1))
+        }
+        append(
             FieldNode(
                 field: field,
                 depth: UInt16(clamping: depth),
@@ -162,8 +156,9 @@ public struct ProtocolTree: Sendable {
         var shift = needed * 4
         while shift > 0 {
             shift -= 4
-            let d = UInt8(truncatingIfNeeded: (value >> UInt64(shift)) & 0xF)
-            storage.append(d < 10 ? 0x30 + d : (upperCase ? 0x37 : 0x57) + d)
+            storage.append(
+                HexText.digit(UInt8(truncatingIfNeeded: (value >> UInt64(shift)) & 0xF), upperCase: upperCase)
+            )
         }
     }
 
@@ -287,6 +282,8 @@ public struct ProtocolTree: Sendable {
         return sources.count
     }
 
+    /// Inlined: it runs for every node.
+    @inline(__always)
     mutating func append(_ node: FieldNode) {
         guard storage.count < Self.maximumNodes else {
             overflowed = true
