@@ -22,9 +22,19 @@ Scenarios (one file each):
                              credit starvation, channel + link disconnection
   smp-pairing.btsnoop        LE Secure Connections (Just Works), key distribution
   smp-legacy-pairing.btsnoop LE legacy pairing (Just Works), key distribution
+  gatt-database.btsnoop      richer GATT server (secondary service + include,
+                             descriptors 0x2900/0x2901/0x2904), reads, write
+                             request + command, notifications, indications,
+                             Service Changed + range rediscovery, reconnection
+  le-coc-stall.btsnoop       LE CoC whose receiver withholds credits (1.500 s,
+                             then 0.750 s) while the sender has data queued
 plus, derived from gatt-discovery.btsnoop:
   gatt-discovery-be.pklg / gatt-discovery-le.pklg   Apple PacketLogger, both byte orders
   le-coc.sdus.json           the L2CAP SDUs sent on the LE CoC, in send order
+and written alongside the new recordings:
+  gatt-database.gatt.json    the peripheral's attribute table (from Bumble's
+                             gatt_server), and what the central did per handle
+  le-coc-stall.stalls.json   the stalls, found again in the recording, + the SDUs
 
 Determinism: everything is fixed that Bumble lets one fix (addresses, IRKs, names,
 payloads).  What Bumble draws at random (SMP random values, LTK/CSRK, ECDH private
@@ -57,8 +67,9 @@ import selectors
 import struct
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
-from bumble import crypto, hci, l2cap
+from bumble import att, crypto, hci, l2cap
 from bumble.controller import Controller
 from bumble.core import UUID
 from bumble.device import (
@@ -68,7 +79,15 @@ from bumble.device import (
     DeviceConfiguration,
     Peer,
 )
-from bumble.gatt import Characteristic, Descriptor, Service
+from bumble.gatt import (
+    GATT_PRIMARY_SERVICE_ATTRIBUTE_TYPE,
+    Characteristic,
+    CharacteristicDeclaration,
+    Descriptor,
+    IncludedServiceDeclaration,
+    Service,
+)
+from bumble.gatt_client import ServiceProxy
 from bumble.host import Host
 from bumble.link import LocalLink
 from bumble.pairing import PairingConfig, PairingDelegate
@@ -581,6 +600,501 @@ async def scenario_smp(pair: Pair, secure_connections: bool) -> dict:
     }
 
 
+# gatt-database: a richer GATT server (secondary service included by a primary
+# one, 16- and 128-bit UUIDs, varied properties and descriptors), notifications
+# and indications, a Service Changed indication, and a second connection.
+DB_STREAM_UUID = 'B1E15EC7-0002-4000-8000-000000000001'
+DB_EVENTS_UUID = 'B1E15EC7-0003-4000-8000-000000000001'
+DB_TEMPERATURE = 2150  # 21.50 °C: Temperature 0x2A6E is a sint16 in 0.01 °C
+DB_CONTROL_VALUES = (b'mode=idle', b'mode=fast')  # initial, then written (request)
+DB_STREAM_VALUE = bytes(range(0x30, 0x40))  # written once with a Write Command
+DB_EVENTS = (b'\x01door open', b'\x02door shut')  # indications
+DB_TX_POWER = -4  # the service that is added later, announced by Service Changed
+CCCD_UUID = UUID('2902')
+
+
+def presentation_format(fmt: int, exponent: int, unit: int) -> bytes:
+    """Characteristic Presentation Format value (0x2904): namespace 1 (SIG)."""
+    return struct.pack('<BbHBH', fmt, exponent, unit, 0x01, 0x0000)
+
+
+def gatt_database_services() -> dict:
+    """The gatt-database peripheral's own services, in the order they are added."""
+    props = Characteristic.Properties
+    temperature = Characteristic(
+        '2A6E',
+        props.READ,
+        Characteristic.READABLE,
+        struct.pack('<h', DB_TEMPERATURE),
+        descriptors=[
+            # sint16, exponent -2, unit 0x272F (degree Celsius)
+            Descriptor('2904', Descriptor.READABLE, presentation_format(0x0E, -2, 0x272F))
+        ],
+    )
+    environment = Service('181A', [temperature], primary=False)
+    battery_level = Characteristic(
+        '2A19',
+        props.READ | props.NOTIFY,
+        Characteristic.READABLE,
+        bytes([BATTERY_LEVELS[0]]),
+        descriptors=[
+            # uint8, exponent 0, unit 0x27AD (percentage)
+            Descriptor('2904', Descriptor.READABLE, presentation_format(0x04, 0, 0x27AD))
+        ],
+    )
+    control = Characteristic(
+        CUSTOM_CHAR_UUID,
+        props.READ | props.WRITE | props.EXTENDED_PROPERTIES,
+        Characteristic.READABLE | Characteristic.WRITEABLE,
+        DB_CONTROL_VALUES[0],
+        descriptors=[
+            Descriptor('2900', Descriptor.READABLE, struct.pack('<H', 0x0001)),  # reliable
+            Descriptor('2901', Descriptor.READABLE, b'bleinspect control'),
+        ],
+    )
+    stream = Characteristic(
+        DB_STREAM_UUID, props.WRITE_WITHOUT_RESPONSE, Characteristic.WRITEABLE, b''
+    )
+    events = Characteristic(
+        DB_EVENTS_UUID, props.READ | props.INDICATE, Characteristic.READABLE, b'\x00'
+    )
+
+    def read_only(uuid: str, value: bytes) -> Characteristic:
+        return Characteristic(uuid, props.READ, Characteristic.READABLE, value)
+
+    tx_power_level = read_only('2A07', struct.pack('<b', DB_TX_POWER))
+    return {
+        'services': [
+            environment,  # first, so that its handles do not nest in the includer's
+            Service('180F', [battery_level]),
+            Service(
+                '180A',
+                [
+                    read_only('2A29', b'bleinspect'),  # Manufacturer Name String
+                    read_only('2A24', b'BI-DB-1'),  # Model Number String
+                    read_only('2A26', b'0.0.236'),  # Firmware Revision String
+                ],
+            ),
+            Service(
+                CUSTOM_SERVICE_UUID,
+                [control, stream, events],
+                included_services=[environment],
+            ),
+        ],
+        'later': Service('1804', [tx_power_level]),  # added during connection 1
+        'battery_level': battery_level,
+        'stream': stream,
+        'events': events,
+    }
+
+
+def uuid_hex(uuid: UUID) -> str:
+    return uuid.to_hex_str('-')
+
+
+def gatt_database_json(device: Device) -> list[dict]:
+    """The server's attribute table, from Bumble's own gatt_server.attributes."""
+    out: list[dict] = []
+    owner: Characteristic | None = None
+    for attribute in device.gatt_server.attributes:
+        entry = {'handle': attribute.handle, 'type': uuid_hex(attribute.type)}
+        if isinstance(attribute, Service):
+            owner = None
+            entry['kind'] = 'primary_service' if attribute.primary else 'secondary_service'
+            entry['uuid'] = uuid_hex(attribute.uuid)
+            entry['end_handle'] = attribute.end_group_handle
+        elif isinstance(attribute, IncludedServiceDeclaration):
+            entry['kind'] = 'include'
+            entry['included_start'] = attribute.service.handle
+            entry['included_end'] = attribute.service.end_group_handle
+            entry['uuid'] = uuid_hex(attribute.service.uuid)
+        elif isinstance(attribute, CharacteristicDeclaration):
+            owner = attribute.characteristic
+            entry['kind'] = 'characteristic'
+            entry['uuid'] = uuid_hex(owner.uuid)
+            entry['properties'] = int(owner.properties)
+            entry['value_handle'] = attribute.value_handle
+        elif isinstance(attribute, Characteristic):
+            entry['kind'] = 'value'
+        else:
+            check(owner is not None, f'descriptor {attribute} outside a characteristic')
+            entry['kind'] = 'descriptor'
+            entry['characteristic'] = uuid_hex(owner.uuid)  # type: ignore[union-attr]
+        # Values of characteristics and descriptors, as the server holds them at
+        # the end; CCCDs have none (their state is per client), and the Database
+        # Hash is computed as Bumble computes it when it is read.
+        gatt_svc = device.gatt_service
+        if entry['kind'] in ('value', 'descriptor') and isinstance(attribute.value, bytes):
+            entry['value'] = attribute.value.hex()
+        elif gatt_svc and attribute is gatt_svc.database_hash_characteristic:
+            entry['value'] = gatt_svc.get_database_hash(
+                SimpleNamespace(device=device)  # type: ignore[arg-type]
+            ).hex()
+        out.append(entry)
+    return out
+
+
+class GattActivity:
+    """What the central did, per attribute handle, recorded as the script does it."""
+
+    def __init__(self) -> None:
+        self.activity: dict[int, dict] = {}
+        self.subscriptions: dict[int, str] = {}
+
+    def _entry(self, handle: int) -> dict:
+        return self.activity.setdefault(
+            handle,
+            {'reads': 0, 'writes': 0, 'notifications': 0, 'indications': 0, 'last_value': ''},
+        )
+
+    async def read(self, peer: Peer, attribute) -> bytes:
+        value = await peer.read_value(attribute)
+        entry = self._entry(attribute.handle)
+        entry['reads'] += 1
+        entry['last_value'] = value.hex()
+        return value
+
+    async def write(self, peer: Peer, attribute, value: bytes, with_response: bool):
+        await peer.write_value(attribute, value, with_response=with_response)
+        entry = self._entry(attribute.handle)
+        entry['writes'] += 1
+        entry['last_value'] = value.hex()
+
+    async def subscribe(self, peer: Peer, characteristic, values: list):
+        indicate = not characteristic.properties & Characteristic.Properties.NOTIFY
+
+        def on_value(value: bytes) -> None:
+            entry = self._entry(characteristic.handle)
+            entry['indications' if indicate else 'notifications'] += 1
+            entry['last_value'] = value.hex()
+            values.append(value)
+
+        await peer.subscribe(characteristic, on_value)
+        cccd = characteristic.get_descriptor(CCCD_UUID)
+        self.subscriptions[cccd.handle] = '0200' if indicate else '0100'
+        return on_value
+
+    async def unsubscribe(self, peer: Peer, characteristic, subscriber) -> None:
+        await peer.unsubscribe(characteristic, subscriber)
+        self.subscriptions[characteristic.get_descriptor(CCCD_UUID).handle] = '0000'
+
+    def to_json(self) -> tuple[dict, dict]:
+        activity = {str(h): self.activity[h] for h in sorted(self.activity)}
+        subscriptions = {str(h): self.subscriptions[h] for h in sorted(self.subscriptions)}
+        return activity, subscriptions
+
+
+async def rediscover_range(peer: Peer, start: int, end: int) -> list[ServiceProxy]:
+    """Discover the primary services in start..end (after a Service Changed)."""
+    services: list[ServiceProxy] = []
+    while start <= end:
+        response = await peer.gatt_client.send_request(
+            att.ATT_Read_By_Group_Type_Request(
+                starting_handle=start,
+                ending_handle=end,
+                attribute_group_type=GATT_PRIMARY_SERVICE_ATTRIBUTE_TYPE,
+            )
+        )
+        if response.op_code == att.Opcode.ATT_ERROR_RESPONSE or not response.attributes:
+            break
+        for handle, end_group_handle, value in response.attributes:
+            services.append(
+                ServiceProxy(
+                    peer.gatt_client, handle, end_group_handle, UUID.from_bytes(value)
+                )
+            )
+        start = response.attributes[-1][1] + 1
+    return services
+
+
+async def scenario_gatt_database(pair: Pair) -> dict:
+    db = gatt_database_services()
+    pair.peripheral.add_services(db['services'])
+    gatt_svc = pair.peripheral.gatt_service
+    check(gatt_svc is not None and gatt_svc.service_changed_characteristic, 'no 0x2A05')
+    activity = GattActivity()
+    notified: dict[str, list] = {'battery': [], 'events': [], 'service_changed': []}
+
+    await pair.power_on()
+
+    # Connection 1: full discovery, reads, writes, subscriptions, Service Changed.
+    connection, _ = await pair.connect()
+    peer = Peer(connection)
+    mtu = await peer.request_mtu(247)
+    primaries = await peer.discover_services()
+    included = []
+    for service in primaries:
+        included += await peer.discover_included_services(service)
+    check(
+        [uuid_hex(s.uuid) for s in included] == ['181A'],
+        f'included services {[str(s.uuid) for s in included]}',
+    )
+    for service in primaries + included:
+        await peer.discover_characteristics(service=service)
+    for service in primaries + included:
+        for characteristic in service.characteristics:
+            await peer.discover_descriptors(characteristic=characteristic)
+
+    def char(uuid: str, services=None):
+        found = [
+            c for s in (services or primaries + included) for c in s.characteristics
+            if c.uuid == UUID(uuid)
+        ]
+        check(len(found) == 1, f'characteristic {uuid}: {len(found)} found')
+        return found[0]
+
+    def descriptor(characteristic, uuid: str):
+        found = characteristic.get_descriptor(UUID(uuid))
+        check(found is not None, f'descriptor {uuid} of {characteristic.uuid}')
+        return found
+
+    reads = {
+        'device_name': (await activity.read(peer, char('2A00'))).decode(),
+        'battery_level': (await activity.read(peer, char('2A19')))[0],
+        'manufacturer': (await activity.read(peer, char('2A29'))).decode(),
+        'temperature': struct.unpack('<h', await activity.read(peer, char('2A6E')))[0],
+        'control': (await activity.read(peer, char(CUSTOM_CHAR_UUID))).decode(),
+        'user_description': (
+            await activity.read(peer, descriptor(char(CUSTOM_CHAR_UUID), '2901'))
+        ).decode(),
+        'battery_format': (
+            await activity.read(peer, descriptor(char('2A19'), '2904'))
+        ).hex(),
+    }
+    check(
+        reads['device_name'] == PERIPHERAL_NAME
+        and reads['battery_level'] == BATTERY_LEVELS[0]
+        and reads['temperature'] == DB_TEMPERATURE
+        and reads['control'] == DB_CONTROL_VALUES[0].decode(),
+        f'reads {reads}',
+    )
+    await activity.write(peer, char(CUSTOM_CHAR_UUID), DB_CONTROL_VALUES[1], True)
+    await activity.write(peer, char(DB_STREAM_UUID), DB_STREAM_VALUE, False)
+
+    battery_sub = await activity.subscribe(peer, char('2A19'), notified['battery'])
+    await activity.subscribe(peer, char(DB_EVENTS_UUID), notified['events'])
+    await activity.subscribe(peer, char('2A05'), notified['service_changed'])
+    for index, level in enumerate(BATTERY_LEVELS[1:]):
+        await asyncio.sleep(1.0)
+        db['battery_level'].value = bytes([level])  # the server's value changes,
+        await pair.peripheral.notify_subscribers(db['battery_level'])  # then notifies
+        if index < len(DB_EVENTS):
+            await asyncio.sleep(0.25)
+            db['events'].value = DB_EVENTS[index]
+            await pair.peripheral.indicate_subscribers(db['events'])
+
+    # The peripheral adds a service and says so; the central rediscovers that range.
+    await asyncio.sleep(1.0)
+    pair.peripheral.add_service(db['later'])
+    changed = struct.pack('<HH', db['later'].handle, db['later'].end_group_handle)
+    await pair.peripheral.indicate_subscribers(
+        gatt_svc.service_changed_characteristic, changed
+    )
+    check(notified['service_changed'] == [changed], 'no Service Changed indication')
+    start, end = struct.unpack('<HH', notified['service_changed'][0])
+    new_services = await rediscover_range(peer, start, end)
+    for service in new_services:
+        await peer.discover_characteristics(service=service)
+    tx_power = struct.unpack('<b', await activity.read(peer, char('2A07', new_services)))[0]
+    check(tx_power == DB_TX_POWER, f'Tx Power {tx_power}')
+
+    await asyncio.sleep(0.5)
+    await activity.unsubscribe(peer, char('2A19'), battery_sub)
+    await asyncio.sleep(0.5)
+    await connection.disconnect()
+    check(notified['battery'] == [bytes([v]) for v in BATTERY_LEVELS[1:]], 'notifications')
+    check(notified['events'] == list(DB_EVENTS), f'indications {notified["events"]}')
+    check(db['stream'].value == DB_STREAM_VALUE, 'Write Command not applied')
+
+    # Connection 2: the same two devices again; a short discovery and one read.
+    await asyncio.sleep(2.0)
+    connection, _ = await pair.connect()
+    peer = Peer(connection)
+    again = await peer.discover_service(UUID(CUSTOM_SERVICE_UUID))
+    check(len(again) == 1, 'custom service not found again')
+    await peer.discover_characteristics(uuids=[UUID(CUSTOM_CHAR_UUID)], service=again[0])
+    control = (await activity.read(peer, char(CUSTOM_CHAR_UUID, again))).decode()
+    check(control == DB_CONTROL_VALUES[1].decode(), f'control after reconnection: {control}')
+    await asyncio.sleep(0.5)
+    await connection.disconnect()
+
+    activity_json, subscriptions_json = activity.to_json()
+    database = {
+        'address': PERIPHERAL_ADDRESS,
+        'attributes': gatt_database_json(pair.peripheral),
+        'activity': activity_json,
+        'subscriptions': subscriptions_json,
+    }
+    return {
+        'mtu': mtu,
+        'primary_services': len(primaries),
+        'reads': reads,
+        'service_changed': [start, end],
+        'control_after_reconnection': control,
+        'database': database,
+    }
+
+
+# le-coc-stall: the receiver (peripheral) withholds credits.  Same PSM and channel
+# parameters as le-coc (PERIPHERAL_COC: MPS 64, 4 credits, Bumble re-grants 2
+# whenever the sender's credits fall to 2); SDUs only go central->peripheral.
+# Each step: (SDU lengths written together, hold in seconds or None).  At most
+# two writes are pending at once, because Bumble's sender joins all queued writes
+# into one SDU when it starts the next SDU.
+STALL_STEPS = (
+    ((120,), None),  # 2 K-frames: credits 4 -> 2, re-granted at once
+    ((300, 60), 1.500),  # 5 + 1 K-frames: 0 credits after 4, SDU 2 unfinished
+    ((200,), None),  # 4 K-frames: 0 credits, but nothing left to send: no stall
+    ((400,), 0.750),  # 7 K-frames: 0 credits after 4, SDU 5 unfinished
+)
+
+
+STALL_DEFINITION = (
+    'A stall is an interval in which a sender on the LE credit-based channel holds '
+    '0 credits while it still has SDU data to send. It starts at start_frame, the '
+    'HCI ACL packet that completes the K-frame that takes the last credit while the '
+    'SDU of that K-frame is not complete yet, and ends at end_frame, the LE Flow '
+    'Control Credit packet (signalling code 0x16) that gives the sender credits '
+    'again. Frames are numbered from 1 in file order (tshark frame.number). '
+    'duration_us = end_time_us - start_time_us. channel_cid is the CID the K-frames '
+    'are sent to; sdu is the 1-based number of the unfinished SDU in that direction.'
+)
+STALL_TIME_BASE = (
+    'start_time_us and end_time_us are Unix time in microseconds (tshark '
+    'frame.time_epoch * 1e6): the btsnoop record timestamp as stored (microseconds '
+    'since 0000-01-01) minus 0x00DCDDB30F2F8000.'
+)
+
+
+class CreditWithholder:
+    """Holds back the LE Flow Control Credit packets of ONE receiving channel.
+
+    Bumble's ``LeCreditBasedChannel.on_pdu`` re-grants credits by calling
+    ``self.send_control_frame(L2CAP_LE_Flow_Control_Credit(...))`` as soon as the
+    sender's credits fall to half.  This replaces ``send_control_frame`` on the
+    one channel object.  After ``arm(delay)``, the next credit packet, and every
+    one that follows before the delay has passed, is held; when the delay has
+    passed ONE credit packet is sent that grants their sum (with the identifier
+    of the first one).  Other signalling packets, and credit packets while not
+    armed, go out at once, unchanged.
+    """
+
+    def __init__(self, channel: l2cap.LeCreditBasedChannel) -> None:
+        self.send = channel.send_control_frame
+        channel.send_control_frame = self.send_control_frame  # type: ignore[method-assign]
+        self.delay: float | None = None
+        self.held: list[l2cap.L2CAP_LE_Flow_Control_Credit] = []
+        self.holds: list[tuple[int, float]] = []  # (packets held, delay)
+
+    def arm(self, delay: float) -> None:
+        check(self.delay is None and not self.held, 'credit hold already armed')
+        self.delay = delay
+
+    def send_control_frame(self, frame) -> None:
+        if not isinstance(frame, l2cap.L2CAP_LE_Flow_Control_Credit) or (
+            self.delay is None and not self.held
+        ):
+            self.send(frame)
+            return
+        if not self.held:
+            asyncio.get_running_loop().call_later(self.delay, self.release)
+            self.holds.append((0, self.delay))
+            self.delay = None
+        self.held.append(frame)
+
+    def release(self) -> None:
+        frames, self.held = self.held, []
+        self.holds[-1] = (len(frames), self.holds[-1][1])
+        self.send(
+            l2cap.L2CAP_LE_Flow_Control_Credit(
+                identifier=frames[0].identifier,
+                cid=frames[0].cid,
+                credits=sum(f.credits for f in frames),
+            )
+        )
+
+
+class CreditMonitor:
+    """Bumble's own view of a sending channel's stalls (to cross-check coc_check).
+
+    A stall starts when ``process_output`` leaves the channel with 0 credits and
+    SDU data still waiting (the rest of an SDU, or queued writes), and ends when
+    credits arrive (``on_credits``).  Times are the loop's virtual time.
+    """
+
+    def __init__(self, channel: l2cap.LeCreditBasedChannel) -> None:
+        self.start: float | None = None
+        self.stalls: list[tuple[float, float]] = []
+        process_output, on_credits = channel.process_output, channel.on_credits
+        loop = asyncio.get_running_loop()
+
+        def watched_process_output() -> None:
+            process_output()
+            waiting = channel.out_sdu is not None or bool(channel.out_queue)
+            if channel.credits == 0 and waiting and self.start is None:
+                self.start = loop.time()
+
+        def watched_on_credits(credits: int) -> None:
+            if self.start is not None and credits > 0:
+                self.stalls.append((self.start, loop.time()))
+                self.start = None
+            on_credits(credits)
+
+        channel.process_output = watched_process_output  # type: ignore[method-assign]
+        channel.on_credits = watched_on_credits  # type: ignore[method-assign]
+
+
+async def scenario_le_coc_stall(pair: Pair) -> dict:
+    direction = 'central->peripheral'
+    received: list[bytes] = []
+    peripheral_channel = asyncio.get_running_loop().create_future()
+
+    def on_peripheral_channel(channel):
+        channel.sink = received.append
+        peripheral_channel.set_result((channel, CreditWithholder(channel)))
+
+    pair.peripheral.create_l2cap_server(
+        spec=l2cap.LeCreditBasedChannelSpec(psm=LE_PSM, **PERIPHERAL_COC),
+        handler=on_peripheral_channel,
+    )
+    await pair.power_on()
+    connection, _ = await pair.connect()
+    channel = await connection.create_l2cap_channel(
+        spec=l2cap.LeCreditBasedChannelSpec(psm=LE_PSM, **CENTRAL_COC)
+    )
+    _remote, withholder = await peripheral_channel
+    monitor = CreditMonitor(channel)
+
+    sent: list[dict] = []
+    index = 0
+    for lengths, hold in STALL_STEPS:
+        if hold is not None:
+            withholder.arm(hold)
+        for length in lengths:
+            index += 1
+            sdu = sdu_payload(direction, index, length)
+            sent.append({'direction': direction, 'hex': sdu.hex()})
+            channel.write(sdu)
+        await channel.drain()
+        await asyncio.sleep(0.1)
+
+    await channel.disconnect()
+    await asyncio.sleep(0.1)
+    await connection.disconnect()
+
+    expected = [bytes.fromhex(s['hex']) for s in sent]
+    check(received == expected, 'le-coc-stall: SDUs differ')
+    holds = [hold for _, hold in STALL_STEPS if hold is not None]
+    check([d for _, d in withholder.holds] == holds, f'holds {withholder.holds}')
+    check(len(monitor.stalls) == len(holds), f'Bumble saw stalls {monitor.stalls}')
+    return {
+        'psm': LE_PSM,
+        'sdus': sent,
+        'held_credit_packets': [n for n, _ in withholder.holds],
+        'bumble_stalls_s': [round(end - start, 6) for start, end in monitor.stalls],
+    }
+
+
 # -----------------------------------------------------------------------------
 # btsnoop reading, checks, PacketLogger conversion
 # -----------------------------------------------------------------------------
@@ -627,18 +1141,17 @@ def write_packetlogger(records, path: Path, byte_order: str) -> int:
     return len(records) + 1
 
 
-def coc_check(records) -> tuple[dict, list[dict]]:
-    """Follow the LE CoC in the central's recording, independently of Bumble.
+def l2cap_pdus(records) -> list[tuple[int, int, int, int, bytes]]:
+    """Reassemble the ACL packets of a recording into L2CAP PDUs.
 
-    Reassembles ACL fragments into L2CAP PDUs and K-frames into SDUs, and
-    follows each sender's credits (initial credits, minus one per K-frame, plus
-    LE Flow Control Credit grants).  Returns a per-direction summary (K-frames,
-    lowest credit count, how often credits reached zero, credit packets) and the
-    reassembled SDUs in order.
+    Returns (frame, timestamp, direction, cid, payload) per PDU, where frame is
+    the 1-based number (file order) of the ACL packet that completes the PDU,
+    timestamp is that packet's btsnoop timestamp as stored, and direction is
+    0 for host->controller (sent by the central) and 1 for controller->host.
     """
     pdus = {0: bytearray(), 1: bytearray()}  # per direction: reassembly
-    frames = []  # (received?, cid, payload)
-    for flags, _ts, packet in records:
+    out = []
+    for number, (flags, ts, packet) in enumerate(records, start=1):
         if packet[0] != 0x02:
             continue
         direction = flags & 1
@@ -653,14 +1166,33 @@ def coc_check(records) -> tuple[dict, list[dict]]:
         if len(buf) >= 4:
             l2len, cid = struct.unpack_from('<HH', buf, 0)
             if len(buf) == 4 + l2len:
-                frames.append((direction, cid, bytes(buf[4:])))
+                out.append((number, ts, direction, cid, bytes(buf[4:])))
                 pdus[direction] = bytearray()
+    return out
 
+
+def coc_check(records) -> tuple[dict, list[dict], list[dict]]:
+    """Follow the LE CoC in the central's recording, independently of Bumble.
+
+    Reassembles ACL fragments into L2CAP PDUs and K-frames into SDUs, and
+    follows each sender's credits (initial credits, minus one per K-frame, plus
+    LE Flow Control Credit grants).  Returns a per-direction summary (K-frames,
+    lowest credit count, how often credits reached zero, credit packets), the
+    reassembled SDUs in order, and the stalls.
+
+    A stall is an interval in which a sender holds 0 credits while it has SDU
+    data left to send.  It starts at the K-frame that takes the sender's last
+    credit while the SDU that K-frame belongs to is not complete yet, and ends
+    at the next LE Flow Control Credit packet that grants that sender credits.
+    (When the last credit goes on the last K-frame of an SDU the recording
+    cannot show whether more data was waiting; such a moment is not counted.)
+    """
     # Signalling on CID 5: find the channel, its initial credits and grants.
     # Index 0 = central->peripheral (sent by this host), 1 = peripheral->central.
     names = {0: 'central->peripheral', 1: 'peripheral->central'}
     credits: dict[int, int] = {}  # sender -> credits it holds
     target_cid: dict[int, int] = {}  # sender -> CID its K-frames are sent to
+    psm = {0: 0, 1: 0}
     minimum: dict[int, int] = {}
     zero_hits = {0: 0, 1: 0}
     credit_packets = {0: 0, 1: 0}  # sender -> 0x16 packets granting it credits
@@ -668,13 +1200,17 @@ def coc_check(records) -> tuple[dict, list[dict]]:
     partial = {0: bytearray(), 1: bytearray()}
     sdu_length = {0: 0, 1: 0}
     sdus: list[dict] = []  # reassembled from the recording, in order
-    for direction, cid, payload in frames:
+    stalls: list[dict] = []
+    open_stall: dict[int, dict] = {}  # sender -> stall not ended yet
+    for frame, ts, direction, cid, payload in l2cap_pdus(records):
         other = 1 - direction
+        time_us = ts - BTSNOOP_EPOCH_DELTA_US
         if cid == 0x0005:
             code = payload[0]
             if code == 0x14:  # LE Credit Based Connection Request
-                _psm, scid, _mtu, _mps, initial = struct.unpack_from('<HHHHH', payload, 4)
+                le_psm, scid, _mtu, _mps, initial = struct.unpack_from('<HHHHH', payload, 4)
                 target_cid[other], credits[other] = scid, initial
+                psm = {0: le_psm, 1: le_psm}
             elif code == 0x15:  # LE Credit Based Connection Response
                 dcid, _mtu, _mps, initial, _res = struct.unpack_from('<HHHHH', payload, 4)
                 target_cid[other], credits[other] = dcid, initial
@@ -682,6 +1218,13 @@ def coc_check(records) -> tuple[dict, list[dict]]:
                 _cid, amount = struct.unpack_from('<HH', payload, 4)
                 credits[other] += amount
                 credit_packets[other] += 1
+                stall = open_stall.pop(other, None)
+                if stall is not None and amount > 0:
+                    stall['end_frame'] = frame
+                    stall['end_time_us'] = time_us
+                    stall['duration_us'] = time_us - stall['start_time_us']
+                    stall['credits_granted'] = amount
+                    stalls.append(stall)
         elif target_cid.get(direction) == cid:
             credits[direction] -= 1
             k_frames[direction] += 1
@@ -695,16 +1238,83 @@ def coc_check(records) -> tuple[dict, list[dict]]:
             check(credits[direction] >= 0, 'K-frame sent without credit')
             minimum[direction] = min(minimum.get(direction, 1 << 16), credits[direction])
             zero_hits[direction] += credits[direction] == 0
+            if credits[direction] == 0 and partial[direction]:
+                open_stall[direction] = {
+                    'direction': names[direction],
+                    'channel_psm': psm[direction],
+                    'channel_cid': cid,
+                    'sdu': sum(s['direction'] == names[direction] for s in sdus) + 1,
+                    'start_frame': frame,
+                    'end_frame': None,
+                    'start_time_us': time_us,
+                    'end_time_us': None,
+                    'duration_us': None,
+                }
+    check(not open_stall, f'stall never ended: {open_stall}')
     summary = {
         names[d]: {
             'k_frames': k_frames[d],
             'min_credits': minimum.get(d),
             'times_credits_ran_out': zero_hits[d],
             'credit_packets_received': credit_packets[d],
+            'stalls': sum(s['direction'] == names[d] for s in stalls),
         }
         for d in (0, 1)
     }
-    return summary, sdus
+    return summary, sdus, stalls
+
+
+def att_activity_check(records) -> tuple[dict, dict]:
+    """What the central did per ATT handle, counted from the recording alone.
+
+    The same shape as GattActivity.to_json(): reads (Read Request answered by a
+    Read Response), writes (Write Request and Write Command), notifications and
+    indications received, and the last value seen; writes to handles that Find
+    Information reported as CCCDs (0x2902) go to the subscriptions instead.
+    """
+    activity: dict[int, dict] = {}
+    subscriptions: dict[int, str] = {}
+    cccds: set[int] = set()
+    pending_read: int | None = None
+
+    def entry(handle: int) -> dict:
+        return activity.setdefault(
+            handle,
+            {'reads': 0, 'writes': 0, 'notifications': 0, 'indications': 0, 'last_value': ''},
+        )
+
+    for _frame, _ts, direction, cid, pdu in l2cap_pdus(records):
+        if cid != 0x0004 or not pdu:
+            continue
+        opcode = pdu[0]
+        if direction == 0 and opcode == 0x0A:  # Read Request
+            pending_read = struct.unpack_from('<H', pdu, 1)[0]
+        elif direction == 0 and opcode in (0x12, 0x52):  # Write Request / Command
+            handle, value = struct.unpack_from('<H', pdu, 1)[0], pdu[3:]
+            if handle in cccds:
+                subscriptions[handle] = value.hex()
+            else:
+                entry(handle)['writes'] += 1
+                entry(handle)['last_value'] = value.hex()
+        elif direction == 1 and opcode == 0x05 and pdu[1] == 0x01:  # Find Info, 16-bit
+            for offset in range(2, len(pdu), 4):
+                handle, uuid16 = struct.unpack_from('<HH', pdu, offset)
+                if uuid16 == 0x2902:
+                    cccds.add(handle)
+        elif direction == 1 and opcode == 0x0B and pending_read is not None:
+            entry(pending_read)['reads'] += 1
+            entry(pending_read)['last_value'] = pdu[1:].hex()
+            pending_read = None
+        elif direction == 1 and opcode == 0x01:  # Error Response ends a request
+            pending_read = None
+        elif direction == 1 and opcode in (0x1B, 0x1D):  # Notification / Indication
+            handle = struct.unpack_from('<H', pdu, 1)[0]
+            entry(handle)['notifications' if opcode == 0x1B else 'indications'] += 1
+            entry(handle)['last_value'] = pdu[3:].hex()
+    return (
+        {str(h): activity[h] for h in sorted(activity)},
+        {str(h): subscriptions[h] for h in sorted(subscriptions)},
+    )
 
 
 # -----------------------------------------------------------------------------
@@ -763,11 +1373,13 @@ def main() -> int:
     results['smp-legacy-pairing'] = run_scenario(
         'smp-legacy-pairing', outdir, lambda p: scenario_smp(p, secure_connections=False)
     )
+    results['gatt-database'] = run_scenario('gatt-database', outdir, scenario_gatt_database)
+    results['le-coc-stall'] = run_scenario('le-coc-stall', outdir, scenario_le_coc_stall)
 
     # LE CoC SDUs and credit accounting
     sdus = results['le-coc'].pop('sdus')
     (outdir / 'le-coc.sdus.json').write_text(json.dumps(sdus, indent=1) + '\n')
-    credit_info, recorded_sdus = coc_check(read_btsnoop(outdir / 'le-coc.btsnoop'))
+    credit_info, recorded_sdus, _stalls = coc_check(read_btsnoop(outdir / 'le-coc.btsnoop'))
     results['le-coc']['credits'] = credit_info
     check(
         all(c['min_credits'] == 0 for c in credit_info.values()),
@@ -781,6 +1393,44 @@ def main() -> int:
     for suffix, order in (('be', '>'), ('le', '<')):
         n = write_packetlogger(gatt_records, outdir / f'gatt-discovery-{suffix}.pklg', order)
         results[f'gatt-discovery-{suffix}.pklg'] = {'frames': n}
+
+    # gatt-database: the peripheral's database and what the central did with it
+    database = results['gatt-database'].pop('database')
+    gatt_records = read_btsnoop(outdir / 'gatt-database.btsnoop')
+    activity, subscriptions = att_activity_check(gatt_records)
+    check(activity == database['activity'], f'ATT activity in the recording: {activity}')
+    check(subscriptions == database['subscriptions'], f'CCCD writes: {subscriptions}')
+    (outdir / 'gatt-database.gatt.json').write_text(json.dumps(database, indent=1) + '\n')
+    results['gatt-database']['attributes'] = len(database['attributes'])
+
+    # le-coc-stall: the stalls, found again in the recording
+    stall_sdus = results['le-coc-stall'].pop('sdus')
+    stall_records = read_btsnoop(outdir / 'le-coc-stall.btsnoop')
+    credit_info, recorded_sdus, stalls = coc_check(stall_records)
+    check(recorded_sdus == stall_sdus, 'SDUs reassembled from le-coc-stall.btsnoop differ')
+    bumble_stalls = results['le-coc-stall']['bumble_stalls_s']
+    check(
+        len(stalls) == len(bumble_stalls)
+        and all(
+            # the file's times spread a burst 100 µs per packet: allow 10 ms
+            abs(s['duration_us'] - round(b * 1_000_000)) <= 10_000
+            for s, b in zip(stalls, bumble_stalls)
+        ),
+        f'stalls in the recording {stalls} != stalls Bumble saw {bumble_stalls}',
+    )
+    results['le-coc-stall']['credits'] = credit_info
+    (outdir / 'le-coc-stall.stalls.json').write_text(
+        json.dumps(
+            {
+                'definition': STALL_DEFINITION,
+                'time_base': STALL_TIME_BASE,
+                'stalls': stalls,
+                'sdus': stall_sdus,
+            },
+            indent=1,
+        )
+        + '\n'
+    )
 
     for name, result in results.items():
         print(f'{name}: {json.dumps(result)}')
