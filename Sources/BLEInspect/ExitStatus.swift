@@ -1,5 +1,5 @@
 /// The exit statuses of bleinspect, after BSD sysexits.
-public enum ExitStatus: Int32, Sendable {
+public enum ExitStatus: Int32, Sendable, Error {
     case success = 0
     /// The command line was wrong.
     case usage = 64

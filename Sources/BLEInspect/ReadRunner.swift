@@ -75,13 +75,7 @@ public struct ReadRunner {
         let capture = options.outputPath.map { CaptureOutput(path: $0, format: format ?? .pcap) }
         // Text goes to stdout unless the capture itself does.
         let printLines = !options.countOnly && options.outputPath != "-"
-        let registry: DissectorRegistry
-        do throws(RegistryError) {
-            registry = try StandardModules.registry()
-        } catch {
-            errorOutput("bleinspect: internal error: the dissector registry does not build:\n\(error)")
-            return .software
-        }
+        guard let registry = RunSetup.registry(errorOutput) else { return .software }
         if case .fields(let names) = options.output {
             let unknown = FrameRenderer.unknownFields(names, registry: registry)
             if !unknown.isEmpty {
@@ -91,14 +85,8 @@ public struct ReadRunner {
                 return .usage
             }
         }
-        var filter: DisplayFilter? = nil
-        if let text = options.filter {
-            do throws(FilterError) {
-                filter = try DisplayFilter.compile(text, registry: registry)
-            } catch {
-                errorOutput("bleinspect: invalid display filter:\n" + error.rendered(filter: text))
-                return .usage
-            }
+        guard case .success(let filter) = RunSetup.filter(options.filter, registry: registry, errorOutput) else {
+            return .usage
         }
         let renderer = makeRenderer(registry)
         var status = ExitStatus.success
@@ -194,11 +182,7 @@ public struct ReadRunner {
                 }
             } catch {
                 out.flush()
-                errorOutput("bleinspect: \(TerminalSafeText.escape(shownName)): \(error)")
-                if status == .success {
-                    status = error.isDamage ? .damagedInput : .unreadableInput
-                }
-                if error.code == .writeFailed { return .cannotCreateOutput }
+                if RunSetup.report(error, name: shownName, status: &status, errorOutput) { return status }
             }
         }
         if let capture {

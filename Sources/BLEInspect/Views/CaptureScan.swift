@@ -1,0 +1,109 @@
+import BLECapture
+public import BLEInspectCore
+import BLEInspectFilter
+
+/// The streaming pipeline the views (`gatt`, `follow`, `conns`) share: every frame of every
+/// input is dissected once, in order, with the derived `device.*` fields, and handed on when it
+/// passes the display filter. Nothing is kept between frames here: what a view remembers is up
+/// to the view.
+public struct CaptureScan {
+    public var paths: [String]
+    /// A display filter (`-Y`): only matching frames reach the view.
+    public var filter: String?
+    /// Stop after this many frames in all, matching or not (`-c`).
+    public var frameLimit: Int?
+    private let errorOutput: (String) -> Void
+
+    public init(paths: [String], filter: String? = nil, errorOutput: @escaping (String) -> Void) {
+        self.paths = paths
+        self.filter = filter
+        self.errorOutput = errorOutput
+    }
+
+    /// What a run needs before the first frame: the registry and the compiled filter, or the
+    /// exit status after the problem was reported.
+    public func prepare() -> Result<(registry: DissectorRegistry, filter: DisplayFilter?), ExitStatus> {
+        guard let registry = RunSetup.registry(errorOutput) else { return .failure(.software) }
+        guard case .success(let compiled) = RunSetup.filter(filter, registry: registry, errorOutput) else {
+            return .failure(.usage)
+        }
+        return .success((registry, compiled))
+    }
+
+    /// Reads every input and calls `body` with each frame that passes the filter and its tree
+    /// (valid only during the call). A damaged or unreadable input is reported on the error
+    /// output, naming the file, the frame and the byte offset; the frames before the damage
+    /// have been passed on, and the next input is read. Returns the exit status.
+    public func run(
+        registry: DissectorRegistry,
+        filter: DisplayFilter?,
+        _ body: (CapturedFrame, borrowing ProtocolTree) -> Void
+    ) -> ExitStatus {
+        var status = ExitStatus.success
+        var remaining = frameLimit ?? Int.max
+        // One engine for all inputs: a view follows devices across files given together.
+        var engine = DissectionEngine(registry: registry)
+        engine.runsPostDissectors = true
+        for path in paths where remaining > 0 {
+            let shownName = path == "-" ? "<stdin>" : path
+            do throws(CaptureError) {
+                let reader = try CaptureOpener.open(path: path)
+                while remaining > 0, let frame = try reader.next() {
+                    remaining -= 1
+                    engine.dissect(frame, wantsInfo: false) { tree in
+                        if let filter, !filter.matches(tree, frameBytes: frame.bytes) { return }
+                        body(frame, tree)
+                    }
+                }
+            } catch {
+                if RunSetup.report(error, name: shownName, status: &status, errorOutput) { return status }
+            }
+        }
+        return status
+    }
+}
+
+/// What `read` and the views do alike before and after the frames.
+enum RunSetup {
+    /// The standard registry, or nil after reporting the internal error.
+    static func registry(_ errorOutput: (String) -> Void) -> DissectorRegistry? {
+        do throws(RegistryError) {
+            return try StandardModules.registry()
+        } catch {
+            errorOutput("bleinspect: internal error: the dissector registry does not build:\n\(error)")
+            return nil
+        }
+    }
+
+    /// `text` compiled, or `.failure` after reporting the mistake.
+    static func filter(
+        _ text: String?,
+        registry: DissectorRegistry,
+        _ errorOutput: (String) -> Void
+    ) -> Result<DisplayFilter?, FilterError> {
+        guard let text else { return .success(nil) }
+        do throws(FilterError) {
+            return .success(try DisplayFilter.compile(text, registry: registry))
+        } catch {
+            errorOutput("bleinspect: invalid display filter:\n" + error.rendered(filter: text))
+            return .failure(error)
+        }
+    }
+
+    /// Reports an input's error and folds it into `status`. True when nothing more can be done
+    /// (the output failed).
+    static func report(
+        _ error: CaptureError,
+        name: String,
+        status: inout ExitStatus,
+        _ errorOutput: (String) -> Void
+    ) -> Bool {
+        errorOutput("bleinspect: \(TerminalSafeText.escape(name)): \(error)")
+        if status == .success { status = error.isDamage ? .damagedInput : .unreadableInput }
+        if error.code == .writeFailed {
+            status = .cannotCreateOutput
+            return true
+        }
+        return false
+    }
+}

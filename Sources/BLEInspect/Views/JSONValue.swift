@@ -1,0 +1,120 @@
+import BLEInspectCore
+
+/// A JSON document the views build and print: objects keep their keys in the order given, so
+/// the output is stable from run to run.
+public indirect enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Int64)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): true
+        case (.bool(let x), .bool(let y)): x == y
+        case (.number(let x), .number(let y)): x == y
+        case (.string(let x), .string(let y)): x == y
+        case (.array(let x), .array(let y)): x == y
+        case (.object(let x), .object(let y)):
+            x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: false
+        }
+    }
+
+    public static func int<T: BinaryInteger>(_ v: T) -> JSONValue { .number(Int64(clamping: v)) }
+    public static func optional<T: BinaryInteger>(_ v: T?) -> JSONValue {
+        v.map { .number(Int64(clamping: $0)) } ?? .null
+    }
+    public static func optional(_ s: String?) -> JSONValue { s.map { .string($0) } ?? .null }
+
+    /// The text, indented by two spaces per level, ending in a newline.
+    public var text: String {
+        var out = ""
+        write(to: &out, indent: 0)
+        out.append("\n")
+        return out
+    }
+
+    private func write(to out: inout String, indent: Int) {
+        switch self {
+        case .null: out.append("null")
+        case .bool(let b): out.append(b ? "true" : "false")
+        case .number(let v): out.append(String(v))
+        case .string(let s): out.append(JSONFrame.quote(s))
+        case .array(let items):
+            if items.isEmpty { return out.append("[]") }
+            // Arrays of plain values stay on one line.
+            if items.allSatisfy(\.isScalar) {
+                out.append("[")
+                for (k, item) in items.enumerated() {
+                    if k > 0 { out.append(", ") }
+                    item.write(to: &out, indent: indent)
+                }
+                return out.append("]")
+            }
+            out.append("[\n")
+            for (k, item) in items.enumerated() {
+                out.append(String(repeating: " ", count: indent + 2))
+                item.write(to: &out, indent: indent + 2)
+                out.append(k + 1 < items.count ? ",\n" : "\n")
+            }
+            out.append(String(repeating: " ", count: indent) + "]")
+        case .object(let members):
+            if members.isEmpty { return out.append("{}") }
+            out.append("{\n")
+            for (k, (key, value)) in members.enumerated() {
+                out.append(String(repeating: " ", count: indent + 2))
+                out.append(JSONFrame.quote(key))
+                out.append(": ")
+                value.write(to: &out, indent: indent + 2)
+                out.append(k + 1 < members.count ? ",\n" : "\n")
+            }
+            out.append(String(repeating: " ", count: indent) + "}")
+        }
+    }
+
+    private var isScalar: Bool {
+        switch self {
+        case .array, .object: false
+        default: true
+        }
+    }
+}
+
+/// How the views write values: UUIDs, addresses and handles as the rest of bleinspect does.
+enum ViewText {
+    /// `0x2A00` or `B1E15EC7-0000-4000-8000-000000000001` (text), lower case for JSON as `-T json`.
+    static func uuid(_ u: BluetoothUUID, upperCase: Bool) -> String {
+        var out = TextBuffer(capacity: 40)
+        out.appendUUID(u, upperCase: upperCase)
+        return out.string
+    }
+
+    /// The UUID and its SIG (or vendor) name: `0x180F Battery`.
+    static func uuidWithName(_ u: BluetoothUUID) -> String {
+        let text = uuid(u, upperCase: true)
+        return FieldFormatter.uuidName(u).map { text + " " + $0 } ?? text
+    }
+
+    static func address(_ a: BDAddr, upperCase: Bool) -> String {
+        var out = TextBuffer(capacity: 20)
+        out.appendAddress(a, upperCase: upperCase)
+        return out.string
+    }
+
+    static func handle(_ h: UInt16) -> String { HexText.prefixed(UInt64(h), digits: 4) }
+
+    /// A value for a terminal: quoted text when it is all printable UTF-8, else hex (the first
+    /// `limit` bytes).
+    static func value(_ bytes: [UInt8], limit: Int = 32) -> String {
+        if !bytes.isEmpty, let s = String(validating: bytes, as: UTF8.self),
+            s.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F && !TerminalSafeText.isUnsafe($0) })
+        {
+            return "\"" + TerminalSafeText.escape(s) + "\""
+        }
+        let shown = Hex.string(bytes.prefix(limit))
+        return bytes.count > limit ? shown + "… (\(bytes.count) bytes)" : (bytes.isEmpty ? "(empty)" : shown)
+    }
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import BLECapture
+import BLEInspect
+
+struct Gatt: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Rebuild each device's GATT database from the discovery traffic in a capture.",
+        discussion: """
+            For each device: its services with their handle ranges, includes, characteristics
+            (properties, declaration and value handles, UUID and SIG name) and descriptors, as
+            the discovery responses showed them. Each attribute shows the last value seen
+            (decoded where the characteristic is known), the counts of reads, writes,
+            notifications and indications, and CCCD subscriptions. Attributes that were used but
+            never discovered are marked as inferred. A device that reconnects keeps one tree;
+            Service Changed indications mark what they cover until a discovery shows it again.
+
+            Examples:
+              bleinspect gatt btsnoop_hci.log
+              bleinspect gatt -Y 'device.name contains "Polar"' capture.pklg
+              bleinspect gatt --json capture.btsnoop | jq '.devices[0].services'
+            """
+    )
+
+    @Argument(help: "Capture files to read, in order; - reads standard input.")
+    var files: [String]
+
+    @Option(
+        name: .customShort("Y"),
+        help: ArgumentHelp("A display filter: only matching frames are taken in.", valueName: "filter")
+    )
+    var displayFilter: String?
+
+    @Option(name: .customShort("c"), help: "Stop after this many frames.")
+    var count: Int?
+
+    @Flag(help: "Print the databases as JSON (schema bleinspect.gatt/1, see docs/VIEWS.md).")
+    var json = false
+
+    func validate() throws {
+        try ViewArguments.validate(files: files, count: count)
+    }
+
+    func run() throws {
+        var scan = CaptureScan(paths: files, filter: displayFilter) { StandardError.print($0) }
+        scan.frameLimit = count
+        let status = GATTCommandRunner.run(
+            scan: scan,
+            json: json,
+            output: OutputSink(fd: 1, ownsDescriptor: false)
+        )
+        if status != .success { throw ExitCode(status.rawValue) }
+    }
+}
+
+/// Checks the views share.
+enum ViewArguments {
+    static func validate(files: [String], count: Int?) throws {
+        if files.isEmpty { throw ValidationError("Give at least one capture file, or - for standard input.") }
+        if let count, count < 0 { throw ValidationError("-c takes a count of 0 or more.") }
+        if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("Standard input (-) can be read only once.") }
+    }
+}
