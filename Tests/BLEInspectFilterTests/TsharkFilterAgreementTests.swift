@@ -40,7 +40,7 @@ struct AgreementCase: Sendable, CustomTestStringConvertible {
 /// other captures, where the values are opaque to both tools.
 let knownCharacteristics: Set<String> = [
     "blepcapanalyzer_hci.pcap", "ix7tracker_btsnoop_hci.log", "gatt-discovery.btsnoop", "gatt-discovery.pcapng",
-    "gatt-discovery-be.pklg", "gatt-discovery-le.pklg",
+    "gatt-discovery-be.pklg", "gatt-discovery-le.pklg", "gatt-database.btsnoop",
 ]
 
 /// The filters compared with tshark. Together they use every operator and literal kind, and
