@@ -24,39 +24,21 @@ struct Gatt: ParsableCommand {
     @Argument(help: "Capture files to read, in order; - reads standard input.")
     var files: [String]
 
-    @Option(
-        name: .customShort("Y"),
-        help: ArgumentHelp("A display filter: only matching frames are taken in.", valueName: "filter")
-    )
-    var displayFilter: String?
-
-    @Option(name: .customShort("c"), help: "Stop after this many frames.")
-    var count: Int?
+    @OptionGroup var frames: ViewFrameOptions
 
     @Flag(help: "Print the databases as JSON (schema bleinspect.gatt/1, see docs/VIEWS.md).")
     var json = false
 
     func validate() throws {
-        try ViewArguments.validate(files: files, count: count)
+        try ViewArguments.validate(files: files, count: frames.count)
     }
 
     func run() throws {
-        var scan = CaptureScan(paths: files, filter: displayFilter) { StandardError.print($0) }
-        scan.frameLimit = count
         let status = GATTCommandRunner.run(
-            scan: scan,
+            scan: frames.scan(files),
             json: json,
             output: OutputSink(fd: 1, ownsDescriptor: false)
         )
         if status != .success { throw ExitCode(status.rawValue) }
-    }
-}
-
-/// Checks the views share.
-enum ViewArguments {
-    static func validate(files: [String], count: Int?) throws {
-        if files.isEmpty { throw ValidationError("Give at least one capture file, or - for standard input.") }
-        if let count, count < 0 { throw ValidationError("-c takes a count of 0 or more.") }
-        if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("Standard input (-) can be read only once.") }
     }
 }

@@ -1,0 +1,198 @@
+public import BLECapture
+import BLEInspectCore
+import BLEInspectFilter
+
+/// Writes `follow`'s items as they come: nothing is kept from one item to the next but counts.
+final class FollowWriter {
+    static let schema = "bleinspect.follow/1"
+
+    let format: FollowFormat
+    let sink: OutputSink
+    private(set) var items = 0
+
+    init(format: FollowFormat, sink: OutputSink) {
+        self.format = format
+        self.sink = sink
+    }
+
+    func write(_ item: FollowItem) {
+        items += 1
+        switch format {
+        case .raw:
+            sink.append(contentsOf: item.bytes)
+        case .hexDump:
+            sink.append(Self.heading(item))
+            sink.append(HexDump.lines(Array(item.bytes), indent: "    "))
+            sink.append("\n")
+        case .text:
+            sink.append(Self.heading(item))
+            sink.append("    " + TerminalSafeText.escape(item.bytes) + "\n\n")
+        case .json:
+            sink.append(Self.json(item))
+        }
+        sink.flushIfFull()
+    }
+
+    // MARK: Text
+
+    /// `#59  2025-01-01 00:00:00.286256  sent, central → peripheral  connection 0x0001  …`.
+    static func heading(_ item: FollowItem) -> String {
+        let time = item.frame.timestamp
+        var parts = ["#\(item.frame.number)", TimeFormat.absolute.format(time, first: time, previous: time)]
+        var direction =
+            switch item.frame.direction {
+            case .hostToController: "sent"
+            case .controllerToHost: "received"
+            case .unknown: "direction unknown"
+            }
+        if let (from, to) = ends(item) { direction += ", \(from) → \(to)" }
+        parts.append(direction)
+        if let c = item.connection { parts.append("connection " + ViewText.handle(c)) }
+        switch item.payload {
+        case .sdu(let channel, let psm, let cid, let index):
+            if let channel { parts.append("channel \(channel)") }
+            if let psm { parts.append("PSM " + HexText.prefixed(psm, digits: 4)) }
+            if let cid { parts.append("CID " + ViewText.handle(cid)) }
+            if let index { parts.append("SDU \(index)") }
+        case .value(let handle, let uuid, let via, let offset):
+            parts.append(via.rawValue + (offset > 0 ? " at offset \(offset)" : ""))
+            parts.append(
+                "handle " + ViewText.handle(handle) + (uuid.map { " (" + ViewText.uuidWithName($0) + ")" } ?? "")
+            )
+        }
+        parts.append(item.bytes.count == 1 ? "1 byte" : "\(item.bytes.count) bytes")
+        return parts.joined(separator: "  ") + "\n"
+    }
+
+    /// Who sent the item and who received it: central and peripheral when the connection's
+    /// roles are known, else local (the capturing host) and peer.
+    static func ends(_ item: FollowItem) -> (String, String)? {
+        guard let local = item.sentByLocal else { return nil }
+        switch (item.localRole, local) {
+        case (.central, true), (.peripheral, false): return ("central", "peripheral")
+        case (.central, false), (.peripheral, true): return ("peripheral", "central")
+        case (nil, true): return ("local", "peer")
+        case (nil, false): return ("peer", "local")
+        }
+    }
+
+    // MARK: JSON
+
+    /// One line: `{"_schema":"bleinspect.follow/1","frame":59,…,"hex":"433e…"}`.
+    static func json(_ item: FollowItem) -> String {
+        let time = item.frame.timestamp
+        let epoch = Timestamp(seconds: time.seconds, nanoseconds: time.nanoseconds, precision: .nanoseconds)
+        var members: [(String, String)] = [
+            ("_schema", JSONFrame.quote(schema)),
+            ("frame", String(item.frame.number)),
+            ("time_epoch", JSONFrame.quote(TimeFormat.epoch.format(epoch, first: epoch, previous: epoch))),
+        ]
+        let direction =
+            switch item.frame.direction {
+            case .hostToController: "sent"
+            case .controllerToHost: "received"
+            case .unknown: "unknown"
+            }
+        members.append(("direction", JSONFrame.quote(direction)))
+        members.append(("sender", item.sentByLocal.map { JSONFrame.quote($0 ? "local" : "peer") } ?? "null"))
+        let ends = item.localRole == nil ? nil : ends(item)
+        members.append(("from", ends.map { JSONFrame.quote($0.0) } ?? "null"))
+        members.append(("to", ends.map { JSONFrame.quote($0.1) } ?? "null"))
+        members.append(("connection", number(item.connection)))
+        switch item.payload {
+        case .sdu(let channel, let psm, let cid, let index):
+            members += [
+                ("kind", JSONFrame.quote("sdu")), ("channel", number(channel)), ("psm", number(psm)),
+                ("cid", number(cid)), ("sdu", number(index)),
+            ]
+        case .value(let handle, let uuid, let via, let offset):
+            members += [
+                ("kind", JSONFrame.quote(via.rawValue)), ("handle", String(handle)),
+                ("uuid", uuid.map { JSONFrame.quote(ViewText.uuid($0, upperCase: false)) } ?? "null"),
+                ("offset", String(offset)),
+            ]
+        }
+        members.append(("length", String(item.bytes.count)))
+        members.append(("hex", JSONFrame.quote(Hex.string(item.bytes))))
+        return "{" + members.map { JSONFrame.quote($0.0) + ":" + $0.1 }.joined(separator: ",") + "}\n"
+    }
+
+    private static func number<T: BinaryInteger>(_ v: T?) -> String { v.map { String($0) } ?? "null" }
+}
+
+/// `bleinspect follow`: reads the captures and writes each item of the selection as it is found.
+public enum FollowCommandRunner {
+    public static func run(
+        scan: CaptureScan,
+        selector: FollowSelector,
+        direction: FollowDirection,
+        format: FollowFormat,
+        output: OutputSink,
+        errorOutput: (String) -> Void
+    ) -> ExitStatus {
+        let prepared: (registry: DissectorRegistry, filter: DisplayFilter?)
+        switch scan.prepare() {
+        case .success(let p): prepared = p
+        case .failure(let status): return status
+        }
+        let sink: OutputSink
+        if case .raw(let path) = format {
+            do throws(CaptureError) {
+                sink = try OutputSink.create(path: path)
+            } catch {
+                errorOutput("bleinspect: \(error)")
+                return .cannotCreateOutput
+            }
+        } else {
+            sink = output
+        }
+        let matcher = FollowMatcher(registry: prepared.registry, selector: selector)
+        guard matcher.missingFields.isEmpty else {
+            errorOutput("bleinspect: internal error: follow reads fields the registry lacks: \(matcher.missingFields)")
+            return .software
+        }
+        let writer = FollowWriter(format: format, sink: sink)
+        let status = scan.run(registry: prepared.registry, filter: prepared.filter) { frame, tree in
+            // Every frame reaches the matcher, which learns roles and channels from both
+            // directions; only the items are chosen by direction.
+            matcher.take(frame, tree) { item in
+                if direction.includes(item.frame.direction) { writer.write(item) }
+            }
+        }
+        if writer.items == 0 { noteNothing(selector, format: format, output: output, errorOutput) }
+        sink.flush()
+        output.flush()
+        if sink.failure != nil || output.failure != nil {
+            if case .raw(let path) = format, sink.failure != nil {
+                errorOutput("bleinspect: cannot write \(TerminalSafeText.escape(path))")
+            }
+            return .cannotCreateOutput
+        }
+        return status
+    }
+
+    /// Says that nothing matched: a sentence on standard output for the text formats, and,
+    /// when the handle asked for is also a known UUID, how to ask for the UUID instead.
+    private static func noteNothing(
+        _ selector: FollowSelector,
+        format: FollowFormat,
+        output: OutputSink,
+        _ errorOutput: (String) -> Void
+    ) {
+        let what =
+            switch selector {
+            case .l2cap, .psm: "No SDUs"
+            case .attHandle, .attUUID: "No values"
+            }
+        switch format {
+        case .hexDump, .text: output.append("\(what) of \(selector.description) in the frames read.\n")
+        case .json, .raw: break
+        }
+        if case .attHandle(let handle) = selector, let name = FieldFormatter.uuidName(BluetoothUUID(uuid16: handle)) {
+            errorOutput(
+                "bleinspect: note: \(ViewText.handle(handle)) was read as a handle; for the attributes of type "
+                    + "\(name), write --att uuid:\(ViewText.handle(handle))"
+            )
+        }
+    }
+}

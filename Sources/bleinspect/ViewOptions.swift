@@ -1,0 +1,30 @@
+import ArgumentParser
+import BLEInspect
+
+/// The frames a view takes in: `-Y` and `-c`, as every view spells them.
+struct ViewFrameOptions: ParsableArguments {
+    @Option(
+        name: .customShort("Y"),
+        help: ArgumentHelp("A display filter: only matching frames are taken in.", valueName: "filter")
+    )
+    var displayFilter: String?
+
+    @Option(name: .customShort("c"), help: "Stop after this many frames.")
+    var count: Int?
+
+    /// The scan of `files` these options choose, reporting problems on standard error.
+    func scan(_ files: [String]) -> CaptureScan {
+        var scan = CaptureScan(paths: files, filter: displayFilter) { StandardError.print($0) }
+        scan.frameLimit = count
+        return scan
+    }
+}
+
+/// Checks the views share.
+enum ViewArguments {
+    static func validate(files: [String], count: Int?) throws {
+        if files.isEmpty { throw ValidationError("Give at least one capture file, or - for standard input.") }
+        if let count, count < 0 { throw ValidationError("-c takes a count of 0 or more.") }
+        if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("Standard input (-) can be read only once.") }
+    }
+}
