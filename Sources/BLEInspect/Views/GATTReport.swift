@@ -134,11 +134,12 @@ public enum GATTReport {
         s += peerText(device) + "\n"
         var facts: [String] = []
         if !connections.isEmpty {
-            facts.append(
-                (connections.count == 1 ? "connection " : "connections ")
-                    + connections.map { c in ViewText.handle(c.handle) + (c.frame.map { " (#\($0))" } ?? "") }
-                    .joined(separator: ", ")
-            )
+            // A long capture can hold thousands of reconnections: the first few, then a count.
+            let shown = connections.prefix(6).map { c in ViewText.handle(c.handle) + (c.frame.map { " (#\($0))" } ?? "")
+            }
+            var text = (connections.count == 1 ? "connection " : "connections ") + shown.joined(separator: ", ")
+            if connections.count > shown.count { text += " and \(connections.count - shown.count) more" }
+            facts.append(text)
         }
         facts.append("frames \(device.firstFrame)–\(device.lastFrame)")
         switch device.discoveries.count {
