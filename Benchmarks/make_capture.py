@@ -5,7 +5,8 @@
     python3 Benchmarks/make_capture.py --stats FILE.btsnoop [--json]
 
 FRAMES defaults to 1,000,000. --sources names the recordings of captures/ to draw from (file names
-without .btsnoop; default: all of captures/*.btsnoop). --stats prints the mix of an existing file.
+without .btsnoop; default: DEFAULT_SOURCES, the recordings every published run used, so that a
+recording added to captures/ later does not change the benchmark capture). --stats prints the mix of an existing file.
 --json prints the mix as JSON.
 
 Every frame comes from the project's own recordings. The result looks like the HCI log of a phone
@@ -34,7 +35,6 @@ generator with a fixed seed). The mix is printed at the end. Standard library on
 """
 import argparse
 import collections
-import glob
 import json
 import os
 import random
@@ -46,6 +46,9 @@ RECORD = struct.Struct(">IIIIq")
 PREFIX = struct.Struct(">IIII")
 STAMP = struct.Struct(">q")
 CAPTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "captures")
+# The recordings the benchmark capture is made from. Fixed, so that runs stay comparable when
+# captures/ grows; a new recording joins the mix only by being named here.
+DEFAULT_SOURCES = ["adv-extended", "adv-scan", "gatt-discovery", "le-coc", "smp-legacy-pairing", "smp-pairing"]
 
 DEVICES = 500            # advertisers heard by the phone
 EXTENDED_EVERY = 4       # every 4th device uses extended advertising
@@ -256,8 +259,7 @@ class Writer:
 
 def generate(out_path, count=1_000_000, sources=None):
     """Writes the capture and returns its mix (see mix_from_counter())."""
-    names = sources or sorted(os.path.basename(p)[:-len(".btsnoop")]
-                              for p in glob.glob(os.path.join(CAPTURES, "*.btsnoop")))
+    names = sources or DEFAULT_SOURCES
     for name in names:
         if not os.path.exists(os.path.join(CAPTURES, name + ".btsnoop")):
             raise SystemExit(f"no recording captures/{name}.btsnoop")

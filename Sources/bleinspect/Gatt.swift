@@ -37,7 +37,8 @@ struct Gatt: ParsableCommand {
         let status = GATTCommandRunner.run(
             scan: frames.scan(files),
             json: json,
-            output: OutputSink(fd: 1, ownsDescriptor: false)
+            output: OutputSink(fd: 1, ownsDescriptor: false),
+            errorOutput: { StandardError.print($0) }
         )
         if status != .success { throw ExitCode(status.rawValue) }
     }

@@ -90,6 +90,13 @@ enum RunSetup {
         }
     }
 
+    /// False, after reporting the internal error, when a view reads fields the registry lacks.
+    static func fieldsPresent(_ missing: [String], view: String, _ errorOutput: (String) -> Void) -> Bool {
+        guard !missing.isEmpty else { return true }
+        errorOutput("bleinspect: internal error: \(view) reads fields the registry lacks: \(missing)")
+        return false
+    }
+
     /// Reports an input's error and folds it into `status`. True when nothing more can be done
     /// (the output failed).
     static func report(

@@ -37,7 +37,6 @@ final class FollowMatcher {
         case localCID = "coc.local_cid", peerCID = "coc.peer_cid"
         case att = "btatt", opcode = "btatt.opcode", handle = "btatt.handle", value = "btatt.value"
         case attributeData = "btatt.attribute_data", offset = "btatt.offset", attributeType = "gatt.uuid"
-        case subevent = "bthci_evt.le_meta_subevent", status = "bthci_evt.status"
         case connectionHandle = "bthci_evt.connection_handle", role = "bthci_evt.role"
     }
 
@@ -48,6 +47,7 @@ final class FollowMatcher {
 
     let selector: FollowSelector
     private let f: ViewFieldTable<Field>
+    private let connections: ConnectionCompleteFields
     /// `--l2cap`: the channels (by `coc.channel`) with the CID as an endpoint, learned from
     /// the `coc` group of their connection response, or from a K-frame sent to the CID.
     private var channels = Set<UInt64>()
@@ -57,10 +57,11 @@ final class FollowMatcher {
     init(registry: DissectorRegistry, selector: FollowSelector) {
         self.selector = selector
         f = ViewFieldTable(registry)
+        connections = ConnectionCompleteFields(registry)
     }
 
     /// Field names the registry lacks (empty unless a dissector was renamed).
-    var missingFields: [String] { f.missing }
+    var missingFields: [String] { f.missing + connections.missing }
 
     /// Calls `emit` with each item of the frame, in order.
     func take(_ frame: CapturedFrame, _ tree: borrowing ProtocolTree, _ emit: (FollowItem) -> Void) {
@@ -96,9 +97,7 @@ final class FollowMatcher {
 
     /// An LE (Enhanced) Connection Complete that succeeded gives the capturing host's role.
     private func noteConnection(_ frame: CapturedFrame, _ walk: TreeWalk) {
-        guard let e = walk.first(f[.subevent]), let code = walk.unsigned(e),
-            code == 0x01 || code == 0x0A || code == 0x29,
-            walk.first(f[.status]).flatMap(walk.unsigned) == 0,
+        guard connections.succeeded(walk),
             let handle = walk.first(f[.connectionHandle]).flatMap(walk.uint16),
             let role = walk.first(f[.role]).flatMap(walk.unsigned)
         else { return }
@@ -222,23 +221,4 @@ final class FollowMatcher {
         item.bytes = v.map(walk.bytes) ?? []
         emit(item)
     }
-}
-
-/// Field ids looked up by name once, before the first frame, for a view whose fields are the
-/// cases of `Name` (each case's raw value is the field's name).
-struct ViewFieldTable<Name: CaseIterable & Hashable & RawRepresentable<String>> {
-    private let ids: [Name: FieldID]
-    /// Names the registry lacks (empty unless a dissector was renamed).
-    let missing: [String]
-
-    init(_ registry: DissectorRegistry) {
-        var lookup = ViewFieldIDs(registry)
-        var ids: [Name: FieldID] = [:]
-        for name in Name.allCases { ids[name] = lookup.id(name.rawValue) }
-        self.ids = ids
-        missing = lookup.missing
-    }
-
-    /// The id of `name`; one no node has when the registry lacks it.
-    subscript(_ name: Name) -> FieldID { ids[name] ?? FieldID(UInt32.max) }
 }

@@ -39,12 +39,7 @@ final class FollowWriter {
     static func heading(_ item: FollowItem) -> String {
         let time = item.frame.timestamp
         var parts = ["#\(item.frame.number)", TimeFormat.absolute.format(time, first: time, previous: time)]
-        var direction =
-            switch item.frame.direction {
-            case .hostToController: "sent"
-            case .controllerToHost: "received"
-            case .unknown: "direction unknown"
-            }
+        var direction = direction(item.frame.direction, unknown: "direction unknown")
         if let (from, to) = ends(item) { direction += ", \(from) → \(to)" }
         parts.append(direction)
         if let c = item.connection { parts.append("connection " + ViewText.handle(c)) }
@@ -82,42 +77,41 @@ final class FollowWriter {
     static func json(_ item: FollowItem) -> String {
         let time = item.frame.timestamp
         let epoch = Timestamp(seconds: time.seconds, nanoseconds: time.nanoseconds, precision: .nanoseconds)
-        var members: [(String, String)] = [
-            ("_schema", JSONFrame.quote(schema)),
-            ("frame", String(item.frame.number)),
-            ("time_epoch", JSONFrame.quote(TimeFormat.epoch.format(epoch, first: epoch, previous: epoch))),
-        ]
-        let direction =
-            switch item.frame.direction {
-            case .hostToController: "sent"
-            case .controllerToHost: "received"
-            case .unknown: "unknown"
-            }
-        members.append(("direction", JSONFrame.quote(direction)))
-        members.append(("sender", item.sentByLocal.map { JSONFrame.quote($0 ? "local" : "peer") } ?? "null"))
         let ends = item.localRole == nil ? nil : ends(item)
-        members.append(("from", ends.map { JSONFrame.quote($0.0) } ?? "null"))
-        members.append(("to", ends.map { JSONFrame.quote($0.1) } ?? "null"))
-        members.append(("connection", number(item.connection)))
+        var members: [(String, JSONValue)] = [
+            ("_schema", .string(schema)),
+            ("frame", .int(item.frame.number)),
+            ("time_epoch", .string(TimeFormat.epoch.format(epoch, first: epoch, previous: epoch))),
+            ("direction", .string(direction(item.frame.direction, unknown: "unknown"))),
+            ("sender", .optional(item.sentByLocal.map { $0 ? "local" : "peer" })),
+            ("from", .optional(ends?.0)),
+            ("to", .optional(ends?.1)),
+            ("connection", .optional(item.connection)),
+        ]
         switch item.payload {
         case .sdu(let channel, let psm, let cid, let index):
             members += [
-                ("kind", JSONFrame.quote("sdu")), ("channel", number(channel)), ("psm", number(psm)),
-                ("cid", number(cid)), ("sdu", number(index)),
+                ("kind", .string("sdu")), ("channel", .optional(channel)), ("psm", .optional(psm)),
+                ("cid", .optional(cid)), ("sdu", .optional(index)),
             ]
         case .value(let handle, let uuid, let via, let offset):
             members += [
-                ("kind", JSONFrame.quote(via.rawValue)), ("handle", String(handle)),
-                ("uuid", uuid.map { JSONFrame.quote(ViewText.uuid($0, upperCase: false)) } ?? "null"),
-                ("offset", String(offset)),
+                ("kind", .string(via.rawValue)), ("handle", .int(handle)),
+                ("uuid", .optional(uuid.map { ViewText.uuid($0, upperCase: false) })), ("offset", .int(offset)),
             ]
         }
-        members.append(("length", String(item.bytes.count)))
-        members.append(("hex", JSONFrame.quote(Hex.string(item.bytes))))
-        return "{" + members.map { JSONFrame.quote($0.0) + ":" + $0.1 }.joined(separator: ",") + "}\n"
+        members += [("length", .int(item.bytes.count)), ("hex", .string(Hex.string(item.bytes)))]
+        return JSONValue.object(members).line
     }
 
-    private static func number<T: BinaryInteger>(_ v: T?) -> String { v.map { String($0) } ?? "null" }
+    /// The frame's direction as the items name it.
+    static func direction(_ d: Direction, unknown: String) -> String {
+        switch d {
+        case .hostToController: "sent"
+        case .controllerToHost: "received"
+        case .unknown: unknown
+        }
+    }
 }
 
 /// `bleinspect follow`: reads the captures and writes each item of the selection as it is found.
@@ -147,10 +141,7 @@ public enum FollowCommandRunner {
             sink = output
         }
         let matcher = FollowMatcher(registry: prepared.registry, selector: selector)
-        guard matcher.missingFields.isEmpty else {
-            errorOutput("bleinspect: internal error: follow reads fields the registry lacks: \(matcher.missingFields)")
-            return .software
-        }
+        guard RunSetup.fieldsPresent(matcher.missingFields, view: "follow", errorOutput) else { return .software }
         let writer = FollowWriter(format: format, sink: sink)
         let status = scan.run(registry: prepared.registry, filter: prepared.filter) { frame, tree in
             // Every frame reaches the matcher, which learns roles and channels from both

@@ -6,67 +6,42 @@ public import BLEInspectCore
 /// them, not from the ATT dissector's own state.
 public struct GATTBuilder {
     public let model = GATTModel()
-    private let f: Fields
+    private let f: ViewFieldTable<Field>
+    private let connections: ConnectionCompleteFields
     private let formatter: FieldFormatter
 
-    struct Fields {
-        let att, opcode, handle, value, attributeData, informationData, handlesInfo: FieldID
-        let groupEndHandle, uuid16, uuid128, properties, valueHandle, includedHandle, endingHandle: FieldID
-        let attributeType, serviceUUID, offset, chandle, cccd: FieldID
-        let device, deviceAddress, deviceAddressType, deviceIdentity, deviceName, deviceConnection: FieldID
-        let subevent, status: FieldID
-        let missing: [String]
-
-        init(_ registry: DissectorRegistry) {
-            var ids = ViewFieldIDs(registry)
-            att = ids.id("btatt")
-            opcode = ids.id("btatt.opcode")
-            handle = ids.id("btatt.handle")
-            value = ids.id("btatt.value")
-            attributeData = ids.id("btatt.attribute_data")
-            informationData = ids.id("btatt.information_data")
-            handlesInfo = ids.id("btatt.handles_info")
-            groupEndHandle = ids.id("btatt.group_end_handle")
-            uuid16 = ids.id("btatt.uuid16")
-            uuid128 = ids.id("btatt.uuid128")
-            properties = ids.id("btatt.characteristic_properties")
-            valueHandle = ids.id("btatt.characteristic_value_handle")
-            includedHandle = ids.id("gatt.included_service_handle")
-            endingHandle = ids.id("btatt.ending_handle")
-            attributeType = ids.id("gatt.uuid")
-            serviceUUID = ids.id("gatt.service_uuid")
-            offset = ids.id("btatt.offset")
-            cccd = ids.id("btatt.characteristic_configuration_client")
-            chandle = ids.id("bthci_acl.chandle")
-            device = ids.id("device")
-            deviceAddress = ids.id("device.addr")
-            deviceAddressType = ids.id("device.addr_type")
-            deviceIdentity = ids.id("device.identity_addr")
-            deviceName = ids.id("device.name")
-            deviceConnection = ids.id("device.connection")
-            subevent = ids.id("bthci_evt.le_meta_subevent")
-            status = ids.id("bthci_evt.status")
-            missing = ids.missing
-        }
+    /// The fields the builder reads; each case's raw value is the field's name.
+    enum Field: String, CaseIterable {
+        case att = "btatt", opcode = "btatt.opcode", handle = "btatt.handle", value = "btatt.value"
+        case attributeData = "btatt.attribute_data", informationData = "btatt.information_data"
+        case handlesInfo = "btatt.handles_info", groupEndHandle = "btatt.group_end_handle"
+        case uuid16 = "btatt.uuid16", uuid128 = "btatt.uuid128", properties = "btatt.characteristic_properties"
+        case valueHandle = "btatt.characteristic_value_handle", includedHandle = "gatt.included_service_handle"
+        case endingHandle = "btatt.ending_handle", attributeType = "gatt.uuid", serviceUUID = "gatt.service_uuid"
+        case offset = "btatt.offset", cccd = "btatt.characteristic_configuration_client"
+        case chandle = "bthci_acl.chandle", device, deviceAddress = "device.addr"
+        case deviceAddressType = "device.addr_type", deviceIdentity = "device.identity_addr"
+        case deviceName = "device.name", deviceConnection = "device.connection"
     }
 
     public init(registry: DissectorRegistry) {
-        f = Fields(registry)
+        f = ViewFieldTable(registry)
+        connections = ConnectionCompleteFields(registry)
         formatter = FieldFormatter(registry: registry)
     }
 
     /// Field names the registry lacks (empty unless a dissector was renamed).
-    public var missingFields: [String] { f.missing }
+    public var missingFields: [String] { f.missing + connections.missing }
 
     /// Takes in one frame.
     public func add(_ frame: CapturedFrame, _ tree: borrowing ProtocolTree) {
         TreeWalk.with(frame, tree) { walk in
-            guard let layer = walk.first(f.att) else {
+            guard let layer = walk.first(f[.att]) else {
                 noteConnection(frame, walk)
                 return
             }
             let layerEnd = walk.end(of: layer)
-            guard let opIndex = walk.first(f.opcode, in: layer..<layerEnd), let op = walk.unsigned(opIndex) else {
+            guard let opIndex = walk.first(f[.opcode], in: layer..<layerEnd), let op = walk.unsigned(opIndex) else {
                 return
             }
             let opcode = UInt8(truncatingIfNeeded: op)
@@ -79,16 +54,12 @@ public struct GATTBuilder {
     /// An LE (Enhanced) Connection Complete that succeeded: the peer's connections are listed
     /// one by one, even when a reconnection gets the same handle.
     private func noteConnection(_ frame: CapturedFrame, _ walk: TreeWalk) {
-        guard frame.kind == .hciEvent, let e = walk.first(f.subevent), let code = walk.unsigned(e),
-            code == 0x01 || code == 0x0A,
-            walk.first(f.status).flatMap(walk.unsigned) == 0,
-            let d = walk.first(f.device)
-        else { return }
+        guard frame.kind == .hciEvent, connections.succeeded(walk), let d = walk.first(f[.device]) else { return }
         let range = d..<walk.end(of: d)
         guard
-            let address = walk.first(f.deviceIdentity, in: range).flatMap(walk.address)
-                ?? walk.first(f.deviceAddress, in: range).flatMap(walk.address),
-            let handle = walk.first(f.deviceConnection, in: range).flatMap(walk.unsigned)
+            let address = walk.first(f[.deviceIdentity], in: range).flatMap(walk.address)
+                ?? walk.first(f[.deviceAddress], in: range).flatMap(walk.address),
+            let handle = walk.first(f[.deviceConnection], in: range).flatMap(walk.unsigned)
         else { return }
         model.noteConnection(.address(address), handle: UInt16(truncatingIfNeeded: handle), frame: frame.number)
     }
@@ -112,14 +83,14 @@ public struct GATTBuilder {
         var identity: BDAddr? = nil
         var addressType: UInt64? = nil
         var name: String? = nil
-        if let d = walk.first(f.device) {
+        if let d = walk.first(f[.device]) {
             let range = d..<walk.end(of: d)
-            address = walk.first(f.deviceAddress, in: range).flatMap(walk.address)
-            identity = walk.first(f.deviceIdentity, in: range).flatMap(walk.address)
-            addressType = walk.first(f.deviceAddressType, in: range).flatMap(walk.unsigned)
-            name = walk.first(f.deviceName, in: range).flatMap(walk.text)
+            address = walk.first(f[.deviceAddress], in: range).flatMap(walk.address)
+            identity = walk.first(f[.deviceIdentity], in: range).flatMap(walk.address)
+            addressType = walk.first(f[.deviceAddressType], in: range).flatMap(walk.unsigned)
+            name = walk.first(f[.deviceName], in: range).flatMap(walk.text)
         }
-        let connection = walk.first(f.chandle).flatMap(walk.uint16)
+        let connection = walk.first(f[.chandle]).flatMap(walk.uint16)
         let peer: GATTOwner.Peer
         if let key = identity ?? address {
             peer = .address(key)
@@ -152,14 +123,14 @@ public struct GATTBuilder {
         switch opcode {
         case 0x11:  // Read By Group Type Response: services
             noteDiscovery(device, n, walk, layer)
-            for item in walk.all(f.attributeData, in: layer) { service(item, walk, device, n) }
+            for item in walk.all(f[.attributeData], in: layer) { service(item, walk, device, n) }
         case 0x07:  // Find By Type Value Response: services found by UUID
             noteDiscovery(device, n, walk, layer)
-            for item in walk.all(f.handlesInfo, in: layer) { service(item, walk, device, n) }
+            for item in walk.all(f[.handlesInfo], in: layer) { service(item, walk, device, n) }
         case 0x09:  // Read By Type Response: characteristics, includes, or values read by type
-            for item in walk.all(f.attributeData, in: layer) { readByTypeItem(item, walk, device, n) }
+            for item in walk.all(f[.attributeData], in: layer) { readByTypeItem(item, walk, device, n) }
         case 0x05:  // Find Information Response: descriptors (and any other attribute types)
-            for item in walk.all(f.informationData, in: layer) { foundAttribute(item, walk, device, n) }
+            for item in walk.all(f[.informationData], in: layer) { foundAttribute(item, walk, device, n) }
         case 0x0B, 0x0D:  // Read Response, Read Blob Response
             valuePDU(layer, walk, device, frame, via: .read)
         case 0x12, 0x52, 0xD2:  // Write Request, Write Command, Signed Write Command
@@ -176,7 +147,7 @@ public struct GATTBuilder {
     /// A discovery round starts with a service response whose first handle is not above the
     /// first handle of the previous one: service discovery walks the handles upwards.
     private func noteDiscovery(_ device: GATTDevice, _ frame: Int, _ walk: TreeWalk, _ layer: Range<Int>) {
-        guard let first = walk.first(f.handle, in: layer).flatMap(walk.unsigned) else { return }
+        guard let first = walk.first(f[.handle], in: layer).flatMap(walk.unsigned) else { return }
         let h = UInt16(truncatingIfNeeded: first)
         if let previous = device.lastServiceResponse, h > previous {
             device.lastServiceResponse = h
@@ -191,23 +162,23 @@ public struct GATTBuilder {
         let depth = walk.nodes[range.lowerBound].depth + 1
         for i in range where walk.nodes[i].depth == depth {
             let field = walk.nodes[i].field
-            if field == f.uuid16 || field == f.uuid128 { return walk.uuid(i) }
+            if field == f[.uuid16] || field == f[.uuid128] { return walk.uuid(i) }
         }
         return nil
     }
 
     private func service(_ item: Int, _ walk: TreeWalk, _ device: GATTDevice, _ frame: Int) {
         let range = item..<walk.end(of: item)
-        guard let h = walk.first(f.handle, in: range),
+        guard let h = walk.first(f[.handle], in: range),
             let handle = walk.uint16(h)
         else { return }
-        let end = walk.first(f.groupEndHandle, in: range).flatMap(walk.uint16)
+        let end = walk.first(f[.groupEndHandle], in: range).flatMap(walk.uint16)
         // The attribute type the ATT dissector learned from the request (0x2800 or 0x2801).
-        let type = walk.first(f.attributeType, in: h..<walk.end(of: h)).flatMap(walk.uuid)
+        let type = walk.first(f[.attributeType], in: h..<walk.end(of: h)).flatMap(walk.uuid)
         let secondary = type == BluetoothUUID(uuid16: 0x2801)
         // Find By Type Value responses carry no UUID: the dissector puts the request's on the
         // handle as the service UUID annotation.
-        let uuid = itemUUID(range, walk) ?? walk.first(f.serviceUUID, in: h..<walk.end(of: h)).flatMap(walk.uuid)
+        let uuid = itemUUID(range, walk) ?? walk.first(f[.serviceUUID], in: h..<walk.end(of: h)).flatMap(walk.uuid)
         let kind: GATTAttribute.Kind = secondary ? .secondaryService : .primaryService
         discovered(handle, as: kind, type: BluetoothUUID(uuid16: secondary ? 0x2801 : 0x2800), in: frame, device) { a in
             if let uuid { a.uuid = uuid }
@@ -217,13 +188,13 @@ public struct GATTBuilder {
 
     private func readByTypeItem(_ item: Int, _ walk: TreeWalk, _ device: GATTDevice, _ frame: Int) {
         let range = item..<walk.end(of: item)
-        guard let h = walk.first(f.handle, in: range),
+        guard let h = walk.first(f[.handle], in: range),
             let handle = walk.uint16(h)
         else { return }
-        if let p = walk.first(f.properties, in: range) {
+        if let p = walk.first(f[.properties], in: range) {
             // A characteristic declaration.
             let properties = walk.unsigned(p).map { UInt8(truncatingIfNeeded: $0) }
-            let valueHandle = walk.first(f.valueHandle, in: range).flatMap(walk.uint16)
+            let valueHandle = walk.first(f[.valueHandle], in: range).flatMap(walk.uint16)
             let uuid = itemUUID(range, walk)
             discovered(handle, as: .characteristic, type: BluetoothUUID(uuid16: 0x2803), in: frame, device) { a in
                 a.uuid = uuid
@@ -233,9 +204,9 @@ public struct GATTBuilder {
             if let valueHandle {
                 discovered(valueHandle, as: .value, type: uuid, in: frame, device) { $0.uuid = uuid }
             }
-        } else if let inc = walk.first(f.includedHandle, in: range) {
+        } else if let inc = walk.first(f[.includedHandle], in: range) {
             let start = walk.uint16(inc)
-            let end = walk.first(f.endingHandle, in: range).flatMap(walk.uint16)
+            let end = walk.first(f[.endingHandle], in: range).flatMap(walk.uint16)
             let uuid = itemUUID(range, walk)
             discovered(handle, as: .include, type: BluetoothUUID(uuid16: 0x2802), in: frame, device) { a in
                 a.includedStart = start
@@ -250,7 +221,7 @@ public struct GATTBuilder {
                     a.endHandle = end
                 }
             }
-        } else if let v = walk.first(f.value, in: range) {
+        } else if let v = walk.first(f[.value], in: range) {
             // A value read by type (Read Using Characteristic UUID).
             recordValue(handle, v, walk, device, frame, via: .read, offset: 0)
         }
@@ -258,7 +229,7 @@ public struct GATTBuilder {
 
     private func foundAttribute(_ item: Int, _ walk: TreeWalk, _ device: GATTDevice, _ frame: Int) {
         let range = item..<walk.end(of: item)
-        guard let handle = walk.first(f.handle, in: range).flatMap(walk.uint16),
+        guard let handle = walk.first(f[.handle], in: range).flatMap(walk.uint16),
             let type = itemUUID(range, walk)
         else { return }
         switch type.uuid16 {
@@ -291,11 +262,11 @@ public struct GATTBuilder {
         _ frame: CapturedFrame,
         via: GATTAttribute.Via
     ) {
-        guard let h = walk.first(f.handle, in: layer),
+        guard let h = walk.first(f[.handle], in: layer),
             let handle = walk.uint16(h)
         else { return }
-        let offset = walk.first(f.offset, in: layer).flatMap(walk.unsigned).map { Int($0) } ?? 0
-        if let v = walk.first(f.value, in: layer) {
+        let offset = walk.first(f[.offset], in: layer).flatMap(walk.unsigned).map { Int($0) } ?? 0
+        if let v = walk.first(f[.value], in: layer) {
             recordValue(handle, v, walk, device, frame.number, via: via, offset: offset)
         } else {
             // An empty value: a zero-length read or write.
@@ -331,7 +302,7 @@ public struct GATTBuilder {
         let bytes = walk.bytes(v)
         let text = decodedText(v, walk)
         // The ATT dissector decodes a CCCD's value when it knows the handle is one.
-        let decodedAsCCCD = walk.first(f.cccd, in: v..<walk.end(of: v)) != nil
+        let decodedAsCCCD = walk.first(f[.cccd], in: v..<walk.end(of: v)) != nil
         device.update(handle, kind: .unknown, model: model) { a in
             // A Read Blob continues the value at its offset; anything else replaces it.
             if via == .read && offset > 0 {

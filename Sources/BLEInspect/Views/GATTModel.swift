@@ -66,7 +66,6 @@ public struct GATTAttribute: Sendable {
 
     public var isInferred: Bool { discoveredIn == nil }
     public var isService: Bool { kind == .primaryService || kind == .secondaryService }
-    public var used: Bool { reads + writes + notifications + indications > 0 || subscription != nil }
 }
 
 /// Whose database a tree is: the peer's (the capture's host was the client) or the host's own
@@ -127,8 +126,6 @@ public final class GATTDevice {
         }
         return GATTAttribute(handle: handle, kind: kind)
     }
-
-    func store(_ a: GATTAttribute) { attributes[a.handle] = a }
 
     /// Changes the attribute at `handle` in place, making it as `kind` when new.
     func update(_ handle: UInt16, kind: GATTAttribute.Kind, model: GATTModel, _ change: (inout GATTAttribute) -> Void) {

@@ -421,13 +421,19 @@ public enum GATTReport {
 
 /// `bleinspect gatt`: reads the captures and prints the rebuilt databases.
 public enum GATTCommandRunner {
-    public static func run(scan: CaptureScan, json: Bool, output: OutputSink) -> ExitStatus {
+    public static func run(
+        scan: CaptureScan,
+        json: Bool,
+        output: OutputSink,
+        errorOutput: (String) -> Void
+    ) -> ExitStatus {
         let prepared: (registry: DissectorRegistry, filter: DisplayFilter?)
         switch scan.prepare() {
         case .success(let p): prepared = p
         case .failure(let status): return status
         }
         let builder = GATTBuilder(registry: prepared.registry)
+        guard RunSetup.fieldsPresent(builder.missingFields, view: "gatt", errorOutput) else { return .software }
         let status = scan.run(registry: prepared.registry, filter: prepared.filter) { frame, tree in
             builder.add(frame, tree)
         }

@@ -2,26 +2,13 @@ import BLEInspectCore
 
 /// A JSON document the views build and print: objects keep their keys in the order given, so
 /// the output is stable from run to run.
-public indirect enum JSONValue: Sendable, Equatable {
+public indirect enum JSONValue: Sendable {
     case null
     case bool(Bool)
     case number(Int64)
     case string(String)
     case array([JSONValue])
     case object([(String, JSONValue)])
-
-    public static func == (a: JSONValue, b: JSONValue) -> Bool {
-        switch (a, b) {
-        case (.null, .null): true
-        case (.bool(let x), .bool(let y)): x == y
-        case (.number(let x), .number(let y)): x == y
-        case (.string(let x), .string(let y)): x == y
-        case (.array(let x), .array(let y)): x == y
-        case (.object(let x), .object(let y)):
-            x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
-        default: false
-        }
-    }
 
     public static func int<T: BinaryInteger>(_ v: T) -> JSONValue { .number(Int64(clamping: v)) }
     public static func optional<T: BinaryInteger>(_ v: T?) -> JSONValue {
@@ -37,7 +24,16 @@ public indirect enum JSONValue: Sendable, Equatable {
         return out
     }
 
-    private func write(to out: inout String, indent: Int) {
+    /// The text on one line with no spaces (for NDJSON), ending in a newline.
+    public var line: String {
+        var out = ""
+        write(to: &out, indent: nil)
+        out.append("\n")
+        return out
+    }
+
+    /// Writes the value; `indent` nil writes it compactly.
+    private func write(to out: inout String, indent: Int?) {
         switch self {
         case .null: out.append("null")
         case .bool(let b): out.append(b ? "true" : "false")
@@ -46,11 +42,11 @@ public indirect enum JSONValue: Sendable, Equatable {
         case .array(let items):
             if items.isEmpty { return out.append("[]") }
             // Arrays of plain values stay on one line.
-            if items.allSatisfy(\.isScalar) {
+            guard let indent, !items.allSatisfy(\.isScalar) else {
                 out.append("[")
                 for (k, item) in items.enumerated() {
-                    if k > 0 { out.append(", ") }
-                    item.write(to: &out, indent: indent)
+                    if k > 0 { out.append(indent == nil ? "," : ", ") }
+                    item.write(to: &out, indent: indent.map { $0 + 2 })
                 }
                 return out.append("]")
             }
@@ -63,6 +59,15 @@ public indirect enum JSONValue: Sendable, Equatable {
             out.append(String(repeating: " ", count: indent) + "]")
         case .object(let members):
             if members.isEmpty { return out.append("{}") }
+            guard let indent else {
+                out.append("{")
+                for (k, (key, value)) in members.enumerated() {
+                    if k > 0 { out.append(",") }
+                    out.append(JSONFrame.quote(key) + ":")
+                    value.write(to: &out, indent: nil)
+                }
+                return out.append("}")
+            }
             out.append("{\n")
             for (k, (key, value)) in members.enumerated() {
                 out.append(String(repeating: " ", count: indent + 2))

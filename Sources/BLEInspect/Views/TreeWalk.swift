@@ -93,18 +93,48 @@ struct TreeWalk {
     }
 }
 
-/// Field ids the views look up by name once, before the first frame.
-struct ViewFieldIDs {
-    private let registry: DissectorRegistry
-    private(set) var missing: [String] = []
+/// Field ids looked up by name once, before the first frame, for a view whose fields are the
+/// cases of `Name` (each case's raw value is the field's name).
+struct ViewFieldTable<Name: CaseIterable & Hashable & RawRepresentable<String>> {
+    private let ids: [Name: FieldID]
+    /// Names the registry lacks (empty unless a dissector was renamed); the views refuse to run
+    /// with any, so a renamed field fails the tests.
+    let missing: [String]
 
-    init(_ registry: DissectorRegistry) { self.registry = registry }
+    init(_ registry: DissectorRegistry) {
+        var ids: [Name: FieldID] = [:]
+        var missing: [String] = []
+        for name in Name.allCases {
+            if let id = registry.field(named: name.rawValue) {
+                ids[name] = id
+            } else {
+                missing.append(name.rawValue)
+            }
+        }
+        self.ids = ids
+        self.missing = missing
+    }
 
-    /// The id of `name`; a name the registry lacks is remembered in `missing` (a programming
-    /// error that the tests catch) and gets an id no node has.
-    mutating func id(_ name: String) -> FieldID {
-        if let id = registry.field(named: name) { return id }
-        missing.append(name)
-        return FieldID(UInt32.max)
+    /// The id of `name`; one no node has when the registry lacks it.
+    subscript(_ name: Name) -> FieldID { ids[name] ?? FieldID(UInt32.max) }
+}
+
+/// Recognises a successful LE Connection Complete, LE Enhanced Connection Complete (v1 or v2):
+/// the event that starts a connection, for every view that counts connections.
+struct ConnectionCompleteFields {
+    enum Field: String, CaseIterable {
+        case subevent = "bthci_evt.le_meta_subevent", status = "bthci_evt.status"
+    }
+
+    private let f: ViewFieldTable<Field>
+    var missing: [String] { f.missing }
+
+    init(_ registry: DissectorRegistry) { f = ViewFieldTable(registry) }
+
+    func succeeded(_ walk: TreeWalk) -> Bool {
+        guard let e = walk.first(f[.subevent]), let code = walk.unsigned(e),
+            code == 0x01 || code == 0x0A || code == 0x29
+        else { return false }
+        return walk.first(f[.status]).flatMap(walk.unsigned) == 0
     }
 }
