@@ -2,7 +2,7 @@ import ArgumentParser
 import BLECapture
 import BLEInspect
 
-struct Gatt: ParsableCommand {
+struct Gatt: StandardView {
     static let configuration = CommandConfiguration(
         abstract: "Rebuild each device's GATT database from the discovery traffic in a capture.",
         discussion: """
@@ -29,17 +29,7 @@ struct Gatt: ParsableCommand {
     @Flag(help: "Print the databases as JSON (schema bleinspect.gatt/1, see docs/VIEWS.md).")
     var json = false
 
-    func validate() throws {
-        try ViewArguments.validate(files: files, count: frames.count)
-    }
-
-    func run() throws {
-        let status = GATTCommandRunner.run(
-            scan: frames.scan(files),
-            json: json,
-            output: OutputSink(fd: 1, ownsDescriptor: false),
-            errorOutput: { StandardError.print($0) }
-        )
-        if status != .success { throw ExitCode(status.rawValue) }
+    static func run(scan: CaptureScan, json: Bool, output: OutputSink, errorOutput: (String) -> Void) -> ExitStatus {
+        GATTCommandRunner.run(scan: scan, json: json, output: output, errorOutput: errorOutput)
     }
 }

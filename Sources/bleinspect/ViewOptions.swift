@@ -1,4 +1,5 @@
 import ArgumentParser
+import BLECapture
 import BLEInspect
 
 /// The frames a view takes in: `-Y` and `-c`, as every view spells them.
@@ -26,5 +27,30 @@ enum ViewArguments {
         if files.isEmpty { throw ValidationError("Give at least one capture file, or - for standard input.") }
         if let count, count < 0 { throw ValidationError("-c takes a count of 0 or more.") }
         if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("Standard input (-) can be read only once.") }
+    }
+}
+
+/// A view that reads files with `-Y` and `-c` and writes text or `--json` to standard output.
+protocol StandardView: ParsableCommand {
+    var files: [String] { get }
+    var frames: ViewFrameOptions { get }
+    var json: Bool { get }
+    /// Runs the view: its `CommandRunner.run`.
+    static func run(scan: CaptureScan, json: Bool, output: OutputSink, errorOutput: (String) -> Void) -> ExitStatus
+}
+
+extension StandardView {
+    func validate() throws {
+        try ViewArguments.validate(files: files, count: frames.count)
+    }
+
+    func run() throws {
+        let status = Self.run(
+            scan: frames.scan(files),
+            json: json,
+            output: OutputSink(fd: 1, ownsDescriptor: false),
+            errorOutput: { StandardError.print($0) }
+        )
+        if status != .success { throw ExitCode(status.rawValue) }
     }
 }

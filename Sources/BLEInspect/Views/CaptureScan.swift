@@ -30,6 +30,35 @@ public struct CaptureScan {
         return .success((registry, compiled))
     }
 
+    /// What a view gives `runView`: the field names it reads that the registry lacks, and what
+    /// it does with each frame.
+    public struct ViewConsumer {
+        var missing: [String]
+        var take: (CapturedFrame, borrowing ProtocolTree) -> Void
+    }
+
+    /// The steps every view takes: prepare the registry and filter, let `setup` build the view
+    /// (or stop with a status), refuse to run if it reads fields the registry lacks, and read
+    /// every frame through it. Returns the status of the reading.
+    func runView(
+        _ name: String,
+        errorOutput: (String) -> Void,
+        _ setup: (DissectorRegistry) -> Result<ViewConsumer, ExitStatus>
+    ) -> ExitStatus {
+        let prepared: (registry: DissectorRegistry, filter: DisplayFilter?)
+        switch prepare() {
+        case .success(let p): prepared = p
+        case .failure(let status): return status
+        }
+        let consumer: ViewConsumer
+        switch setup(prepared.registry) {
+        case .success(let c): consumer = c
+        case .failure(let status): return status
+        }
+        guard RunSetup.fieldsPresent(consumer.missing, view: name, errorOutput) else { return .software }
+        return run(registry: prepared.registry, filter: prepared.filter, consumer.take)
+    }
+
     /// Reads every input and calls `body` with each frame that passes the filter and its tree
     /// (valid only during the call). A damaged or unreadable input is reported on the error
     /// output, naming the file, the frame and the byte offset; the frames before the damage

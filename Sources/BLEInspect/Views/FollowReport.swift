@@ -124,32 +124,31 @@ public enum FollowCommandRunner {
         output: OutputSink,
         errorOutput: (String) -> Void
     ) -> ExitStatus {
-        let prepared: (registry: DissectorRegistry, filter: DisplayFilter?)
-        switch scan.prepare() {
-        case .success(let p): prepared = p
-        case .failure(let status): return status
-        }
-        let sink: OutputSink
-        if case .raw(let path) = format {
-            do throws(CaptureError) {
-                sink = try OutputSink.create(path: path)
-            } catch {
-                errorOutput("bleinspect: \(error)")
-                return .cannotCreateOutput
+        var sink = output
+        var built: FollowWriter? = nil
+        let status = scan.runView("follow", errorOutput: errorOutput) { registry in
+            if case .raw(let path) = format {
+                do throws(CaptureError) {
+                    sink = try OutputSink.create(path: path)
+                } catch {
+                    errorOutput("bleinspect: \(error)")
+                    return .failure(.cannotCreateOutput)
+                }
             }
-        } else {
-            sink = output
+            let matcher = FollowMatcher(registry: registry, selector: selector)
+            let writer = FollowWriter(format: format, sink: sink)
+            built = writer
+            return .success(
+                .init(missing: matcher.missingFields) { frame, tree in
+                    // Every frame reaches the matcher, which learns roles and channels from both
+                    // directions; only the items are chosen by direction.
+                    matcher.take(frame, tree) { item in
+                        if direction.includes(item.frame.direction) { writer.write(item) }
+                    }
+                }
+            )
         }
-        let matcher = FollowMatcher(registry: prepared.registry, selector: selector)
-        guard RunSetup.fieldsPresent(matcher.missingFields, view: "follow", errorOutput) else { return .software }
-        let writer = FollowWriter(format: format, sink: sink)
-        let status = scan.run(registry: prepared.registry, filter: prepared.filter) { frame, tree in
-            // Every frame reaches the matcher, which learns roles and channels from both
-            // directions; only the items are chosen by direction.
-            matcher.take(frame, tree) { item in
-                if direction.includes(item.frame.direction) { writer.write(item) }
-            }
-        }
+        guard let writer = built, status != .software else { return status }
         if writer.items == 0 { noteNothing(selector, format: format, output: output, errorOutput) }
         sink.flush()
         output.flush()

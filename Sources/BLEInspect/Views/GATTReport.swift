@@ -427,16 +427,13 @@ public enum GATTCommandRunner {
         output: OutputSink,
         errorOutput: (String) -> Void
     ) -> ExitStatus {
-        let prepared: (registry: DissectorRegistry, filter: DisplayFilter?)
-        switch scan.prepare() {
-        case .success(let p): prepared = p
-        case .failure(let status): return status
+        var built: GATTBuilder? = nil
+        let status = scan.runView("gatt", errorOutput: errorOutput) { registry in
+            let builder = GATTBuilder(registry: registry)
+            built = builder
+            return .success(.init(missing: builder.missingFields, take: { builder.add($0, $1) }))
         }
-        let builder = GATTBuilder(registry: prepared.registry)
-        guard RunSetup.fieldsPresent(builder.missingFields, view: "gatt", errorOutput) else { return .software }
-        let status = scan.run(registry: prepared.registry, filter: prepared.filter) { frame, tree in
-            builder.add(frame, tree)
-        }
+        guard let builder = built, status != .software else { return status }
         output.append(json ? GATTReport.json(builder.model).text : GATTReport.text(builder.model))
         output.flush()
         if output.failure != nil { return .cannotCreateOutput }

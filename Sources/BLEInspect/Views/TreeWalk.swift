@@ -37,6 +37,17 @@ struct TreeWalk {
         return result
     }
 
+    /// The node whose subtree `i` is directly in, nil for a top node.
+    func parent(of i: Int) -> Int? {
+        let depth = nodes[i].depth
+        var j = i
+        while j > 0 {
+            j -= 1
+            if nodes[j].depth < depth { return j }
+        }
+        return nil
+    }
+
     /// The nodes with `field` in `range` that are not inside another such node.
     func all(_ field: FieldID, in range: Range<Int>) -> [Int] {
         var result: [Int] = []
@@ -95,28 +106,73 @@ struct TreeWalk {
 
 /// Field ids looked up by name once, before the first frame, for a view whose fields are the
 /// cases of `Name` (each case's raw value is the field's name).
+///
+/// Looking a case up costs an array index, not a hash of its name: a case's position among
+/// `allCases` is its tag byte, which `init` checks for every case (else it keeps a dictionary).
 struct ViewFieldTable<Name: CaseIterable & Hashable & RawRepresentable<String>> {
-    private let ids: [Name: FieldID]
+    /// The id of each case, in `allCases` order.
+    private let ids: [FieldID]
+    private let byName: [Name: FieldID]?
+    /// For each field id in the registry, the position of its case, or -1.
+    private let positions: [Int16]
     /// Names the registry lacks (empty unless a dissector was renamed); the views refuse to run
     /// with any, so a renamed field fails the tests.
     let missing: [String]
 
     init(_ registry: DissectorRegistry) {
-        var ids: [Name: FieldID] = [:]
+        var ids: [FieldID] = []
         var missing: [String] = []
-        for name in Name.allCases {
+        var byTag = MemoryLayout<Name>.size == 1 && Name.allCases.count <= Int(Int16.max)
+        for (k, name) in Name.allCases.enumerated() {
             if let id = registry.field(named: name.rawValue) {
-                ids[name] = id
+                ids.append(id)
             } else {
+                ids.append(FieldID(UInt32.max))
                 missing.append(name.rawValue)
             }
+            if byTag && Self.tag(name) != k { byTag = false }
+        }
+        var positions = [Int16](repeating: -1, count: registry.fields.count)
+        for (k, id) in ids.enumerated() where Int(id.rawValue) < positions.count {
+            positions[Int(id.rawValue)] = Int16(truncatingIfNeeded: k)
         }
         self.ids = ids
+        self.positions = positions
+        byName = byTag ? nil : Dictionary(zip(Name.allCases, ids), uniquingKeysWith: { a, _ in a })
         self.missing = missing
     }
 
+    /// The case's tag: its position in declaration order for an enum of at most 256 cases
+    /// without payloads (checked against `allCases` before it is used).
+    private static func tag(_ name: Name) -> Int {
+        withUnsafeBytes(of: name) { $0.isEmpty ? -1 : Int($0[0]) }
+    }
+
     /// The id of `name`; one no node has when the registry lacks it.
-    subscript(_ name: Name) -> FieldID { ids[name] ?? FieldID(UInt32.max) }
+    subscript(_ name: Name) -> FieldID {
+        if let byName { return byName[name] ?? FieldID(UInt32.max) }
+        return ids[Self.tag(name)]
+    }
+
+    /// The position of `name` in a `FirstNodes` list.
+    func position(_ name: Name) -> Int {
+        if byName != nil { return Array(Name.allCases).firstIndex(of: name) ?? -1 }
+        return Self.tag(name)
+    }
+
+    /// The first node of each case's field in the frame, found in one pass over its nodes.
+    func firstNodes(_ walk: TreeWalk, into firsts: inout [Int32]) {
+        let count = ids.count
+        if firsts.count != count { firsts = [Int32](repeating: -1, count: count) }
+        for k in 0..<count { firsts[k] = -1 }
+        let table = positions
+        for i in 0..<walk.nodes.count {
+            let raw = Int(walk.nodes[i].field.rawValue)
+            guard raw < table.count else { continue }
+            let p = Int(table[raw])
+            if p >= 0 && firsts[p] < 0 { firsts[p] = Int32(truncatingIfNeeded: i) }
+        }
+    }
 }
 
 /// Recognises a successful LE Connection Complete, LE Enhanced Connection Complete (v1 or v2):
