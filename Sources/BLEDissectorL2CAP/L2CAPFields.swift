@@ -348,7 +348,7 @@ public enum CoCField: UInt16, FieldSet {
                 .unsigned(bits: 8),
                 names: L2CAPNames.channelMode,
                 help:
-                    "How the channel was opened: LE credit based (0x14), enhanced credit based (0x17) or BR/EDR (0x02)"
+                    "How the channel was opened: 1 LE credit based (signalling code 0x14), 2 enhanced credit based (0x17), 3 BR/EDR connection-oriented (0x02)"
             )
         case .localCID:
             FieldDescriptor(
