@@ -21,7 +21,9 @@ let package = Package(
         .library(name: "BLEInspect", targets: ["BLEInspect"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         // Frame model and helpers shared by every layer; standard library only.
@@ -41,16 +43,38 @@ let package = Package(
         // Everything the CLI uses: opening any capture, writing, the read pipeline and its output.
         .target(
             name: "BLEInspect",
-            dependencies: ["BLEInspectCore", "BLECapture", "BLECapturePcap", "BLEAssignedNumbers", "BLEInspectFilter"]
+            dependencies: [
+                "BLEInspectCore", "BLECapture", "BLECapturePcap", "BLEAssignedNumbers", "BLEInspectFilter",
+                "BLEAdvBudget",
+            ]
                 + dissectorDependencies
         ),
         .executableTarget(
             name: "bleinspect",
             dependencies: [
                 "BLEInspect",
+                "BLEAdvBudget",
+                "BLEAdvBudgetSwift",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Advertising payload budgets: plans (YAML/JSON), platform profiles, layouts, findings and
+        // their CI formats. No dissectors: captured adverts arrive as AD bytes.
+        .target(
+            name: "BLEAdvBudget",
+            dependencies: ["BLEInspectCore", "BLEAssignedNumbers", .product(name: "Yams", package: "Yams")]
+        ),
+        // Reads Swift sources with swift-syntax for `startAdvertising` dictionaries. The only
+        // target that sees swift-syntax.
+        .target(
+            name: "BLEAdvBudgetSwift",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+            ]
+        ),
+        .testTarget(name: "BLEAdvBudgetTests", dependencies: ["BLEAdvBudget"]),
+        .testTarget(name: "BLEAdvBudgetSwiftTests", dependencies: ["BLEAdvBudgetSwift"]),
         .plugin(
             name: "LintSource",
             capability: .command(

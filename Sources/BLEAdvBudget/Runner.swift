@@ -1,0 +1,76 @@
+/// The exit statuses of `bleinspect adv-budget`.
+public enum AdvBudgetExit: Int32, Hashable, Sendable {
+    /// No finding reached `--fail-on`.
+    case passed = 0
+    /// A finding reached `--fail-on`.
+    case failed = 1
+    /// The command line was wrong.
+    case usage = 64
+    /// A plan file was read but is not a valid plan (bad YAML/JSON, unknown key, bad value).
+    case invalidPlan = 65
+    /// A plan file could not be read (missing, a directory, no permission).
+    case unreadablePlan = 66
+}
+
+/// What the command does, without the command line: load, check, render, decide the status.
+public enum AdvBudgetRunner {
+    public struct Outcome: Hashable, Sendable {
+        /// The report, for standard output; empty when plans could not be loaded.
+        public var output: String
+        /// Messages for standard error.
+        public var errors: [String]
+        public var status: AdvBudgetExit
+    }
+
+    /// Loads every plan file, then checks all adverts: the files' plans, then `extraPlans` (e.g.
+    /// from Swift sources), then `raw` adverts (captures). Any file that cannot be loaded stops
+    /// the run with its error(s) and no report: 66 if one was unreadable, else 65.
+    public static func run(
+        planPaths: [String],
+        extraPlans: [AdvertPlan] = [],
+        raw: [RawAdvert] = [],
+        platforms: [Platform]?,
+        options: CheckOptions = CheckOptions(),
+        format: ReportFormat = .text,
+        failOn: Severity = .error
+    ) -> Outcome {
+        var plans: [AdvertPlan] = []
+        var errors: [String] = []
+        var unreadable = false
+        for path in planPaths {
+            do throws(PlanLoadError) {
+                plans += try PlanFile.load(path: path)
+            } catch {
+                if case .unreadable = error { unreadable = true }
+                errors.append("bleinspect adv-budget: " + error.description)
+            }
+        }
+        guard errors.isEmpty else {
+            return Outcome(output: "", errors: errors, status: unreadable ? .unreadablePlan : .invalidPlan)
+        }
+        return run(
+            plans: plans + extraPlans,
+            raw: raw,
+            platforms: platforms,
+            options: options,
+            format: format,
+            failOn: failOn
+        )
+    }
+
+    /// Checks plans from any producer (plan files, Swift sources) and raw adverts (captures) in
+    /// one report.
+    public static func run(
+        plans: [AdvertPlan],
+        raw: [RawAdvert] = [],
+        platforms: [Platform]?,
+        options: CheckOptions = CheckOptions(),
+        format: ReportFormat = .text,
+        failOn: Severity = .error
+    ) -> Outcome {
+        var results = AdvBudgetEngine.check(plans, platforms: platforms, options: options)
+        results += raw.map { AdvBudgetEngine.check(raw: $0, options: options) }
+        let report = BudgetReport(results: results, failOn: failOn)
+        return Outcome(output: report.rendered(format), errors: [], status: report.failed ? .failed : .passed)
+    }
+}

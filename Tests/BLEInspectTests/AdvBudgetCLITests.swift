@@ -1,0 +1,88 @@
+import BLEInspectTestSupport
+import Foundation
+import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// `bleinspect adv-budget` run as a program: exit statuses, formats, and errors on standard error.
+@Suite("bleinspect adv-budget")
+struct AdvBudgetCLITests {
+    /// A plan whose iOS foreground check passes and whose background check has warnings only
+    /// (§2.6), and one whose name is cut in the foreground (error, §2.5): 2 + 29 > 28.
+    static let passing = "adverts:\n  - id: device\n    local_name: Device\n    service_uuids: [180A]\n"
+    static let failing = "adverts:\n  - id: long\n    local_name: com.example.corebluetooth.app\n"
+
+    @Test("exit 0 without findings at --fail-on, 1 with; --fail-on warning fails on warnings")
+    func failOnStatuses() throws {
+        let dir = TemporaryDirectory()
+        let ok = dir.write(Array(Self.passing.utf8), to: "ok.yaml")
+        let bad = dir.write(Array(Self.failing.utf8), to: "long.yaml")
+        let passed = try Run.bleinspect(["adv-budget", ok, "--platform", "ios"])
+        #expect(passed.status == 0, "\(passed.stderr)")
+        #expect(passed.stdoutText.contains("passed (--fail-on error)"))
+        #expect(try Run.bleinspect(["adv-budget", ok, "--platform", "ios", "--fail-on", "warning"]).status == 1)
+        #expect(try Run.bleinspect(["adv-budget", ok, "--platform", "ios", "--fail-on", "error"]).status == 0)
+        let failed = try Run.bleinspect(["adv-budget", ok, bad, "--platform", "ios"])
+        #expect(failed.status == 1)
+        #expect(failed.stdoutText.contains("error   ios.name.truncated"))
+        // --platform repeated and comma-separated.
+        let both = try Run.bleinspect(["adv-budget", ok, "--platform", "android", "--platform", "legacy,extended"])
+        #expect(both.status == 0)
+        #expect(both.stdoutText.contains("4 check(s)") == false)
+        #expect(both.stdoutText.contains("3 check(s)"))
+    }
+
+    @Test("usage errors exit 64; an invalid plan 65; an unreadable plan 66")
+    func errorStatuses() throws {
+        let dir = TemporaryDirectory()
+        let ok = dir.write(Array(Self.passing.utf8), to: "ok.yaml")
+        let invalid = dir.write(Array("adverts:\n  - id: a\n    tx_power: loud\n".utf8), to: "invalid.yaml")
+        #expect(try Run.bleinspect(["adv-budget"]).status == 64)
+        #expect(try Run.bleinspect(["adv-budget", ok, "--platform", "windows"]).status == 64)
+        #expect(try Run.bleinspect(["adv-budget", ok, "--format", "xml"]).status == 64)
+        #expect(try Run.bleinspect(["adv-budget", ok, "--fail-on", "info"]).status == 64)
+        #expect(
+            try Run.bleinspect(["adv-budget", ok, "--platform", "extended", "--controller-max", "30"]).status == 64
+        )
+
+        let bad = try Run.bleinspect(["adv-budget", ok, invalid])
+        #expect(bad.status == 65)
+        #expect(bad.stdout.isEmpty)
+        #expect(
+            bad.stderr.contains(
+                "invalid.yaml:3:15: adverts[0].tx_power: expected an integer in -128...127, got \"loud\""
+            )
+        )
+
+        let missing = try Run.bleinspect(["adv-budget", dir.path("none.yaml")])
+        #expect(missing.status == 66)
+        #expect(missing.stderr.contains("none.yaml: cannot read the plan: no such file"))
+    }
+
+    @Test("json parses, junit is well-formed XML, github gives annotations")
+    func formats() throws {
+        let dir = TemporaryDirectory()
+        let plan = dir.write(Array((Self.passing + Self.failing.dropFirst("adverts:\n".count)).utf8), to: "p.yaml")
+        let json = try Run.bleinspect(["adv-budget", plan, "--platform", "ios", "--format", "json"])
+        #expect(json.status == 1)
+        let document = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        #expect(document["schema"] as? String == "bleinspect.adv-budget/1")
+        #expect((document["results"] as? [Any])?.count == 4)
+
+        let junit = try Run.bleinspect(["adv-budget", plan, "--platform", "ios", "--format", "junit"])
+        #expect(junit.status == 1)
+        let parser = XMLParser(data: junit.stdout)
+        #expect(parser.parse())
+        #expect(junit.stdoutText.components(separatedBy: "<testcase ").count - 1 == 4)
+        #expect(junit.stdoutText.components(separatedBy: "<failure ").count - 1 == 1)
+
+        let github = try Run.bleinspect(["adv-budget", plan, "--platform", "ios", "--format", "github"])
+        #expect(github.status == 1)
+        // The plan entry of "long" is at line 5, column 5.
+        #expect(
+            github.stdoutText.contains("::error file=\(plan),line=5,col=5,title=ios.name.truncated::")
+        )
+    }
+}
