@@ -64,6 +64,13 @@ public enum Rules {
         section: "§2.3",
         summary: "A service UUID string in a Swift source is not a UUID."
     )
+    public static let sourceReader = Rule(
+        id: "source.reader",
+        severity: .warning,
+        section: "—",
+        summary:
+            "The Swift-source reader's note on a call: a duplicate key, a value known only at run time, a dictionary or file it could not read."
+    )
     public static let sourceKeyUnmodelled = Rule(
         id: "source.key.unmodelled",
         severity: .info,
@@ -404,7 +411,7 @@ public enum Rules {
 
     /// All rules, for the documentation and its test.
     public static let all: [Rule] = [
-        sourceUnresolved, sourceUUIDInvalid, sourceKeyUnmodelled,
+        sourceUnresolved, sourceReader, sourceUUIDInvalid, sourceKeyUnmodelled,
         adLengthOverrun, adLengthZero, adStructureTooLong, adTypeUnknown, adFlagsInScanResponse, adFlagsDuplicate,
         adFlagsTrailingZero, adFlagsConflict, adFlagsReserved, adFlagsMissing, adUUIDListDuplicate, adUUIDListLength,
         adTxPowerLength, adAppearanceLength, adAppearanceDuplicate, adManufacturerShort, adServiceDataShort,

@@ -1,6 +1,9 @@
 import ArgumentParser
 import BLEAdvBudget
+import BLEAdvBudgetSwift
 import BLECapture
+import BLEInspect
+import BLEInspectCore
 
 extension ReportFormat: ExpressibleByArgument {}
 extension Severity: ExpressibleByArgument {
@@ -41,7 +44,17 @@ struct AdvBudget: ParsableCommand {
     )
 
     @Argument(help: "Plan files (YAML or JSON).")
-    var plans: [String]
+    var plans: [String] = []
+
+    @Option(
+        name: .long,
+        parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "Swift sources to read for startAdvertising calls (files or directories); checked with the ios profile.",
+            valueName: "path"
+        )
+    )
+    var swift: [String] = []
 
     @Option(
         name: .long,
@@ -69,7 +82,9 @@ struct AdvBudget: ParsableCommand {
     var overflowBitOrder: OverflowBitOrder = .msbFirst
 
     func validate() throws {
-        guard !plans.isEmpty else { throw ValidationError("Give at least one plan file.") }
+        guard !plans.isEmpty || !swift.isEmpty else {
+            throw ValidationError("Give at least one plan file, or Swift sources with --swift.")
+        }
         guard failOn != .info else { throw ValidationError("--fail-on takes warning or error.") }
         guard CheckOptions.extendedMaximumRange.contains(controllerMax) else {
             throw ValidationError(
@@ -99,8 +114,18 @@ struct AdvBudget: ParsableCommand {
     }
 
     func run() throws {
+        var extra: [AdvertPlan] = []
+        if !swift.isEmpty {
+            switch AdvBudgetSources.adverts(swift) {
+            case .success(let adverts): extra = adverts.map(AdvertPlan.init(source:))
+            case .failure(let error):
+                StandardError.print("bleinspect: \(TerminalSafeText.escape(error.description))")
+                throw ExitCode(66)
+            }
+        }
         let outcome = AdvBudgetRunner.run(
             planPaths: plans,
+            extraPlans: extra,
             platforms: try platforms(),
             options: CheckOptions(extendedMaximum: controllerMax, overflowBitOrder: overflowBitOrder),
             format: format,

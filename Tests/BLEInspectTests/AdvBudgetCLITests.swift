@@ -85,4 +85,36 @@ struct AdvBudgetCLITests {
             github.stdoutText.contains("::error file=\(plan),line=5,col=5,title=ios.name.truncated::")
         )
     }
+
+    @Test("--swift: the sample app's dictionaries, with file and line, and an unresolvable name flagged")
+    func swiftSources() throws {
+        let app = TestPaths.repositoryRoot.appendingPathComponent("Tests/Fixtures/AdvertisingSampleApp").path
+        let result = try Run.bleinspect(["adv-budget", "--swift", app, "--format", "github"])
+        // ThermometerPeripheral.swift:30 advertises "com.example.corebluetooth" with the 128-bit
+        // UUID: 3 (Flags) + 18 (UUID list) leave 10 bytes, so 8 name bytes go as 0x08 (§2.5).
+        #expect(result.status == 1, "\(result.stderr)")
+        let lines = result.stdoutText.split(separator: "\n").map(String.init)
+        let truncated = lines.filter {
+            $0.hasPrefix("::error ") && $0.contains("title=ios.name.truncated")
+                && $0.contains("file=\(app)/ThermometerPeripheral.swift,line=30,col=27")
+        }
+        #expect(truncated.count == 1)
+        #expect(truncated.first?.contains("\"com.exam\" (0x08)") == true)
+        // PairingAdvertiser.swift:20 builds its name by interpolation: a warning names it.
+        let unresolved = lines.filter {
+            $0.hasPrefix("::warning ") && $0.contains("title=source.unresolved")
+                && $0.contains("file=\(app)/PairingAdvertiser.swift,line=20")
+        }
+        #expect(!unresolved.isEmpty)
+        #expect(unresolved.allSatisfy { $0.contains("`PairingConstants.advertisedName`") })
+        // Its manufacturer data key is dropped by iOS: an error at the same call.
+        #expect(
+            lines.contains { $0.contains("title=ios.key.dropped") && $0.contains("PairingAdvertiser.swift,line=20") }
+        )
+        // Nothing given and a missing source are usage and read errors.
+        #expect(try Run.bleinspect(["adv-budget"]).status == 64)
+        let missing = try Run.bleinspect(["adv-budget", "--swift", app + "/NoSuchFile.swift"])
+        #expect(missing.status == 66)
+        #expect(missing.stderr.contains("NoSuchFile.swift"))
+    }
 }
