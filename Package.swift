@@ -19,6 +19,7 @@ let package = Package(
     products: [
         .executable(name: "bleinspect", targets: ["bleinspect"]),
         .library(name: "BLEInspect", targets: ["BLEInspect"]),
+        .plugin(name: "CheckAdvertising", targets: ["CheckAdvertising"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -75,6 +76,17 @@ let package = Package(
         ),
         .testTarget(name: "BLEAdvBudgetTests", dependencies: ["BLEAdvBudget"]),
         .testTarget(name: "BLEAdvBudgetSwiftTests", dependencies: ["BLEAdvBudgetSwift"]),
+        // `swift package check-advertising`: adv-budget --swift over a package's Swift targets.
+        .plugin(
+            name: "CheckAdvertising",
+            capability: .command(
+                intent: .custom(
+                    verb: "check-advertising",
+                    description: "Check the startAdvertising calls of the Swift targets against the iOS byte budgets"
+                )
+            ),
+            dependencies: ["bleinspect"]
+        ),
         .plugin(
             name: "LintSource",
             capability: .command(
