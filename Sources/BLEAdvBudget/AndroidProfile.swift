@@ -116,22 +116,11 @@ enum AndroidProfile {
                 IOSProfile.utf8SplitFinding(bytes, kept: kept.count, rule: Rules.androidNameUTF8Split, into: &findings)
             }
         }
-        var placements: [UUIDPlacement] = []
-        for (uuids, place) in [
-            (data.serviceUUIDs, UUIDPlacement.Place.advertisingData), (plan.scanResponse.serviceUUIDs, .scanResponse),
-        ] {
-            for uuid in uuids {
-                placements.append(
-                    UUIDPlacement(
-                        uuid: uuid,
-                        place: place,
-                        width: AD.shortestWidth(uuid),
-                        seenByIOSFilteringScanner: true,
-                        seenByOtherScanners: true
-                    )
-                )
-            }
-        }
+        let placements = GenericProfile.placements(
+            advertising: data.serviceUUIDs,
+            scanResponse: plan.scanResponse.serviceUUIDs,
+            width: AD.shortestWidth
+        )
 
         let advertisingADs = advertisingFields.map(\.structure)
         let responseADs = response.map(\.structure)

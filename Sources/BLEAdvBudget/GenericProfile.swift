@@ -74,22 +74,11 @@ enum GenericProfile {
             connectable: plan.connectable
         )
 
-        var placements: [UUIDPlacement] = []
-        for (uuids, place) in [
-            (data.serviceUUIDs, UUIDPlacement.Place.advertisingData), (plan.scanResponse.serviceUUIDs, .scanResponse),
-        ] {
-            for uuid in uuids {
-                placements.append(
-                    UUIDPlacement(
-                        uuid: uuid,
-                        place: place,
-                        width: AD.givenWidth(uuid),
-                        seenByIOSFilteringScanner: true,
-                        seenByOtherScanners: true
-                    )
-                )
-            }
-        }
+        let placements = Self.placements(
+            advertising: data.serviceUUIDs,
+            scanResponse: plan.scanResponse.serviceUUIDs,
+            width: AD.givenWidth
+        )
         var outcome: NameOutcome?
         if let name = plan.data.localName ?? plan.scanResponse.localName {
             outcome = NameOutcome(
@@ -110,6 +99,30 @@ enum GenericProfile {
             uuids: placements,
             findings: findings
         )
+    }
+
+    /// Service UUIDs placed as written, in the advertising data and the scan response, each in
+    /// a list of `width(uuid)` bytes and seen by every scanner (also Android's placement, §3).
+    static func placements(
+        advertising: [BluetoothUUID],
+        scanResponse: [BluetoothUUID],
+        width: (BluetoothUUID) -> Int
+    ) -> [UUIDPlacement] {
+        var placements: [UUIDPlacement] = []
+        for (uuids, place) in [(advertising, UUIDPlacement.Place.advertisingData), (scanResponse, .scanResponse)] {
+            for uuid in uuids {
+                placements.append(
+                    UUIDPlacement(
+                        uuid: uuid,
+                        place: place,
+                        width: width(uuid),
+                        seenByIOSFilteringScanner: true,
+                        seenByOtherScanners: true
+                    )
+                )
+            }
+        }
+        return placements
     }
 
     /// Raw AD bytes from a capture: parsed, then the same limits and per-type rules.

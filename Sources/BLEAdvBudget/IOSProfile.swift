@@ -56,15 +56,7 @@ enum IOSProfile {
             } else {
                 overflowed.append(uuid)
                 let bit = OverflowBit(uuid)
-                placements.append(
-                    UUIDPlacement(
-                        uuid: uuid,
-                        place: .overflowArea,
-                        overflowBit: bit,
-                        seenByIOSFilteringScanner: true,
-                        seenByOtherScanners: false
-                    )
-                )
+                placements.append(inOverflowArea(uuid, bit))
                 findings.append(
                     Rules.iosUUIDOverflow.finding(
                         "\(Describe.uuidText(uuid)) does not fit (needs \(cost) bytes, \(budget) left) and goes to "
@@ -160,41 +152,18 @@ enum IOSProfile {
         // The overflow area goes in the scan response in the foreground (§2.3 F1, §2.5).
         var overflow: OverflowLayout?
         if !overflowed.isEmpty {
-            let bits = overflowed.map(OverflowBit.init)
-            scanResponse.append(OverflowArea.structure(bits, order: options.overflowBitOrder))
-            overflow = OverflowLayout(
-                placement: .scanResponse,
-                offset: 0,
-                order: options.overflowBitOrder,
-                bits: bits,
-                bitmap: OverflowArea.bitmap(bits, order: options.overflowBitOrder)
-            )
-            findings += overflowFindings(bits, options: options)
+            let area = overflowArea(overflowed, placement: .scanResponse, offset: 0, options: options)
+            scanResponse.append(area.structure)
+            overflow = area.layout
+            findings += overflowFindings(area.layout.bits, options: options)
         }
         if let nameInScanResponse { scanResponse.append(nameInScanResponse) }
 
-        findings += BlockRules.check(
+        return result(
+            plan,
+            profile: .iosForeground,
             advertising: advertising,
             scanResponse: scanResponse,
-            extended: false,
-            connectable: true
-        )
-        return AdvertResult(
-            advertID: plan.id,
-            source: plan.source,
-            profile: .iosForeground,
-            advertisingData: PayloadLayout(
-                kind: .advertisingData,
-                pdu: "ADV_IND AdvData",
-                capacity: capacity,
-                structures: advertising
-            ),
-            scanResponse: PayloadLayout(
-                kind: .scanResponse,
-                pdu: "SCAN_RSP ScanRspData",
-                capacity: capacity,
-                structures: scanResponse
-            ),
             overflow: overflow,
             name: outcome,
             uuids: placements,
@@ -220,23 +189,11 @@ enum IOSProfile {
             )
         }
         let advertising = [AD.flags(flagsValue), Beacons.iBeacon(beacon)]
-        findings += BlockRules.check(advertising: advertising, scanResponse: [], extended: false, connectable: true)
-        return AdvertResult(
-            advertID: plan.id,
-            source: plan.source,
+        return result(
+            plan,
             profile: .iosForeground,
-            advertisingData: PayloadLayout(
-                kind: .advertisingData,
-                pdu: "ADV_IND AdvData",
-                capacity: capacity,
-                structures: advertising
-            ),
-            scanResponse: PayloadLayout(
-                kind: .scanResponse,
-                pdu: "SCAN_RSP ScanRspData",
-                capacity: capacity,
-                structures: []
-            ),
+            advertising: advertising,
+            scanResponse: [],
             overflow: nil,
             name: name.map { NameOutcome(requested: $0, onAir: nil, type: nil, placement: nil) },
             uuids: plan.data.serviceUUIDs.map(notAdvertised),
@@ -271,25 +228,12 @@ enum IOSProfile {
         var placements: [UUIDPlacement] = []
         let uuids = plan.iBeacon == nil ? plan.data.serviceUUIDs : []
         if !uuids.isEmpty {
-            let bits = uuids.map(OverflowBit.init)
-            advertising.append(OverflowArea.structure(bits, order: options.overflowBitOrder))
-            overflow = OverflowLayout(
-                placement: .advertisingData,
-                offset: 3,
-                order: options.overflowBitOrder,
-                bits: bits,
-                bitmap: OverflowArea.bitmap(bits, order: options.overflowBitOrder)
-            )
+            let area = overflowArea(uuids, placement: .advertisingData, offset: 3, options: options)
+            let bits = area.layout.bits
+            advertising.append(area.structure)
+            overflow = area.layout
             for (uuid, bit) in zip(uuids, bits) {
-                placements.append(
-                    UUIDPlacement(
-                        uuid: uuid,
-                        place: .overflowArea,
-                        overflowBit: bit,
-                        seenByIOSFilteringScanner: true,
-                        seenByOtherScanners: false
-                    )
-                )
+                placements.append(inOverflowArea(uuid, bit))
                 uuidFindings(uuid, width: AD.givenWidth(uuid), into: &findings)
             }
             findings.append(
@@ -308,11 +252,55 @@ enum IOSProfile {
             )
             findings += overflowFindings(bits, options: options)
         }
-        findings += BlockRules.check(advertising: advertising, scanResponse: [], extended: false, connectable: true)
-        return AdvertResult(
+        return result(
+            plan,
+            profile: .iosBackground,
+            advertising: advertising,
+            scanResponse: [],
+            overflow: overflow,
+            name: name.map { NameOutcome(requested: $0, onAir: nil, type: nil, placement: nil) },
+            uuids: placements,
+            findings: findings
+        )
+    }
+
+    // MARK: Shared
+
+    /// Apple's overflow area for `uuids` (§2.7): its AD structure, and its layout at `offset` of
+    /// `placement`.
+    private static func overflowArea(
+        _ uuids: [BluetoothUUID],
+        placement: PayloadKind,
+        offset: Int,
+        options: CheckOptions
+    ) -> (structure: ADStructure, layout: OverflowLayout) {
+        let bits = uuids.map(OverflowBit.init)
+        let layout = OverflowLayout(
+            placement: placement,
+            offset: offset,
+            order: options.overflowBitOrder,
+            bits: bits,
+            bitmap: OverflowArea.bitmap(bits, order: options.overflowBitOrder)
+        )
+        return (OverflowArea.structure(bits, order: options.overflowBitOrder), layout)
+    }
+
+    /// The result of an iOS profile: the app's ADV_IND advertising data and its SCAN_RSP, both
+    /// legacy (§2.10), with the per-type rules of §1 added to `findings`.
+    private static func result(
+        _ plan: AdvertPlan,
+        profile: Profile,
+        advertising: [ADStructure],
+        scanResponse: [ADStructure],
+        overflow: OverflowLayout?,
+        name: NameOutcome?,
+        uuids: [UUIDPlacement],
+        findings: [Finding]
+    ) -> AdvertResult {
+        AdvertResult(
             advertID: plan.id,
             source: plan.source,
-            profile: .iosBackground,
+            profile: profile,
             advertisingData: PayloadLayout(
                 kind: .advertisingData,
                 pdu: "ADV_IND AdvData",
@@ -323,16 +311,20 @@ enum IOSProfile {
                 kind: .scanResponse,
                 pdu: "SCAN_RSP ScanRspData",
                 capacity: capacity,
-                structures: []
+                structures: scanResponse
             ),
             overflow: overflow,
-            name: name.map { NameOutcome(requested: $0, onAir: nil, type: nil, placement: nil) },
-            uuids: placements,
+            name: name,
+            uuids: uuids,
             findings: findings
+                + BlockRules.check(
+                    advertising: advertising,
+                    scanResponse: scanResponse,
+                    extended: false,
+                    connectable: true
+                )
         )
     }
-
-    // MARK: Shared
 
     /// Keys iOS drops, Flags and connectability it fixes (§2.1, §2.2, §2.3).
     static func commonFindings(_ plan: AdvertPlan) -> [Finding] {
@@ -426,6 +418,17 @@ enum IOSProfile {
 
     /// "9AA4730F-… → hash 66: byte 8 …".
     static func uuidBitText(_ bit: OverflowBit) -> String { "\(bit.uuid.description) → " + bitText(bit) }
+
+    /// A UUID in the overflow area: only iOS apps scanning for it see it (§2.1, §2.7).
+    private static func inOverflowArea(_ uuid: BluetoothUUID, _ bit: OverflowBit) -> UUIDPlacement {
+        UUIDPlacement(
+            uuid: uuid,
+            place: .overflowArea,
+            overflowBit: bit,
+            seenByIOSFilteringScanner: true,
+            seenByOtherScanners: false
+        )
+    }
 
     private static func notAdvertised(_ uuid: BluetoothUUID) -> UUIDPlacement {
         UUIDPlacement(uuid: uuid, place: .notAdvertised, seenByIOSFilteringScanner: false, seenByOtherScanners: false)

@@ -58,6 +58,16 @@ struct AdvBudget: ParsableCommand {
 
     @Option(
         name: .long,
+        parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "Captures to read for the adverts a host set (LE Set Advertising / Scan Response Data, extended forms) or received; each is checked against the legacy or extended limits.",
+            valueName: "file"
+        )
+    )
+    var capture: [String] = []
+
+    @Option(
+        name: .long,
         parsing: .singleValue,
         help: "Profiles to check: ios, android, legacy, extended (comma-separated or repeated)."
     )
@@ -82,8 +92,10 @@ struct AdvBudget: ParsableCommand {
     var overflowBitOrder: OverflowBitOrder = .msbFirst
 
     func validate() throws {
-        guard !plans.isEmpty || !swift.isEmpty else {
-            throw ValidationError("Give at least one plan file, or Swift sources with --swift.")
+        guard !plans.isEmpty || !swift.isEmpty || !capture.isEmpty else {
+            throw ValidationError(
+                "Give at least one plan file, Swift sources with --swift, or captures with --capture."
+            )
         }
         guard failOn != .info else { throw ValidationError("--fail-on takes warning or error.") }
         guard CheckOptions.extendedMaximumRange.contains(controllerMax) else {
@@ -114,6 +126,7 @@ struct AdvBudget: ParsableCommand {
     }
 
     func run() throws {
+        var captureStatus = ExitStatus.success
         var extra: [AdvertPlan] = []
         if !swift.isEmpty {
             switch AdvBudgetSources.adverts(swift) {
@@ -123,9 +136,19 @@ struct AdvBudget: ParsableCommand {
                 throw ExitCode(66)
             }
         }
+        var raw: [RawAdvert] = []
+        if !capture.isEmpty {
+            let read = CapturedAdverts.read(CaptureScan(paths: capture) { StandardError.print($0) })
+            // A damaged capture: its adverts before the damage are still checked, and the exit
+            // status says the input was damaged unless a finding fails the check.
+            if read.status != .success && read.status != .damagedInput { throw ExitCode(read.status.rawValue) }
+            captureStatus = read.status
+            raw = read.adverts
+        }
         let outcome = AdvBudgetRunner.run(
             planPaths: plans,
             extraPlans: extra,
+            raw: raw,
             platforms: try platforms(),
             options: CheckOptions(extendedMaximum: controllerMax, overflowBitOrder: overflowBitOrder),
             format: format,
@@ -138,5 +161,6 @@ struct AdvBudget: ParsableCommand {
             out.flush()
         }
         if outcome.status != .passed { throw ExitCode(outcome.status.rawValue) }
+        if captureStatus != .success { throw ExitCode(captureStatus.rawValue) }
     }
 }

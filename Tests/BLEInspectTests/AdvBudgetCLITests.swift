@@ -117,4 +117,31 @@ struct AdvBudgetCLITests {
         #expect(missing.status == 66)
         #expect(missing.stderr.contains("NoSuchFile.swift"))
     }
+
+    @Test("--capture: received adverts checked against the legacy limits; a bad AD length fails the run")
+    func captures() throws {
+        // captures/README.md, adv-scan.btsnoop: 4 ADV_IND reports of 31 bytes and 4 SCAN_RSP of
+        // 22 bytes from C0:DE:C0:DE:00:02. Both fit 31 + 31 (Core Vol 3 Part C 11): two checks.
+        let scan = try Run.bleinspect(["adv-budget", "--capture", TestPaths.projectCapture("adv-scan.btsnoop")])
+        #expect(scan.status == 0, "\(scan.stderr)")
+        #expect(scan.stdoutText.contains("2 check(s): 0 error(s)"))
+        #expect(scan.stdoutText.contains("(ADV_IND), seen 4 times"))
+        #expect(scan.stdoutText.contains("31 of 31 bytes, 0 left"))
+
+        // A host sets advertising data whose second AD structure says 9 bytes follow when 2 do:
+        // HCI LE Set Advertising Data (0x2008): Data_Length 7, then 31 bytes of data.
+        let data: [UInt8] = [0x02, 0x01, 0x06, 0x09, 0x09, 0x41, 0x42] + [UInt8](repeating: 0, count: 24)
+        let command: [UInt8] = [0x01, 0x08, 0x20, 32, 7] + data
+        let enable: [UInt8] = [0x01, 0x0A, 0x20, 1, 1]
+        var file = CaptureBytes.btsnoopHeader(datalink: 1002)
+        file += CaptureBytes.btsnoopRecord(command, flags: 2, unixMicros: 1_735_689_600_000_000)
+        file += CaptureBytes.btsnoopRecord(enable, flags: 2, unixMicros: 1_735_689_600_000_100)
+        let dir = TemporaryDirectory()
+        let path = dir.write(file, to: "bad-ad.btsnoop")
+        let bad = try Run.bleinspect(["adv-budget", "--capture", path, "--format", "json"])
+        #expect(bad.status == 1, "\(bad.stderr)")
+        #expect(bad.stdoutText.contains("ad.length.overrun"))
+        // A capture that cannot be opened is an unreadable input.
+        #expect(try Run.bleinspect(["adv-budget", "--capture", dir.path("missing.btsnoop")]).status == 66)
+    }
 }

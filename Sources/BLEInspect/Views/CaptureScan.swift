@@ -14,6 +14,9 @@ public struct CaptureScan {
     public var frameLimit: Int?
     private let errorOutput: (String) -> Void
 
+    /// Where the scan reports damaged input, for a view's own messages.
+    var reportError: (String) -> Void { errorOutput }
+
     public init(paths: [String], filter: String? = nil, errorOutput: @escaping (String) -> Void) {
         self.paths = paths
         self.filter = filter
