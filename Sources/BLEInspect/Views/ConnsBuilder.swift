@@ -32,14 +32,14 @@ final class ConnsBuilder {
         case rxCredits = "coc.rx_credits", sduIndex = "coc.sdu_index", sduPending = "coc.sdu_pending"
         case sduLength = "coc.sdu_len", localCID = "coc.local_cid", peerCID = "coc.peer_cid"
         case initiator = "coc.initiator", mode = "coc.mode", linkType = "bthci_evt.link_type"
-        case device, deviceAddress = "device.addr", deviceAddressType = "device.addr_type"
-        case deviceIdentity = "device.identity_addr", deviceName = "device.name"
+        case device, deviceAddress = "device.addr"
     }
 
     /// At most this many connections are open at once; more are counted, not followed.
     static let maximumOpen = 4096
 
     private let f: ViewFieldTable<Field>
+    private let devices: DeviceNodeFields
     private let finished: (ConnsRecord) -> Void
     private var open: [UInt32: ConnsRecord] = [:]
     private var sightings = AdvertisingSightings()
@@ -54,10 +54,11 @@ final class ConnsBuilder {
     /// `finished` gets each connection once it ends, and the open ones at `finish()`.
     init(registry: DissectorRegistry, finished: @escaping (ConnsRecord) -> Void) {
         f = ViewFieldTable(registry)
+        devices = DeviceNodeFields(registry)
         self.finished = finished
     }
 
-    var missingFields: [String] { f.missing }
+    var missingFields: [String] { f.missing + devices.missing }
 
     /// Ends the connections still open at the end of the capture, in the order they began.
     func finish() {
@@ -123,17 +124,17 @@ final class ConnsBuilder {
 
     /// The device node's addresses, identity and name, onto the record.
     private func notePeer(_ r: ConnsRecord, _ walk: TreeWalk) {
-        guard let d = node(.device) else { return }
-        let range = d..<walk.end(of: d)
-        for i in range where walk.nodes[i].field == f[.deviceAddress] { r.notePeer(address: walk.address(i)) }
-        if let identity = walk.first(f[.deviceIdentity], in: range).flatMap(walk.address) {
+        guard let d = node(.device).flatMap({ devices.read(walk, at: $0) }) else { return }
+        r.notePeer(address: d.address)
+        r.notePeer(address: d.otherAddress)
+        if let identity = d.identity {
             r.peerIdentity = identity
             r.notePeer(address: identity)
         }
-        if let name = walk.first(f[.deviceName], in: range).flatMap(walk.text) { r.peerName = name }
-        if r.peerAddress == nil, let a = walk.first(f[.deviceAddress], in: range).flatMap(walk.address) {
+        if let name = d.name { r.peerName = name }
+        if r.peerAddress == nil, let a = d.address {
             r.peerAddress = a
-            r.peerAddressType = walk.first(f[.deviceAddressType], in: range).flatMap(walk.unsigned)
+            r.peerAddressType = d.addressType
         }
     }
 

@@ -255,11 +255,6 @@ struct ConnsPairing {
         return "Just Works"
     }
 
-    static let ioNames = ["DisplayOnly", "DisplayYesNo", "KeyboardOnly", "NoInputNoOutput", "KeyboardDisplay"]
-    static func ioName(_ v: UInt8?) -> String? {
-        guard let v else { return nil }
-        return Int(v) < ioNames.count ? ioNames[Int(v)] : HexText.prefixed(UInt64(v), digits: 2)
-    }
 }
 
 /// One connection, from its connection complete (or first frame) to its disconnection.
@@ -325,6 +320,8 @@ final class ConnsRecord {
     var first: ConnsMoment
     var last: ConnsMoment
     var end: ConnsMoment?
+    /// What times are counted from: the connection complete, else the first frame seen.
+    var origin: ConnsMoment { start ?? first }
     var ending: Ending?
     var reason: UInt8?
     /// The capturing host's role: true central, false peripheral.

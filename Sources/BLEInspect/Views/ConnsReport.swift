@@ -8,6 +8,8 @@ struct ConnsNames {
     let status: ValueNames?
     let smpReason: ValueNames?
     let addressType: ValueNames?
+    let phy: ValueNames?
+    let ioCapability: ValueNames?
 
     init(_ registry: DissectorRegistry) {
         func names(_ field: String) -> ValueNames? {
@@ -17,6 +19,20 @@ struct ConnsNames {
         status = names("bthci_evt.status")
         smpReason = names("btsmp.reason")
         addressType = names("bthci_evt.le_peer_address_type")
+        phy = names("bthci_evt.le_tx_phy")
+        ioCapability = names("btsmp.io_capability")
+    }
+
+    /// The PHY's name, from the HCI dissector's names.
+    func phy(_ v: UInt64?) -> String {
+        guard let v else { return "?" }
+        return phy?.lookup(v) ?? HexText.prefixed(v, digits: 2)
+    }
+
+    /// `NoInputNoOutput`, from the SMP dissector's names.
+    func io(_ v: UInt8?) -> String? {
+        guard let v else { return nil }
+        return ioCapability?.lookup(UInt64(v)) ?? HexText.prefixed(UInt64(v), digits: 2)
     }
 
     /// `0x13 Remote User Terminated Connection`.
@@ -25,15 +41,6 @@ struct ConnsNames {
         return names?.lookup(UInt64(v)).map { code + " " + TerminalSafeText.escape($0) } ?? code
     }
 
-    static func phy(_ v: UInt64?) -> String {
-        switch v {
-        case 1: "LE 1M"
-        case 2: "LE 2M"
-        case 3: "LE Coded"
-        case let v?: HexText.prefixed(v, digits: 2)
-        case nil: "?"
-        }
-    }
 }
 
 /// `conns`' output: one block (or JSON object) per connection, written as each connection
@@ -187,7 +194,7 @@ enum ConnsText {
             lines.append("  " + label.padding(toLength: 13) + text)
         }
         func more(_ text: String) { lines.append(String(repeating: " ", count: 15) + text) }
-        let origin = r.start ?? r.first
+        let origin = r.origin
 
         var heading = "Connection \(r.number): handle " + ViewText.handle(r.handle)
         if let t = r.transport { heading += ", " + t }
@@ -243,7 +250,7 @@ enum ConnsText {
             if let s = p.status, s != 0 {
                 text += "update failed: " + ConnsNames.coded(s, names.status)
             } else {
-                text += "tx " + ConnsNames.phy(p.tx) + ", rx " + ConnsNames.phy(p.rx)
+                text += "tx " + names.phy(p.tx) + ", rx " + names.phy(p.rx)
             }
             text += "  (frame \(p.moment.frame))"
             if k == 0 { line("PHY:", text) } else { more(text) }
@@ -353,8 +360,8 @@ enum ConnsText {
         }
         let who = p.initiatorIsLocal.map { $0 ? "local host" : "peer" } ?? "?"
         parts.append(
-            "initiator \(who) (\(ConnsPairing.ioName(p.initiatorIO) ?? "?")), responder ("
-                + (ConnsPairing.ioName(p.responderIO) ?? "?") + ")"
+            "initiator \(who) (\(names.io(p.initiatorIO) ?? "?")), responder ("
+                + (names.io(p.responderIO) ?? "?") + ")"
         )
         var flags: [String] = []
         if p.initiatorMITM || p.responderMITM { flags.append("MITM") }
@@ -452,7 +459,7 @@ enum ConnsJSON {
     }
 
     static func connection(_ r: ConnsRecord, _ names: ConnsNames) -> JSONValue {
-        let origin = r.start ?? r.first
+        let origin = r.origin
         var members: [(String, JSONValue)] = [
             ("number", .int(r.number)),
             ("controller", .optional(r.controller)),
@@ -525,7 +532,6 @@ enum ConnsJSON {
             ("channels", .array(r.channels.map(channel))),
         ]
         if r.channelsDropped > 0 { members.append(("channel_frames_not_followed", .int(r.channelsDropped))) }
-        _ = origin
         return .object(members)
     }
 
@@ -555,8 +561,8 @@ enum ConnsJSON {
             ("initiator", .optional(p.initiatorIsLocal.map { $0 ? "local" : "peer" })),
             ("secure_connections", p.responded ? .bool(p.secureConnections) : .null),
             ("method", .optional(p.method)),
-            ("initiator_io", .optional(ConnsPairing.ioName(p.initiatorIO))),
-            ("responder_io", .optional(ConnsPairing.ioName(p.responderIO))),
+            ("initiator_io", .optional(names.io(p.initiatorIO))),
+            ("responder_io", .optional(names.io(p.responderIO))),
             ("mitm", .bool(p.initiatorMITM || p.responderMITM)),
             ("bonding", .bool(p.bonding)),
             ("key_size", .optional(p.keySize)),

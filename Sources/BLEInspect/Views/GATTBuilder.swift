@@ -8,6 +8,7 @@ public struct GATTBuilder {
     public let model = GATTModel()
     private let f: ViewFieldTable<Field>
     private let connections: ConnectionCompleteFields
+    private let devices: DeviceNodeFields
     private let formatter: FieldFormatter
 
     /// The fields the builder reads; each case's raw value is the field's name.
@@ -19,19 +20,18 @@ public struct GATTBuilder {
         case valueHandle = "btatt.characteristic_value_handle", includedHandle = "gatt.included_service_handle"
         case endingHandle = "btatt.ending_handle", attributeType = "gatt.uuid", serviceUUID = "gatt.service_uuid"
         case offset = "btatt.offset", cccd = "btatt.characteristic_configuration_client"
-        case chandle = "bthci_acl.chandle", device, deviceAddress = "device.addr"
-        case deviceAddressType = "device.addr_type", deviceIdentity = "device.identity_addr"
-        case deviceName = "device.name", deviceConnection = "device.connection"
+        case chandle = "bthci_acl.chandle"
     }
 
     public init(registry: DissectorRegistry) {
         f = ViewFieldTable(registry)
         connections = ConnectionCompleteFields(registry)
+        devices = DeviceNodeFields(registry)
         formatter = FieldFormatter(registry: registry)
     }
 
     /// Field names the registry lacks (empty unless a dissector was renamed).
-    public var missingFields: [String] { f.missing + connections.missing }
+    public var missingFields: [String] { f.missing + connections.missing + devices.missing }
 
     /// Takes in one frame.
     public func add(_ frame: CapturedFrame, _ tree: borrowing ProtocolTree) {
@@ -54,14 +54,10 @@ public struct GATTBuilder {
     /// An LE (Enhanced) Connection Complete that succeeded: the peer's connections are listed
     /// one by one, even when a reconnection gets the same handle.
     private func noteConnection(_ frame: CapturedFrame, _ walk: TreeWalk) {
-        guard frame.kind == .hciEvent, connections.succeeded(walk), let d = walk.first(f[.device]) else { return }
-        let range = d..<walk.end(of: d)
-        guard
-            let address = walk.first(f[.deviceIdentity], in: range).flatMap(walk.address)
-                ?? walk.first(f[.deviceAddress], in: range).flatMap(walk.address),
-            let handle = walk.first(f[.deviceConnection], in: range).flatMap(walk.unsigned)
+        guard frame.kind == .hciEvent, connections.succeeded(walk), let d = devices.read(walk),
+            let address = d.identity ?? d.address, let handle = d.connection
         else { return }
-        model.noteConnection(.address(address), handle: UInt16(truncatingIfNeeded: handle), frame: frame.number)
+        model.noteConnection(.address(address), handle: handle, frame: frame.number)
     }
 
     // MARK: Whose database
@@ -79,17 +75,8 @@ public struct GATTBuilder {
         // frames go from the capturing host to its controller.
         let fromHost = frame.direction == .hostToController
         let local = Self.sentByServer(opcode) ? fromHost : (frame.direction == .controllerToHost)
-        var address: BDAddr? = nil
-        var identity: BDAddr? = nil
-        var addressType: UInt64? = nil
-        var name: String? = nil
-        if let d = walk.first(f[.device]) {
-            let range = d..<walk.end(of: d)
-            address = walk.first(f[.deviceAddress], in: range).flatMap(walk.address)
-            identity = walk.first(f[.deviceIdentity], in: range).flatMap(walk.address)
-            addressType = walk.first(f[.deviceAddressType], in: range).flatMap(walk.unsigned)
-            name = walk.first(f[.deviceName], in: range).flatMap(walk.text)
-        }
+        let d = devices.read(walk) ?? DeviceNode()
+        let (address, identity, addressType, name) = (d.address, d.identity, d.addressType, d.name)
         let connection = walk.first(f[.chandle]).flatMap(walk.uint16)
         let peer: GATTOwner.Peer
         if let key = identity ?? address {

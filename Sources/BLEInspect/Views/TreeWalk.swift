@@ -175,6 +175,54 @@ struct ViewFieldTable<Name: CaseIterable & Hashable & RawRepresentable<String>> 
     }
 }
 
+/// What a frame's `device` node says about the remote device.
+struct DeviceNode {
+    /// The first `device.addr`: the address seen over the air.
+    var address: BDAddr?
+    /// A second `device.addr`: the identity address, when a private address was linked to it.
+    var otherAddress: BDAddr?
+    var addressType: UInt64?
+    var identity: BDAddr?
+    var name: String?
+    var connection: UInt16?
+}
+
+/// Reads the first `device` node of a frame, for every view that keys on devices.
+struct DeviceNodeFields {
+    enum Field: String, CaseIterable {
+        case device, address = "device.addr", addressType = "device.addr_type"
+        case identity = "device.identity_addr", name = "device.name", connection = "device.connection"
+    }
+
+    private let f: ViewFieldTable<Field>
+    var missing: [String] { f.missing }
+
+    init(_ registry: DissectorRegistry) { f = ViewFieldTable(registry) }
+
+    /// The frame's first device node, nil when it has none; `at` names it when the caller has
+    /// already found it.
+    func read(_ walk: TreeWalk, at node: Int? = nil) -> DeviceNode? {
+        guard let d = node ?? walk.first(f[.device]) else { return nil }
+        var out = DeviceNode()
+        for i in (d + 1)..<walk.end(of: d) {
+            switch walk.nodes[i].field {
+            case f[.address]:
+                if out.address == nil {
+                    out.address = walk.address(i)
+                } else if out.otherAddress == nil {
+                    out.otherAddress = walk.address(i)
+                }
+            case f[.addressType]: if out.addressType == nil { out.addressType = walk.unsigned(i) }
+            case f[.identity]: out.identity = walk.address(i)
+            case f[.name]: out.name = walk.text(i)
+            case f[.connection]: out.connection = walk.uint16(i)
+            default: break
+            }
+        }
+        return out
+    }
+}
+
 /// Recognises a successful LE Connection Complete, LE Enhanced Connection Complete (v1 or v2):
 /// the event that starts a connection, for every view that counts connections.
 struct ConnectionCompleteFields {
