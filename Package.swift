@@ -37,16 +37,24 @@ let package = Package(
         // libpcap-backed pcap/pcapng reading and pcap writing. The only target that sees libpcap.
         .target(name: "BLECapturePcap", dependencies: ["BLECapture", "CPcap"]),
         .systemLibrary(name: "CPcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
-        // Small C helpers that need glibc extensions (a FILE* over a pipe whose first bytes were peeked).
+        // Small C helpers that need glibc extensions or C macros: a FILE* fed by a reader,
+        // recvmsg with its timestamp, sigaction.
         .target(name: "CCaptureShims"),
+        // The libbluetooth-dev headers (sockaddr_hci, the HCI channel constants); headers only,
+        // nothing is linked.
+        .systemLibrary(name: "CBluetooth", providers: [.apt(["libbluetooth-dev"])]),
+        // Live sources: the HCI monitor socket (behind a syscall seam), streams from pipes,
+        // FIFOs and TCP, files followed as they grow, stopping on signals, and serving a
+        // capture as a live btsnoop stream.
+        .target(name: "BLECaptureLive", dependencies: ["BLECapture", "BLEInspectCore", "CCaptureShims", "CBluetooth"]),
         // Wireshark-style display filters, compiled once against the registry's field catalog.
         .target(name: "BLEInspectFilter", dependencies: ["BLEInspectCore"]),
         // Everything the CLI uses: opening any capture, writing, the read pipeline and its output.
         .target(
             name: "BLEInspect",
             dependencies: [
-                "BLEInspectCore", "BLECapture", "BLECapturePcap", "BLEAssignedNumbers", "BLEInspectFilter",
-                "BLEAdvBudget",
+                "BLEInspectCore", "BLECapture", "BLECapturePcap", "BLECaptureLive", "BLEAssignedNumbers",
+                "BLEInspectFilter", "BLEAdvBudget",
             ]
                 + dissectorDependencies
         ),
@@ -97,6 +105,10 @@ let package = Package(
         .testTarget(
             name: "BLECaptureTests",
             dependencies: ["BLECapture", "BLECapturePcap", "BLEInspect", "BLEInspectTestSupport"]
+        ),
+        .testTarget(
+            name: "BLECaptureLiveTests",
+            dependencies: ["BLECaptureLive", "BLECapture", "BLEInspect", "BLEInspectTestSupport", "bleinspect"]
         ),
         .testTarget(name: "BLEAssignedNumbersTests", dependencies: ["BLEAssignedNumbers"]),
         .testTarget(

@@ -20,6 +20,12 @@ public final class ByteInput {
     public private(set) var position: Int64 = 0
     /// Size of the input when it is a regular file, for progress reports.
     public let regularFileSize: Int64?
+    /// For live sources: asked before each read that could block, and when the descriptor
+    /// reports its end. Nil for files, which are read straight through.
+    public var waiter: (any InputWaiter)?
+    /// Why a live input ended before its descriptor did: a stop request, or the file being
+    /// followed was replaced. Nil while reading, and when the input simply ended.
+    public private(set) var endReason: InputEndReason?
 
     /// The largest run of bytes `ensure` can make available at once.
     public static let capacity = 1 << 18
@@ -61,22 +67,69 @@ public final class ByteInput {
         }
         while end - start < n {
             let room = buffer.count - end
-            let got = buffer.withUnsafeMutableBufferPointer { p -> Int in
+            let got = try buffer.withUnsafeMutableBufferPointer { p throws(CaptureError) -> Int in
                 guard let base = p.baseAddress else { return 0 }
-                return read(fd, base + end, room)
+                return try readSource(into: base + end, count: room)
             }
             if got > 0 {
                 end += got
-            } else if got == 0 {
+            } else {
                 atEOF = true
                 break
-            } else {
-                let err = errno
-                if err == EINTR { continue }
-                throw CaptureError(.unreadable, "read failed: \(String(cString: strerror(err)))", offset: position)
             }
         }
         return end - start
+    }
+
+    /// One read from the descriptor into `p`: the number of bytes read, or 0 at the end of the
+    /// input. A live input waits here, through its `waiter`, until bytes come or it is stopped.
+    private func readSource(into p: UnsafeMutableRawPointer, count: Int) throws(CaptureError) -> Int {
+        guard endReason == nil else { return 0 }
+        while true {
+            if let waiter, !waiter.waitReadable(fd) {
+                endReason = .stopped
+                return 0
+            }
+            let got = read(fd, p, count)
+            if got > 0 { return got }
+            if got == 0 {
+                guard let waiter else { return 0 }
+                switch waiter.endOfInput(fd: fd, position: position + Int64(end - start)) {
+                case .end: return 0
+                case .retry: continue
+                case .replaced:
+                    endReason = .replaced
+                    return 0
+                case .stopped:
+                    endReason = .stopped
+                    return 0
+                }
+            }
+            let err = errno
+            if err == EINTR || err == EAGAIN { continue }
+            throw CaptureError(
+                .unreadable,
+                "read failed: \(String(cString: strerror(err)))",
+                offset: position + Int64(end - start)
+            )
+        }
+    }
+
+    /// Hands out up to `count` bytes to a stream reader of its own (libpcap's): first what is
+    /// buffered, then straight from the descriptor. Returns 0 at the end of the input.
+    public func readSome(into p: UnsafeMutableRawPointer, count: Int) throws(CaptureError) -> Int {
+        guard count > 0 else { return 0 }
+        if end > start {
+            let n = min(count, end - start)
+            buffer.withUnsafeBytes { b in
+                if let base = b.baseAddress { p.copyMemory(from: base + start, byteCount: n) }
+            }
+            consume(n)
+            return n
+        }
+        let got = try readSource(into: p, count: count)
+        position += Int64(got)
+        return got
     }
 
     /// The buffered byte `i` places past the read position. - Precondition: `i < available`.
@@ -126,4 +179,30 @@ public final class ByteInput {
     public func peekBuffered() -> [UInt8] {
         Array(buffer[start..<end])
     }
+}
+
+/// How a live input waits for bytes (see `ByteInput.waiter`).
+public protocol InputWaiter: AnyObject {
+    /// Called before each read. Blocks until `fd` has bytes to read; false when reading should
+    /// stop instead (a stop request, a deadline).
+    func waitReadable(_ fd: Int32) -> Bool
+    /// Called when a read returns no bytes, `position` being the offset reached.
+    func endOfInput(fd: Int32, position: Int64) -> InputEndAction
+}
+
+/// What to do when a live input's descriptor reports its end.
+public enum InputEndAction: Sendable {
+    /// The input really ended (a closed pipe or socket).
+    case end
+    /// More may come: read again (a file still being written).
+    case retry
+    /// The file was rotated or truncated: this input ends, and its path should be reopened.
+    case replaced
+    /// Reading was asked to stop while waiting.
+    case stopped
+}
+
+/// Why a live input ended early.
+public enum InputEndReason: Sendable, Hashable {
+    case stopped, replaced
 }

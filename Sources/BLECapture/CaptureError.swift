@@ -20,6 +20,16 @@ public struct CaptureError: Error, Sendable, CustomStringConvertible {
         case damaged
         /// Writing an output capture failed.
         case writeFailed
+        /// Live capture: the kernel has no Bluetooth support (EAFNOSUPPORT).
+        case noBluetooth
+        /// Live capture: not allowed to open the HCI monitor channel (EPERM, EACCES).
+        case permissionDenied
+        /// Live capture: the controller asked for does not exist.
+        case noSuchController
+        /// Live capture: the controller being captured went away.
+        case controllerGone
+        /// A live source failed while being read (an I/O error on the socket or stream).
+        case readFailed
     }
 
     public var code: Code
@@ -38,7 +48,9 @@ public struct CaptureError: Error, Sendable, CustomStringConvertible {
     /// (exit status 65); false when it could not be read at all (exit status 66).
     public var isDamage: Bool {
         switch code {
-        case .unreadable, .empty, .writeFailed: false
+        case .unreadable, .empty, .writeFailed, .noBluetooth, .permissionDenied, .noSuchController, .controllerGone,
+            .readFailed:
+            false
         case .badMagic, .unsupported, .truncated, .badLength, .damaged: true
         }
     }

@@ -14,6 +14,7 @@ internal import CPcap
 public final class PcapReader: FrameReader {
     public let format: CaptureFormat
     private let input: ByteInput  // keeps the descriptor open for libpcap's stream
+    private let feed: StreamFeed  // what libpcap's stream reads from
     private let handle: OpaquePointer
     private let stream: UnsafeMutablePointer<FILE>
     private let linkType: UInt16
@@ -40,12 +41,15 @@ public final class PcapReader: FrameReader {
     public init(input: ByteInput, container: CaptureFormat.Container) throws(CaptureError) {
         self.input = input
         let precision = try Self.nativePrecision(input: input, container: container)
-        let prefix = input.peekBuffered()
         lastOffset = input.position
+        let feed = StreamFeed(input: input)
+        self.feed = feed
         guard
-            let file = prefix.withUnsafeBufferPointer({ p in
-                bleinspect_fopen_prefixed(input.fd, p.baseAddress, p.count, 0)
-            })
+            let file = bleinspect_fopen_reader(
+                Unmanaged.passUnretained(feed).toOpaque(),
+                StreamFeed.read,
+                input.position
+            )
         else {
             throw CaptureError(.unreadable, "cannot open stream: \(String(cString: strerror(errno)))")
         }
@@ -105,9 +109,11 @@ public final class PcapReader: FrameReader {
             return makeFrame(number: number, header: header.pointee, data: data, offset: lastOffset)
         case -2:  // end of file
             finished = true
+            if let error = feed.error { throw error }
             return nil
         default:
             finished = true
+            if let error = feed.error { throw error }
             let message = String(cString: pcap_geterr(handle))
             let code: CaptureError.Code = message.contains("truncated") ? .truncated : .damaged
             throw CaptureError(code, "libpcap: \(message)", frame: number, offset: lastOffset)
@@ -207,5 +213,32 @@ public final class PcapReader: FrameReader {
             i += 4 + ((length + 3) & ~3)
         }
         return .microseconds
+    }
+}
+
+/// Feeds libpcap's stdio stream from a `ByteInput`, so that the bytes read for format detection
+/// come first and a live input's waiting and stopping apply to libpcap's reads too.
+final class StreamFeed {
+    let input: ByteInput
+    /// The input's error, which libpcap sees only as a failed read.
+    var error: CaptureError?
+
+    init(input: ByteInput) {
+        self.input = input
+    }
+
+    static let read: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<CChar>?, Int) -> Int = {
+        context,
+        buffer,
+        size in
+        guard let context, let buffer else { return -1 }
+        let feed = Unmanaged<StreamFeed>.fromOpaque(context).takeUnretainedValue()
+        do throws(CaptureError) {
+            return try feed.input.readSome(into: UnsafeMutableRawPointer(buffer), count: size)
+        } catch {
+            feed.error = error
+            errno = EIO
+            return -1
+        }
     }
 }

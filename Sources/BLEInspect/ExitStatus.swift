@@ -1,3 +1,5 @@
+public import BLECapture
+
 /// The exit statuses of bleinspect, after BSD sysexits.
 public enum ExitStatus: Int32, Sendable, Error {
     case success = 0
@@ -7,8 +9,31 @@ public enum ExitStatus: Int32, Sendable, Error {
     case damagedInput = 65
     /// An input could not be read at all: missing, a directory, empty, no permission.
     case unreadableInput = 66
+    /// Live capture: no such controller.
+    case noSuchController = 68
+    /// Live capture: the kernel has no Bluetooth support.
+    case noBluetooth = 69
     /// An internal error (a bug): the dissector registry did not build.
     case software = 70
     /// An output could not be written.
     case cannotCreateOutput = 73
+    /// A live source failed while being read.
+    case readFailed = 74
+    /// Live capture: the controller being captured went away.
+    case controllerGone = 75
+    /// Live capture: no permission to open the HCI monitor channel.
+    case permissionDenied = 77
+
+    /// The status that reports `error`.
+    public init(_ error: CaptureError) {
+        switch error.code {
+        case .writeFailed: self = .cannotCreateOutput
+        case .noBluetooth: self = .noBluetooth
+        case .permissionDenied: self = .permissionDenied
+        case .noSuchController: self = .noSuchController
+        case .controllerGone: self = .controllerGone
+        case .readFailed: self = .readFailed
+        default: self = error.isDamage ? .damagedInput : .unreadableInput
+        }
+    }
 }

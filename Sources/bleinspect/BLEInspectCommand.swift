@@ -16,7 +16,9 @@ struct BLEInspectCommand: ParsableCommand {
             73 output could not be written.
             """,
         version: "0.1.0",
-        subcommands: [Read.self, Gatt.self, Follow.self, Conns.self, AdvBudget.self, Fields.self],
+        subcommands: [
+            Read.self, Live.self, Replay.self, Gatt.self, Follow.self, Conns.self, AdvBudget.self, Fields.self,
+        ],
         defaultSubcommand: Read.self
     )
 }

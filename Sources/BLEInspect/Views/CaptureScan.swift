@@ -138,7 +138,7 @@ enum RunSetup {
         _ errorOutput: (String) -> Void
     ) -> Bool {
         errorOutput("bleinspect: \(TerminalSafeText.escape(name)): \(error)")
-        if status == .success { status = error.isDamage ? .damagedInput : .unreadableInput }
+        if status == .success { status = ExitStatus(error) }
         if error.code == .writeFailed {
             status = .cannotCreateOutput
             return true

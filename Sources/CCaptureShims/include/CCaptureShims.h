@@ -2,14 +2,32 @@
 #define BLEINSPECT_CCAPTURESHIMS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
-/// Opens a read-only stdio stream that first yields `prefix` (copied) and then the rest of `fd`.
+/// Reads up to `size` bytes for the stream into `buf`: the count read, 0 at the end, -1 on error
+/// (with errno set).
+typedef ssize_t (*bleinspect_read_fn)(void *context, char *buf, size_t size);
+
+/// Opens a read-only stdio stream whose bytes come from `read(context, …)`.
 ///
-/// Used to hand libpcap a stream whose first bytes were already read for format detection, which
-/// works for pipes and standard input as well as files. `ftell` on the stream reports the logical
-/// offset from the start of the capture. When `close_fd` is non-zero, closing the stream closes
-/// `fd`. Returns NULL with errno set on failure.
-FILE *bleinspect_fopen_prefixed(int fd, const unsigned char *prefix, size_t prefix_len, int close_fd);
+/// Used to hand libpcap a stream that the caller feeds: the bytes already read for format
+/// detection first, then the rest of a file, pipe, socket or live source, with the caller's own
+/// waiting and stopping. `ftell` on the stream reports `start_offset` plus the bytes read, so it
+/// works on pipes too. The caller keeps `context` alive until the stream is closed. Returns NULL
+/// with errno set on failure.
+FILE *bleinspect_fopen_reader(void *context, bleinspect_read_fn read, long long start_offset);
+
+/// Receives one datagram from `fd` into `buf` with recvmsg, and the kernel's receive timestamp
+/// (SO_TIMESTAMP) when one came with it. Returns the datagram's length as recvmsg does (with
+/// MSG_TRUNC: the full length even when `buf` was too small), or -1 with errno set.
+/// `*has_time` is set to 1 when `*seconds` and `*microseconds` hold a timestamp.
+ssize_t bleinspect_recv_stamped(int fd, void *buf, size_t len, int flags, int64_t *seconds, int64_t *microseconds,
+                                int *has_time);
+
+/// Installs `handler` for `signo` with sigaction: no SA_RESTART (blocking calls return EINTR),
+/// and SA_RESETHAND (a second signal has its default effect). Returns 0, or -1 with errno set.
+int bleinspect_install_signal(int signo, void (*handler)(int));
 
 #endif
