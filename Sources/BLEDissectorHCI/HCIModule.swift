@@ -2,7 +2,8 @@ public import BLEInspectCore
 
 /// The HCI layer: H4 packet types 1–5 (commands, ACL, SCO, events, ISO), command and event
 /// parameters by opcode / event code / LE subevent, Command Complete return parameters, ACL
-/// reassembly into L2CAP PDUs, and the connection table.
+/// reassembly into L2CAP PDUs, and the connection table. Also the Linux monitor channel's index
+/// records (`StandardTables.monitorOpcode`), which describe the controllers.
 ///
 /// Plugins add decoders for more commands or events by binding into
 /// `StandardTables.hciCommand`, `.hciCommandComplete`, `.hciEvent` and `.leMetaSubevent`; they
@@ -68,6 +69,9 @@ public enum HCIModule: DissectorModule {
                 dispatchesInto: reports ? [StandardTables.advertisingData] : []
             )
         }
+
+        // Linux monitor index records (New, Delete, Open, Close Index, Index Info).
+        HCIMonitor.register(&registry)
 
         // Short names for the fields of advertising reports.
         registry.alias("adv.addr", for: "bthci_evt.bd_addr")

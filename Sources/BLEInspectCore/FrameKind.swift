@@ -51,6 +51,28 @@ public enum FrameKind: Sendable, Hashable {
     /// True for the five HCI packet kinds, the ones every output format can hold.
     public var isHCI: Bool { h4Type != nil }
 
+    /// The Linux monitor channel opcode of the records that are not HCI packets (the inverse of
+    /// `MonitorRecord.classify` for them), nil for everything else. HCI packets have opcodes too
+    /// (2–7, 18, 19, by direction), but they are dissected by their H4 type, so they give nil here;
+    /// so do the kinds only other formats have, and unknown record types.
+    public var monitorOpcode: UInt16? {
+        switch self {
+        case .newIndex: 0
+        case .deleteIndex: 1
+        case .openIndex: 8
+        case .closeIndex: 9
+        case .indexInfo: 10
+        case .vendorDiagnostic: 11
+        case .note: 12
+        case .log: 13
+        case .controlOpen: 14
+        case .controlClose: 15
+        case .controlCommand: 16
+        case .controlEvent: 17
+        default: nil
+        }
+    }
+
     /// A short human name.
     public var name: String {
         switch self {

@@ -113,6 +113,11 @@ public struct DissectionEngine {
             let text = frame.bytes.prefix { $0 != 0 }
             context.tree.add(core[.note], text: String(decoding: text, as: UTF8.self), all)
             context.setInfo("\(frame.kind.name): " + TerminalSafeText.escape(text.prefix(200)))
+        } else if let opcode = frame.kind.monitorOpcode,
+            registry.binding(StandardTables.monitorOpcode, DissectorKey(opcode)) != nil
+        {
+            // Linux monitor records other than HCI packets and text: index records and the like.
+            context.dispatch(StandardTables.monitorOpcode, DissectorKey(opcode), &reader)
         } else if !frame.bytes.isEmpty {
             context.tree.add(core[.data], .bytes, all)
         }

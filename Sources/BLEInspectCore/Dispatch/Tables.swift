@@ -88,6 +88,10 @@ public enum StandardTables {
     public static let advertisingData = TableID("btcommon.eir_ad", standardSlot: 13)
     /// SMP opcode.
     public static let smpOpcode = TableID("btsmp.opcode", standardSlot: 14)
+    /// Linux monitor record opcode (`FrameKind.monitorOpcode`) of the records that are neither HCI
+    /// packets nor text: index records (0 New, 1 Delete, 8 Open, 9 Close, 10 Info), vendor
+    /// diagnostics, management control. The dissector gets the record's payload.
+    public static let monitorOpcode = TableID("hci_mon.opcode", standardSlot: 15)
 
     /// Every standard table with its description and key kind.
     public static let declarations: [(TableID, String, TableKeyKind)] = [
@@ -106,6 +110,7 @@ public enum StandardTables {
         (serviceData, "Service data by service UUID", .uuid),
         (advertisingData, "Advertising data blocks", .integer(bits: 8)),
         (smpOpcode, "SMP PDUs by opcode", .integer(bits: 8)),
+        (monitorOpcode, "Linux monitor records (not HCI, not text) by opcode", .integer(bits: 16)),
     ]
 }
 

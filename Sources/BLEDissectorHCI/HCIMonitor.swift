@@ -1,0 +1,183 @@
+import BLEAssignedNumbers
+public import BLEInspectCore
+
+// The Linux monitor channel's index records (btsnoop datalink 2001, pcap link type 254, live
+// capture): a controller appeared (New Index), went away (Delete Index), was opened or closed,
+// and described (Index Info). Layouts from BlueZ's doc/btsnoop.rst; field names and the bytes
+// they cover checked against tshark 4.0 (`tshark -G fields`, `tshark -V`).
+
+/// Fields of the Linux monitor index records.
+///
+/// Wireshark names the first byte of New Index `hci_mon.bus` and the second `hci_mon.type`, the
+/// other way round from BlueZ (whose first byte is the controller type, the second the bus). The
+/// abbreviations here are Wireshark's, on the same bytes, so that filters and `-T fields` columns
+/// agree with tshark; the display names and help say what each byte is.
+public enum HCIMonitorField: UInt16, FieldSet {
+    case controllerType, bus, bdAddr, adapterName, manufacturer
+
+    public static let layer = FieldDescriptor(
+        "hci_mon",
+        "Bluetooth Linux Monitor Transport",
+        .layer,
+        help: "Linux monitor channel records that are not HCI packets or text: index records",
+        short: "HCI_MON"
+    )
+
+    public var descriptor: FieldDescriptor {
+        switch self {
+        case .controllerType:
+            FieldDescriptor(
+                "hci_mon.bus",
+                "Controller Type",
+                .unsigned(bits: 8),
+                base: .hex,
+                names: ValueNames(HCIMonitorNames.controllerTypes),
+                help: "New Index: the controller's type (BlueZ's \"Type\"; Wireshark calls this byte Bus)"
+            )
+        case .bus:
+            FieldDescriptor(
+                "hci_mon.type",
+                "Bus",
+                .unsigned(bits: 8),
+                base: .hex,
+                names: ValueNames(HCIMonitorNames.buses),
+                help:
+                    "New Index: the bus the controller is attached by (BlueZ's \"Bus\"; Wireshark calls this byte Type)"
+            )
+        case .bdAddr: FieldDescriptor("hci_mon.bd_addr", "BD_ADDR", .address, help: "The controller's public address")
+        case .adapterName:
+            FieldDescriptor("hci_mon.adapter_name", "Adapter Name", .string, help: "New Index: the name, e.g. hci0")
+        case .manufacturer:
+            FieldDescriptor(
+                "hci_mon.manufacturer",
+                "Manufacturer",
+                .unsigned(bits: 16),
+                base: .hex,
+                names: HCIMonitorNames.companies,
+                help: "Index Info: the controller's manufacturer (Bluetooth SIG company identifier)"
+            )
+        }
+    }
+}
+
+/// Value names of the index records' fields.
+enum HCIMonitorNames {
+    /// Controller types of New Index (older documents and Wireshark say BR/EDR for Primary).
+    static let controllerTypes: [(UInt64, String)] = [(0x00, "Primary"), (0x01, "AMP")]
+
+    /// HCI bus types of New Index: 0–6 as tshark names them, 7–11 from BlueZ's documentation.
+    static let buses: [(UInt64, String)] = [
+        (0, "Virtual"), (1, "USB"), (2, "PC Card"), (3, "UART"), (4, "RS232"), (5, "PCI"), (6, "SDIO"),
+        (7, "SPI"), (8, "I2C"), (9, "SMD"), (10, "VIRTIO"), (11, "IPC"),
+    ]
+
+    static let companies = ValueNames(lookup: { v in
+        v <= 0xFFFF ? AssignedNumbers.companyName(UInt16(truncatingIfNeeded: v)) : nil
+    })
+
+    static func name(_ pairs: [(UInt64, String)], _ value: UInt8) -> String? {
+        pairs.first { $0.0 == UInt64(value) }?.1
+    }
+}
+
+/// Decoders of the index records, bound in `StandardTables.monitorOpcode`.
+enum HCIMonitor {
+    static let newIndex: UInt16 = 0
+    static let deleteIndex: UInt16 = 1
+    static let openIndex: UInt16 = 8
+    static let closeIndex: UInt16 = 9
+    static let indexInfo: UInt16 = 10
+
+    /// The size of New Index's name field.
+    static let nameSize = 8
+
+    static func register(_ registry: inout RegistryBuilder) {
+        let f = registry.register(HCIMonitorField.self)
+        let bindings: [(UInt16, String, any Dissector)] = [
+            (newIndex, "New Index", NewIndex(f: f)),
+            (deleteIndex, "Delete Index", NoParameters(f: f, label: "Delete Index")),
+            (openIndex, "Open Index", NoParameters(f: f, label: "Open Index")),
+            (closeIndex, "Close Index", NoParameters(f: f, label: "Close Index")),
+            (indexInfo, "Index Info", IndexInfo(f: f)),
+        ]
+        for (opcode, label, dissector) in bindings {
+            registry.bind(
+                dissector,
+                to: StandardTables.monitorOpcode,
+                key: DissectorKey(opcode),
+                label: label,
+                keepsNoState: true
+            )
+        }
+    }
+
+    /// Opens the `hci_mon` layer over the whole record.
+    static func openLayer(_ f: Fields<HCIMonitorField>, _ r: ByteReader, _ ctx: inout DissectionContext) {
+        ctx.tree.open(f.layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
+    }
+
+    /// How a one-byte value is named in summaries: its name, or the label and its hex value.
+    static func label(_ pairs: [(UInt64, String)], _ value: UInt8, unknown: String) -> String {
+        HCIMonitorNames.name(pairs, value) ?? unknown + " " + HexText.prefixed(UInt64(value), digits: 2)
+    }
+
+    /// New Index: controller type, bus, address, name.
+    struct NewIndex: Dissector {
+        let f: Fields<HCIMonitorField>
+
+        func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
+            openLayer(f, r, &ctx)
+            ctx.setInfo("New Index")
+            let type = try ctx.addUInt8(f[.controllerType], &r)
+            let bus = try ctx.addUInt8(f[.bus], &r)
+            let address = try ctx.addAddress(f[.bdAddr], &r)
+            let s = r.offset
+            let field = try r.readSlice(nameSize)
+            let raw = field.remainingSlice.prefix { $0 != 0 }
+            ctx.tree.add(f[.adapterName], text: String(decoding: raw, as: UTF8.self), s..<r.offset, source: r.source)
+            ctx.setInfo(
+                parts: "New Index: ",
+                raw.isEmpty ? "" : TerminalSafeText.escape(raw) + " ",
+                address.description,
+                " (" + label(HCIMonitorNames.controllerTypes, type, unknown: "Type") + ", "
+                    + label(HCIMonitorNames.buses, bus, unknown: "Bus") + ")"
+            )
+            ctx.leftover(&r, what: "the New Index record")
+            ctx.tree.close()
+        }
+    }
+
+    /// Index Info: address and manufacturer.
+    struct IndexInfo: Dissector {
+        let f: Fields<HCIMonitorField>
+
+        func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
+            openLayer(f, r, &ctx)
+            ctx.setInfo("Index Info")
+            let address = try ctx.addAddress(f[.bdAddr], &r)
+            let company = try ctx.addUInt16(f[.manufacturer], &r)
+            ctx.setInfo(
+                parts: "Index Info: ",
+                address.description,
+                " (",
+                (AssignedNumbers.companyName(company) ?? "Manufacturer " + HexText.prefixed(UInt64(company), digits: 4))
+                    + ")"
+            )
+            ctx.leftover(&r, what: "the Index Info record")
+            ctx.tree.close()
+        }
+    }
+
+    /// Delete Index, Open Index, Close Index: no parameters; any bytes are shown with a note.
+    struct NoParameters: Dissector {
+        let f: Fields<HCIMonitorField>
+        let label: String
+
+        func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
+            openLayer(f, r, &ctx)
+            ctx.setInfo(label)
+            ctx.leftover(&r, what: "the \(label) record, which has no parameters")
+            ctx.tree.close()
+        }
+    }
+}
