@@ -5,6 +5,13 @@ public protocol FrameWriter: AnyObject {
     /// Writes `frame`. Returns false, writing nothing, when the format has no place for this kind
     /// of record (for example a monitor index record in an H4 btsnoop file).
     func write(_ frame: CapturedFrame) throws(CaptureError) -> Bool
+    /// The bytes `frame` would add to the file (record header included), nil when the format
+    /// has no place for it; for deciding, before writing, whether a frame still fits in a file.
+    func encodedSize(of frame: CapturedFrame) -> Int?
+    /// Pushes buffered records to the file, so that a reader (or a crash) sees them.
+    func flush() throws(CaptureError)
+    /// The size of the file so far, headers and buffered records included.
+    var bytesWritten: Int64 { get }
     /// Flushes and closes the file. Further writes are errors.
     func finish() throws(CaptureError)
 }
@@ -15,7 +22,8 @@ public enum PcapRecordLayout {
     public static let hciH4WithDirection: UInt16 = 201
     /// Link type 187: HCI H4, no direction.
     public static let hciH4: UInt16 = 187
-    /// Link type 254: Linux monitor.
+    /// Link type 254: Linux monitor, with a 4-byte big-endian pseudo-header (controller index,
+    /// then monitor opcode).
     public static let linuxMonitor: UInt16 = 254
 
     /// The link type a capture of frames like `frame` is written with.
@@ -27,10 +35,23 @@ public enum PcapRecordLayout {
     }
 
     /// The record bytes for `frame` under `linkType`, and the original length in the same terms;
-    /// nil when the frame cannot be stored under that link type.
+    /// nil when the frame cannot be stored under that link type. Under 254 every frame with a
+    /// monitor opcode (`MonitorRecord.opcode(for:direction:)`) is stored, with its controller
+    /// index (0xFFFF for none).
     public static func record(for frame: CapturedFrame, linkType: UInt16) -> (bytes: [UInt8], originalLength: Int)? {
         if case .linkLayer(let frameLinkType) = frame.kind {
             return frameLinkType == linkType ? (frame.bytes, frame.originalLength) : nil
+        }
+        if linkType == linuxMonitor {
+            guard let opcode = MonitorRecord.opcode(for: frame.kind, direction: frame.direction) else { return nil }
+            let index = MonitorRecord.index(of: frame)
+            var bytes: [UInt8] = [
+                UInt8(truncatingIfNeeded: index >> 8), UInt8(truncatingIfNeeded: index),
+                UInt8(truncatingIfNeeded: opcode >> 8), UInt8(truncatingIfNeeded: opcode),
+            ]
+            bytes.reserveCapacity(4 + frame.bytes.count)
+            bytes.append(contentsOf: frame.bytes)
+            return (bytes, max(frame.originalLength, frame.bytes.count) + 4)
         }
         guard linkType == hciH4WithDirection, let h4 = frame.kind.h4Type else { return nil }
         let received: UInt8

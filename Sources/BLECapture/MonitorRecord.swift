@@ -30,6 +30,47 @@ public enum MonitorRecord {
         }
     }
 
+    /// The monitor opcode a frame of `kind` travelling in `direction` is written with: the inverse
+    /// of `classify`. Nil for what the monitor channel has no record for (PacketLogger's
+    /// new-controller and LMP records, sniffer link-layer frames).
+    ///
+    /// - Commands are always opcode 2 and events always 3, whatever `direction` says: the
+    ///   monitor channel has no received command or sent event.
+    /// - ACL, SCO and ISO data with an unknown direction are written as sent (host to
+    ///   controller), as the H4 writers do.
+    /// - `.unknown(n)` keeps `n` as its opcode when `n` is not one of the known opcodes (0–19),
+    ///   so an unknown monitor record reads back as the same unknown record. Other unknown
+    ///   records (a stray H4 packet type, say) have no monitor form: nil.
+    public static func opcode(for kind: FrameKind, direction: Direction) -> UInt16? {
+        let received = direction == .controllerToHost
+        switch kind {
+        case .newIndex: return 0
+        case .deleteIndex: return 1
+        case .hciCommand: return 2
+        case .hciEvent: return 3
+        case .aclData: return received ? 5 : 4
+        case .scoData: return received ? 7 : 6
+        case .openIndex: return 8
+        case .closeIndex: return 9
+        case .indexInfo: return 10
+        case .vendorDiagnostic: return 11
+        case .note: return 12
+        case .log: return 13
+        case .controlOpen: return 14
+        case .controlClose: return 15
+        case .controlCommand: return 16
+        case .controlEvent: return 17
+        case .isoData: return received ? 19 : 18
+        case .unknown(let raw): return raw > 19 ? raw : nil
+        case .newController, .lmp, .linkLayer: return nil
+        }
+    }
+
+    /// The controller index a frame is written with: 0xFFFF when it names no controller.
+    public static func index(of frame: CapturedFrame) -> UInt16 {
+        frame.controllerIndex ?? 0xFFFF
+    }
+
     /// The controller index a monitor record names; 0xFFFF means "no controller".
     public static func controller(_ index: UInt16) -> UInt16? {
         index == 0xFFFF ? nil : index

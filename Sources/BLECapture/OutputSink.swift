@@ -12,13 +12,26 @@ public final class OutputSink {
     private let flushThreshold: Int
     /// The first write error, sticky.
     public private(set) var failure: Int32? = nil
+    /// True when `fd` is a socket: bytes go out with send(MSG_NOSIGNAL), so a peer that went
+    /// away is an EPIPE failure rather than a SIGPIPE.
+    public let isSocket: Bool
+    /// For a non-blocking descriptor: asked to wait until `fd` can take more bytes. Returning
+    /// false gives up, and the sink fails with ECANCELED (a stop request, say).
+    public var writeWaiter: ((Int32) -> Bool)?
+    /// Bytes no longer buffered: handed to the descriptor, or discarded after a failure.
+    private var flushedBytes: Int64 = 0
 
-    public init(fd: Int32, ownsDescriptor: Bool, bufferSize: Int = 1 << 16) {
+    /// Wraps `fd`; with `isSocket`, writes use send(MSG_NOSIGNAL).
+    public init(fd: Int32, ownsDescriptor: Bool, bufferSize: Int = 1 << 16, isSocket: Bool = false) {
         self.fd = fd
         self.ownsDescriptor = ownsDescriptor
         self.flushThreshold = bufferSize
+        self.isSocket = isSocket
         buffer.reserveCapacity(bufferSize + 1024)
     }
+
+    /// Every byte appended so far, written out or still buffered.
+    public var bytesWritten: Int64 { flushedBytes + Int64(buffer.count) }
 
     /// Creates (or truncates) the file at `path` for writing; `-` means standard output.
     public static func create(path: String) throws(CaptureError) -> OutputSink {
@@ -124,35 +137,56 @@ public final class OutputSink {
     /// Writes out everything buffered. After an error, output is discarded and `failure` is set.
     public func flush() {
         defer { buffer.removeAll(keepingCapacity: true) }
-        guard failure == nil else { return }
+        guard failure == nil else {
+            flushedBytes += Int64(buffer.count)
+            return
+        }
         var done = 0
         let total = buffer.count
         while done < total {
             let n = buffer.withUnsafeBytes { p -> Int in
                 guard let base = p.baseAddress else { return 0 }
-                return systemWrite(fd, base + done, total - done)
+                return isSocket ? socketSend(fd, base + done, total - done) : systemWrite(fd, base + done, total - done)
             }
             if n > 0 {
                 done += n
+                flushedBytes += Int64(n)
             } else if n < 0 && errno == EINTR {
                 continue
+            } else if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK), let writeWaiter {
+                if writeWaiter(fd) { continue }
+                // Bytes not written still count, so that `bytesWritten` stays what was appended.
+                flushedBytes += Int64(total - done)
+                failure = ECANCELED
+                return
             } else {
+                flushedBytes += Int64(total - done)
                 failure = n < 0 ? errno : EIO
                 return
             }
         }
     }
 
-    /// Flushes and reports a sticky write error as a CaptureError.
-    public func finish(name: String) throws(CaptureError) {
+    /// Flushes and reports a sticky write error as a CaptureError; the descriptor stays open.
+    public func flush(name: String) throws(CaptureError) {
         flush()
         if let failure {
             throw CaptureError(.writeFailed, "writing \(name) failed: \(String(cString: strerror(failure)))")
         }
+    }
+
+    /// Flushes and reports a sticky write error as a CaptureError.
+    public func finish(name: String) throws(CaptureError) {
+        try flush(name: name)
     }
 }
 
 @inline(__always)
 private func systemWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
     write(fd, p, n)
+}
+
+@inline(__always)
+private func socketSend(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
+    send(fd, p, n, Int32(MSG_NOSIGNAL))
 }

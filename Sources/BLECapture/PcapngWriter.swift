@@ -59,6 +59,17 @@ public final class PcapngWriter: FrameWriter {
         return true
     }
 
+    public func encodedSize(of frame: CapturedFrame) -> Int? {
+        guard let record = PcapRecordLayout.record(for: frame, linkType: linkType) else { return nil }
+        return 32 + ((record.bytes.count + 3) & ~3)
+    }
+
+    public func flush() throws(CaptureError) {
+        try sink.flush(name: name)
+    }
+
+    public var bytesWritten: Int64 { sink.bytesWritten }
+
     public func finish() throws(CaptureError) {
         try sink.finish(name: name)
     }

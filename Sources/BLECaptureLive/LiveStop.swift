@@ -67,10 +67,22 @@ public final class LiveStop: InputWaiter {
         signal(SIGPIPE, SIG_IGN)
     }
 
-    /// Stops the capture from anywhere (another thread included).
+    /// Stops the capture.
     public func request() {
-        var byte: UInt8 = 0
-        _ = write(writeFD, &byte, 1)
+        requester.request()
+    }
+
+    /// A handle that stops the capture from another thread, valid while this stop lives.
+    public var requester: Requester { Requester(fd: writeFD) }
+
+    /// Stops a capture from any thread.
+    public struct Requester: Sendable {
+        let fd: Int32
+
+        public func request() {
+            var byte: UInt8 = 0
+            _ = write(fd, &byte, 1)
+        }
     }
 
     /// Sets the deadline `seconds` from now.

@@ -14,6 +14,8 @@ public final class PcapWriter: FrameWriter {
     public let linkType: UInt16
     private let precision: Timestamp.Precision
     private var closed = false
+    /// The file header and every record dumped so far (libpcap buffers them in stdio).
+    public private(set) var bytesWritten: Int64 = 24
 
     /// Creates `path` (`-` for standard output) as a pcap file of `linkType`.
     public init(path: String, linkType: UInt16, precision: Timestamp.Precision) throws(CaptureError) {
@@ -49,7 +51,20 @@ public final class PcapWriter: FrameWriter {
         record.bytes.withUnsafeBufferPointer { p in
             pcap_dump(UnsafeMutablePointer<u_char>(dumper), &header, p.baseAddress)
         }
+        bytesWritten += 16 + Int64(record.bytes.count)
         return true
+    }
+
+    public func encodedSize(of frame: CapturedFrame) -> Int? {
+        guard let record = PcapRecordLayout.record(for: frame, linkType: linkType) else { return nil }
+        return 16 + record.bytes.count
+    }
+
+    public func flush() throws(CaptureError) {
+        guard !closed else { return }
+        if pcap_dump_flush(dumper) != 0 {
+            throw CaptureError(.writeFailed, "writing \(name) failed: \(String(cString: strerror(errno)))")
+        }
     }
 
     public func finish() throws(CaptureError) {

@@ -63,31 +63,71 @@ public struct ReadRunner {
         )
     }
 
-    /// Reads everything and returns the exit status.
-    public func run() -> ExitStatus {
+    /// What every run needs before the first frame: the output format, the registry and the
+    /// compiled filter; or the exit status of a usage mistake, already reported.
+    struct Prepared {
+        var format: OutputFormat?
+        var registry: DissectorRegistry
+        var filter: DisplayFilter?
+    }
+
+    func prepare() -> Result<Prepared, ExitStatus> {
         let format: OutputFormat?
         switch Self.resolveOutputFormat(options) {
         case .success(let f): format = f
         case .failure(let usage):
             errorOutput("bleinspect: \(usage.message)")
-            return .usage
+            return .failure(.usage)
         }
-        let capture = options.outputPath.map { CaptureOutput(path: $0, format: format ?? .pcap) }
-        // Text goes to stdout unless the capture itself does.
-        let printLines = !options.countOnly && options.outputPath != "-"
-        guard let registry = RunSetup.registry(errorOutput) else { return .software }
+        guard let registry = RunSetup.registry(errorOutput) else { return .failure(.software) }
         if case .fields(let names) = options.output {
             let unknown = FrameRenderer.unknownFields(names, registry: registry)
             if !unknown.isEmpty {
                 errorOutput(
                     "bleinspect: unknown field\(unknown.count == 1 ? "" : "s"): \(unknown.joined(separator: ", ")) (see 'bleinspect fields')"
                 )
-                return .usage
+                return .failure(.usage)
             }
         }
         guard case .success(let filter) = RunSetup.filter(options.filter, registry: registry, errorOutput) else {
-            return .usage
+            return .failure(.usage)
         }
+        return .success(Prepared(format: format, registry: registry, filter: filter))
+    }
+
+    /// Text goes to stdout unless the capture itself does.
+    var printLines: Bool { !options.countOnly && options.outputPath != "-" }
+
+    /// Decodes `frame`, filters it and prints its line; true when it matched the filter.
+    func show(
+        _ frame: CapturedFrame,
+        engine: inout DissectionEngine,
+        filter: DisplayFilter?,
+        renderer: FrameRenderer,
+        first: Timestamp,
+        previous: Timestamp
+    ) -> Bool {
+        guard printLines || filter != nil else { return true }
+        var matched = true
+        engine.dissect(frame, wantsInfo: printLines && renderer.wantsInfo) { tree in
+            if let filter { matched = filter.matches(tree, frameBytes: frame.bytes) }
+            if matched && printLines {
+                renderer.render(frame, tree, first: first, previous: previous, to: out)
+            }
+        }
+        return matched
+    }
+
+    /// Reads everything and returns the exit status.
+    public func run() -> ExitStatus {
+        let prepared: Prepared
+        switch prepare() {
+        case .success(let p): prepared = p
+        case .failure(let status): return status
+        }
+        let (format, registry, filter) = (prepared.format, prepared.registry, prepared.filter)
+        let capture = options.outputPath.map { CaptureOutput(path: $0, format: format ?? .pcap) }
+        let printLines = printLines
         let renderer = makeRenderer(registry)
         var status = ExitStatus.success
         var total = 0  // frames that passed the filter
@@ -166,17 +206,10 @@ public struct ReadRunner {
                     first = start
                     let before = previous ?? frame.timestamp
                     previous = frame.timestamp
-                    if printLines || filter != nil {
-                        var matched = true
-                        engine.dissect(frame, wantsInfo: printLines && renderer.wantsInfo) { tree in
-                            if let filter { matched = filter.matches(tree, frameBytes: frame.bytes) }
-                            if matched && printLines {
-                                renderer.render(frame, tree, first: start, previous: before, to: out)
-                            }
-                        }
-                        guard matched else { continue }
-                        out.flushIfFull()
-                    }
+                    guard
+                        show(frame, engine: &engine, filter: filter, renderer: renderer, first: start, previous: before)
+                    else { continue }
+                    out.flushIfFull()
                     total += 1
                     if let capture { try capture.write(frame) }
                 }
@@ -199,7 +232,7 @@ public struct ReadRunner {
         return status
     }
 
-    private func makeRenderer(_ registry: DissectorRegistry) -> FrameRenderer {
+    func makeRenderer(_ registry: DissectorRegistry) -> FrameRenderer {
         FrameRenderer(
             registry: registry,
             mode: options.output,
@@ -209,7 +242,7 @@ public struct ReadRunner {
     }
 
     /// An engine configured for this run: one per input, and one per worker thread.
-    private func makeEngine(registry: DissectorRegistry, filter: DisplayFilter?, printLines: Bool) -> DissectionEngine {
+    func makeEngine(registry: DissectorRegistry, filter: DisplayFilter?, printLines: Bool) -> DissectionEngine {
         var engine = DissectionEngine(registry: registry)
         configure(&engine, registry: registry, filter: filter, printLines: printLines)
         let overflow = AppleOverflowUUIDList.in(engine.state)

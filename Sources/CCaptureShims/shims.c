@@ -1,6 +1,7 @@
 // fopencookie is a glibc extension; it must be requested before any system header.
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,5 +92,10 @@ int bleinspect_install_signal(int signo, void (*handler)(int)) {
     sa.sa_handler = handler;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESETHAND;
-    return sigaction(signo, &sa, NULL);
+    if (sigaction(signo, &sa, NULL) != 0) return -1;
+    // A parent may have started us with the signal blocked (some test runners do).
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, signo);
+    return pthread_sigmask(SIG_UNBLOCK, &set, NULL) == 0 ? 0 : -1;
 }

@@ -17,25 +17,6 @@ private func hciCaptures() -> [String] {
     return paths
 }
 
-/// The fields every output format must keep for an HCI frame.
-private struct Essentials: Equatable, CustomStringConvertible {
-    var kind: FrameKind
-    var direction: Direction
-    var micros: Int64?
-    var bytes: [UInt8]
-    var originalLength: Int
-
-    init(_ f: CapturedFrame) {
-        kind = f.kind
-        direction = f.direction
-        micros = f.timestamp.unixMicroseconds
-        bytes = f.bytes
-        originalLength = f.originalLength
-    }
-
-    var description: String { "\(kind.name) \(direction) t=\(micros ?? -1) len=\(bytes.count)/\(originalLength)" }
-}
-
 @Suite("conversion round trips")
 struct RoundTripTests {
     @Test("pcap → pcapng → btsnoop → pcap keeps every HCI frame, direction and timestamp", arguments: hciCaptures())
@@ -43,7 +24,7 @@ struct RoundTripTests {
         let dir = TemporaryDirectory()
         let original = CaptureFiles.readAll(path)
         #expect(original.error == nil)
-        let expected = original.frames.filter(\.kind.isHCI).map(Essentials.init)
+        let expected = original.frames.filter(\.kind.isHCI).map(FrameEssentials.init)
         if expected.isEmpty {
             // Nothing an HCI capture can hold (for example only monitor index records): the
             // output is still a valid, empty capture.
@@ -62,7 +43,7 @@ struct RoundTripTests {
             try CaptureFiles.write(frames, to: out, format: format)
             let back = CaptureFiles.readAll(out)
             #expect(back.error == nil, "\(format) read-back: \(String(describing: back.error))")
-            let got = back.frames.map(Essentials.init)
+            let got = back.frames.map(FrameEssentials.init)
             #expect(got.count == expected.count, "\(format): frame count")
             if knownDirections {
                 #expect(got == expected, "\(format) differs from \(path)")

@@ -196,3 +196,27 @@ public enum Run {
 private final class DataBox: @unchecked Sendable {
     var data = Data()
 }
+
+/// What a written and read-back (or served) frame must keep of the original: kind, direction,
+/// controller, time to the microsecond, bytes and original length. Frame numbers may differ.
+public struct FrameEssentials: Equatable, CustomStringConvertible, Sendable {
+    public var kind: FrameKind
+    public var direction: Direction
+    public var controller: UInt16?
+    public var micros: Int64?
+    public var bytes: [UInt8]
+    public var originalLength: Int
+
+    public init(_ f: CapturedFrame) {
+        kind = f.kind
+        direction = f.direction
+        controller = f.controllerIndex
+        micros = f.timestamp.unixMicroseconds
+        bytes = f.bytes
+        originalLength = f.originalLength
+    }
+
+    public var description: String {
+        "\(kind.name) \(direction) hci\(controller.map(String.init) ?? "-") t=\(micros ?? -1) len=\(bytes.count)/\(originalLength)"
+    }
+}

@@ -27,7 +27,8 @@ ssize_t bleinspect_recv_stamped(int fd, void *buf, size_t len, int flags, int64_
                                 int *has_time);
 
 /// Installs `handler` for `signo` with sigaction: no SA_RESTART (blocking calls return EINTR),
-/// and SA_RESETHAND (a second signal has its default effect). Returns 0, or -1 with errno set.
+/// and SA_RESETHAND (a second signal has its default effect); and unblocks `signo` in case the
+/// parent started the process with it blocked. Returns 0, or -1 with errno set.
 int bleinspect_install_signal(int signo, void (*handler)(int));
 
 #endif
