@@ -9,31 +9,32 @@ struct Live: ParsableCommand {
         abstract: "Show live HCI traffic as it happens, filtered, and save it while watching.",
         discussion: """
             Sources:
-              hciN              one controller, through the Linux HCI monitor channel (needs CAP_NET_RAW)
-              any               every controller, including ones that appear later
-              -                 a pcap, pcapng, btsnoop or PacketLogger stream on standard input
-              FIFO              the same, from a named pipe (a sniffer, iOS tooling)
-              tcp://HOST:PORT   a btsnoop (or any capture) stream from a TCP server, such as the
-                                Android emulator's or a rooted phone's btsnoop server
-              --follow FILE     a capture file that is still growing (Android's btsnoop_hci.log),
-                                also when it is rotated or truncated
+              hciN             one controller, via the HCI monitor channel (CAP_NET_RAW)
+              any              every controller, including ones that appear later
+              -                a pcap, pcapng, btsnoop or PacketLogger stream on stdin
+              FIFO             the same, from a named pipe (a sniffer, iOS tooling)
+              tcp://HOST:PORT  a capture stream from a TCP server (an Android btsnoop
+                               server, bleinspect replay)
+              --follow FILE    a capture file still being written (btsnoop_hci.log),
+                               across rotation and truncation
 
-            Each frame is printed as soon as it is read. Ctrl-C or SIGTERM stops: the -w file is
-            closed as a valid capture, and a summary (frames, dropped, duration) goes to stderr.
+            Each frame is printed as soon as it is read. Ctrl-C or SIGTERM stops: the
+            -w file is closed as a valid capture, and a summary (frames, dropped,
+            duration) goes to stderr.
 
             Examples:
               bleinspect live hci0
               bleinspect live any -Y 'btatt' -w session.pcapng
               bleinspect live hci0 -w ring.pcapng --max-size 10M --max-files 5
-              bleinspect live hci0 --duration 30 -T fields -e frame.number -e btatt.opcode
+              bleinspect live hci0 --duration 30 -T fields -e btatt.opcode
               bleinspect live hci0 | grep --line-buffered 'Write Request'
               bleinspect live tcp://127.0.0.1:8872
-              bleinspect live --follow /sdcard/btsnoop_hci.log
-              mkfifo /tmp/sniff; bleinspect live /tmp/sniff
+              bleinspect live --follow btsnoop_hci.log
 
-            Exit status: 0 stopped normally, 64 usage, 65 damaged input, 66 source could not be
-            opened, 68 no such controller, 69 the kernel has no Bluetooth, 73 output not written,
-            74 read error, 75 the controller went away, 77 no permission (CAP_NET_RAW).
+            Exit status: 0 stopped, 64 usage, 65 damaged input, 66 source not opened,
+            68 no such controller, 69 no Bluetooth in the kernel, 73 output not
+            written, 74 read error, 75 controller went away, 77 no permission.
+
             """
     )
 
