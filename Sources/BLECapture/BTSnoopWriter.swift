@@ -19,8 +19,6 @@ public final class BTSnoopWriter: FrameWriter {
         }
     }
 
-    /// The bytes of the file header.
-    public static let headerSize = 16
     /// The bytes of a record header.
     public static let recordHeaderSize = 24
 
@@ -91,6 +89,6 @@ public final class BTSnoopWriter: FrameWriter {
     public var bytesWritten: Int64 { sink.bytesWritten }
 
     public func finish() throws(CaptureError) {
-        try sink.finish(name: name)
+        try sink.flush(name: name)
     }
 }

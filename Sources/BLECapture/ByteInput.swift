@@ -94,7 +94,7 @@ public final class ByteInput {
             if got > 0 { return got }
             if got == 0 {
                 guard let waiter else { return 0 }
-                switch waiter.endOfInput(fd: fd, position: position + Int64(end - start)) {
+                switch waiter.endOfInput(fd: fd) {
                 case .end: return 0
                 case .retry: continue
                 case .replaced:
@@ -174,11 +174,6 @@ public final class ByteInput {
         start += n
         position += Int64(n)
     }
-
-    /// The buffered bytes that have not been consumed, without consuming them.
-    public func peekBuffered() -> [UInt8] {
-        Array(buffer[start..<end])
-    }
 }
 
 /// How a live input waits for bytes (see `ByteInput.waiter`).
@@ -186,8 +181,8 @@ public protocol InputWaiter: AnyObject {
     /// Called before each read. Blocks until `fd` has bytes to read; false when reading should
     /// stop instead (a stop request, a deadline).
     func waitReadable(_ fd: Int32) -> Bool
-    /// Called when a read returns no bytes, `position` being the offset reached.
-    func endOfInput(fd: Int32, position: Int64) -> InputEndAction
+    /// Called when a read of `fd` returns no bytes.
+    func endOfInput(fd: Int32) -> InputEndAction
 }
 
 /// What to do when a live input's descriptor reports its end.

@@ -26,14 +26,6 @@ public enum PcapRecordLayout {
     /// then monitor opcode).
     public static let linuxMonitor: UInt16 = 254
 
-    /// The link type a capture of frames like `frame` is written with.
-    public static func linkType(for frame: CapturedFrame) -> UInt16? {
-        switch frame.kind {
-        case .linkLayer(let linkType): linkType
-        default: frame.kind.isHCI ? hciH4WithDirection : nil
-        }
-    }
-
     /// The record bytes for `frame` under `linkType`, and the original length in the same terms;
     /// nil when the frame cannot be stored under that link type. Under 254 every frame with a
     /// monitor opcode (`MonitorRecord.opcode(for:direction:)`) is stored, with its controller
@@ -64,5 +56,29 @@ public enum PcapRecordLayout {
         bytes.reserveCapacity(5 + frame.bytes.count)
         bytes.append(contentsOf: frame.bytes)
         return (bytes, frame.originalLength + 5)
+    }
+}
+
+extension CaptureFormat {
+    /// True for a Linux monitor capture (btsnoop datalink 2001, pcap or pcapng link type 254),
+    /// whose index records, notes and controller indexes only a monitor layout keeps.
+    public var isLinuxMonitor: Bool {
+        switch container {
+        case .btsnoop: linkType == 2001
+        case .pcap, .pcapng: linkType == UInt32(PcapRecordLayout.linuxMonitor)
+        case .packetLogger: false
+        }
+    }
+}
+
+/// Records an output had no place for, counted by kind name.
+public enum SkippedRecords {
+    /// "3 records not written to out.btsnoop (2 Note, 1 Log): TARGET has no place for them", with
+    /// `action` as "written to out.btsnoop"; nil when nothing was skipped.
+    public static func summary(_ skipped: [String: Int], action: String, target: String) -> String? {
+        guard !skipped.isEmpty else { return nil }
+        let total = skipped.values.reduce(0, +)
+        let kinds = skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        return "\(total) record\(total == 1 ? "" : "s") not \(action) (\(kinds)): \(target) has no place for them"
     }
 }

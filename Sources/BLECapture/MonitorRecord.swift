@@ -44,25 +44,13 @@ public enum MonitorRecord {
     public static func opcode(for kind: FrameKind, direction: Direction) -> UInt16? {
         let received = direction == .controllerToHost
         switch kind {
-        case .newIndex: return 0
-        case .deleteIndex: return 1
         case .hciCommand: return 2
         case .hciEvent: return 3
         case .aclData: return received ? 5 : 4
         case .scoData: return received ? 7 : 6
-        case .openIndex: return 8
-        case .closeIndex: return 9
-        case .indexInfo: return 10
-        case .vendorDiagnostic: return 11
-        case .note: return 12
-        case .log: return 13
-        case .controlOpen: return 14
-        case .controlClose: return 15
-        case .controlCommand: return 16
-        case .controlEvent: return 17
         case .isoData: return received ? 19 : 18
         case .unknown(let raw): return raw > 19 ? raw : nil
-        case .newController, .lmp, .linkLayer: return nil
+        default: return kind.monitorOpcode  // index, note, log, diagnostic and control records
         }
     }
 

@@ -136,11 +136,11 @@ public final class OutputSink {
 
     /// Writes out everything buffered. After an error, output is discarded and `failure` is set.
     public func flush() {
+        // Bytes count as written once appended, so that `bytesWritten` stays the file's size
+        // even when writing fails.
+        flushedBytes += Int64(buffer.count)
         defer { buffer.removeAll(keepingCapacity: true) }
-        guard failure == nil else {
-            flushedBytes += Int64(buffer.count)
-            return
-        }
+        guard failure == nil else { return }
         var done = 0
         let total = buffer.count
         while done < total {
@@ -150,17 +150,13 @@ public final class OutputSink {
             }
             if n > 0 {
                 done += n
-                flushedBytes += Int64(n)
             } else if n < 0 && errno == EINTR {
                 continue
             } else if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK), let writeWaiter {
                 if writeWaiter(fd) { continue }
-                // Bytes not written still count, so that `bytesWritten` stays what was appended.
-                flushedBytes += Int64(total - done)
                 failure = ECANCELED
                 return
             } else {
-                flushedBytes += Int64(total - done)
                 failure = n < 0 ? errno : EIO
                 return
             }
@@ -173,11 +169,6 @@ public final class OutputSink {
         if let failure {
             throw CaptureError(.writeFailed, "writing \(name) failed: \(String(cString: strerror(failure)))")
         }
-    }
-
-    /// Flushes and reports a sticky write error as a CaptureError.
-    public func finish(name: String) throws(CaptureError) {
-        try flush(name: name)
     }
 }
 

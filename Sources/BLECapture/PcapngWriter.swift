@@ -71,6 +71,6 @@ public final class PcapngWriter: FrameWriter {
     public var bytesWritten: Int64 { sink.bytesWritten }
 
     public func finish() throws(CaptureError) {
-        try sink.finish(name: name)
+        try sink.flush(name: name)
     }
 }

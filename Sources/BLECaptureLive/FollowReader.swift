@@ -21,7 +21,6 @@ public final class FollowReader: FrameReader {
     private var inner: (any FrameReader)?
     private var input: ByteInput?
     private var frameNumber = 0
-    private var files = 0
     private var finished = false
     public private(set) var format: CaptureFormat
 
@@ -58,7 +57,6 @@ public final class FollowReader: FrameReader {
                     let reader = try openReader(input)
                     inner = reader
                     format = reader.format
-                    files += 1
                     return true
                 } catch {
                     if input.endReason == .stopped || stop.reason != nil { return false }
@@ -94,13 +92,11 @@ public final class FollowReader: FrameReader {
                     return frame
                 }
             } catch {
-                // A record cut off by the rotation is reported, and reading goes on with the new file.
+                // A record cut off by the rotation is reported, and reading goes on with the new
+                // file; an error after a stop is the stop's doing.
                 guard input.endReason == .replaced else {
-                    if input.endReason == .stopped || stop.reason != nil {
-                        finished = true
-                        return nil
-                    }
                     finished = true
+                    if input.endReason == .stopped || stop.reason != nil { return nil }
                     throw error
                 }
                 notice("\(path): \(error)")
@@ -153,7 +149,7 @@ final class FollowWaiter: InputWaiter {
         !stop.checkStop()
     }
 
-    func endOfInput(fd: Int32, position: Int64) -> InputEndAction {
+    func endOfInput(fd: Int32) -> InputEndAction {
         while true {
             if stop.checkStop() { return .stopped }
             let offset = Int64(lseek(self.fd, 0, SEEK_CUR))

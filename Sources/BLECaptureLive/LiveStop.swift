@@ -31,6 +31,8 @@ public final class LiveStop: InputWaiter {
     }
 
     private let readFD: Int32
+    /// The stop hint last seen (see `checkStop`).
+    private var seenHint: UInt32 = 0
     private let writeFD: Int32
     /// The monotonic time (ns) at which to stop, nil for none.
     public var deadline: UInt64?
@@ -82,6 +84,7 @@ public final class LiveStop: InputWaiter {
         public func request() {
             var byte: UInt8 = 0
             _ = write(fd, &byte, 1)
+            bleinspect_stop_hint_bump()
         }
     }
 
@@ -117,6 +120,7 @@ public final class LiveStop: InputWaiter {
             if let fd { fds.append(pollfd(fd: fd, events: Int16(forWriting ? POLLOUT : POLLIN), revents: 0)) }
             let n = Glibc.poll(&fds, nfds_t(fds.count), Int32(clamping: limit))
             if n < 0 && errno == EINTR { continue }
+            if fds[0].revents != 0 { readPipe() }
             if checkStop() { return .stopped }
             if n > 0, fds.count > 1, fds[1].revents != 0 { return .ready }
             if n == 0 {
@@ -139,16 +143,26 @@ public final class LiveStop: InputWaiter {
         }
     }
 
-    /// True once a stop was asked for; reads what the signal handler or `request` wrote.
+    /// True once a stop was asked for; reads what the signal handler or `request` wrote, but
+    /// only when a stop was asked for somewhere since the last look (no system call per frame).
     @discardableResult
     public func checkStop() -> Bool {
         if reason != nil { return true }
+        let hint = bleinspect_stop_hint()
+        if hint != seenHint {
+            seenHint = hint
+            readPipe()
+        }
+        if reason == nil, let deadline, Self.now() >= deadline { reason = .deadline }
+        return reason != nil
+    }
+
+    /// Takes what the signal handler or `request` wrote: the reason to stop.
+    private func readPipe() {
         var byte: UInt8 = 0
         while read(readFD, &byte, 1) == 1 {
             reason = byte == 0 ? .requested : .signal(Int32(byte))
         }
-        if reason == nil, let deadline, Self.now() >= deadline { reason = .deadline }
-        return reason != nil
     }
 
     /// The monotonic clock, in nanoseconds.
@@ -169,7 +183,7 @@ public final class LiveStop: InputWaiter {
         wait(for: fd) == .ready
     }
 
-    public func endOfInput(fd: Int32, position: Int64) -> InputEndAction {
+    public func endOfInput(fd: Int32) -> InputEndAction {
         checkStop() ? .stopped : .end
     }
 }
@@ -181,5 +195,6 @@ private func liveStopSignalHandler(_ signo: Int32) {
     let saved = errno
     var byte = UInt8(truncatingIfNeeded: signo)
     _ = write(signalPipe, &byte, 1)
+    bleinspect_stop_hint_bump()
     errno = saved
 }

@@ -42,8 +42,8 @@ public final class MonitorReader: FrameReader {
     private var started = false
     /// Controllers that had a New Index record, present or not.
     private var seen = Set<UInt16>()
-    /// Controllers present, by index, with their names (`hci0`) when New Index gave one.
-    public private(set) var controllers: [UInt16: String] = [:]
+    /// The controllers present, by index.
+    public private(set) var controllers = Set<UInt16>()
     /// Records the kernel dropped (ENOBUFS), as far as it said.
     public private(set) var dropped = 0
     /// Gets notices: controllers coming and going, damaged records, drops.
@@ -70,7 +70,7 @@ public final class MonitorReader: FrameReader {
             goneError = error
         }
         if let controller, !seen.contains(controller) {
-            let present = controllers.keys.sorted().map { "hci\($0)" }
+            let present = controllers.sorted().map { "hci\($0)" }
             throw CaptureError(
                 .noSuchController,
                 "no controller hci\(controller)"
@@ -156,7 +156,7 @@ public final class MonitorReader: FrameReader {
         let payload = min(declared, got - 6)
         let (kind, direction) = MonitorRecord.classify(opcode: opcode)
         let owner = MonitorRecord.controller(index)
-        track(kind: kind, index: owner, payloadCount: payload)
+        track(kind: kind, index: owner)
         if let controller, owner != controller { return nil }
         frameNumber = number
         if payload < declared {
@@ -185,32 +185,24 @@ public final class MonitorReader: FrameReader {
     }
 
     /// Follows controllers coming and going, and ends a capture of one controller that went away.
-    private func track(kind: FrameKind, index: UInt16?, payloadCount: Int) {
+    private func track(kind: FrameKind, index: UInt16?) {
         guard let index else { return }
         switch kind {
         case .newIndex:
-            // Name: the 8 bytes after type, bus and address.
-            var name = "hci\(index)"
-            if payloadCount >= 16 {
-                let raw = buffer[14..<22].prefix { $0 != 0 }
-                let text = String(decoding: raw, as: UTF8.self)
-                if !text.isEmpty { name = TerminalSafeText.escape(text) }
-            }
-            let isNew = controllers[index] == nil
-            controllers[index] = name
+            let isNew = controllers.insert(index).inserted
             seen.insert(index)
             if isNew && started && (controller == nil || controller == index) {
                 onNotice?(.message("controller hci\(index) appeared"))
             }
         case .deleteIndex:
-            guard controllers.removeValue(forKey: index) != nil else { return }
+            guard controllers.remove(index) != nil else { return }
             if controller == index {
                 goneError = CaptureError(
                     .controllerGone,
                     "controller hci\(index) went away (Delete Index, frame \(frameNumber + 1))"
                 )
             } else if controller == nil {
-                let left = controllers.keys.sorted().map { "hci\($0)" }
+                let left = controllers.sorted().map { "hci\($0)" }
                 onNotice?(
                     .message(
                         "controller hci\(index) went away; "

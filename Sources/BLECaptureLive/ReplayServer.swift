@@ -134,11 +134,7 @@ public final class ReplayServer {
 
     /// The stream's datalink for an input of `format`.
     public static func datalink(for format: CaptureFormat) -> BTSnoopWriter.Datalink {
-        switch format.container {
-        case .btsnoop: format.linkType == 2001 ? .monitor : .h4
-        case .pcap, .pcapng: format.linkType == UInt32(PcapRecordLayout.linuxMonitor) ? .monitor : .h4
-        case .packetLogger: .h4
-        }
+        format.isLinuxMonitor ? .monitor : .h4
     }
 
     /// Opens the input, so that a missing or damaged file is reported before anything is served,
@@ -314,7 +310,7 @@ public final class ReplayServer {
                         break
                     }
                 }
-            } else if session.frames & 0xFF == 0xFF, stop.checkStop() {
+            } else if stop.checkStop() {
                 session.end = .stopped
                 break
             }
@@ -400,9 +396,6 @@ public final class ReplayServer {
 
     /// One line about records a stream had no place for, nil when there were none.
     public static func skippedNote(_ skipped: [String: Int], datalink: BTSnoopWriter.Datalink) -> String? {
-        guard !skipped.isEmpty else { return nil }
-        let total = skipped.values.reduce(0, +)
-        let kinds = skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-        return "\(total) record\(total == 1 ? "" : "s") not sent (\(kinds)): \(datalink.name) has no place for them"
+        SkippedRecords.summary(skipped, action: "sent", target: datalink.name)
     }
 }

@@ -31,7 +31,7 @@ public enum HCIMonitorField: UInt16, FieldSet {
                 "Controller Type",
                 .unsigned(bits: 8),
                 base: .hex,
-                names: ValueNames(HCIMonitorNames.controllerTypes),
+                names: HCIMonitorNames.controllerTypes,
                 help: "New Index: the controller's type (BlueZ's \"Type\"; Wireshark calls this byte Bus)"
             )
         case .bus:
@@ -40,7 +40,7 @@ public enum HCIMonitorField: UInt16, FieldSet {
                 "Bus",
                 .unsigned(bits: 8),
                 base: .hex,
-                names: ValueNames(HCIMonitorNames.buses),
+                names: HCIMonitorNames.buses,
                 help:
                     "New Index: the bus the controller is attached by (BlueZ's \"Bus\"; Wireshark calls this byte Type)"
             )
@@ -63,49 +63,40 @@ public enum HCIMonitorField: UInt16, FieldSet {
 /// Value names of the index records' fields.
 enum HCIMonitorNames {
     /// Controller types of New Index (older documents and Wireshark say BR/EDR for Primary).
-    static let controllerTypes: [(UInt64, String)] = [(0x00, "Primary"), (0x01, "AMP")]
+    static let controllerTypes = ValueNames([(0x00, "Primary"), (0x01, "AMP")])
 
     /// HCI bus types of New Index: 0–6 as tshark names them, 7–11 from BlueZ's documentation.
-    static let buses: [(UInt64, String)] = [
+    static let buses = ValueNames([
         (0, "Virtual"), (1, "USB"), (2, "PC Card"), (3, "UART"), (4, "RS232"), (5, "PCI"), (6, "SDIO"),
         (7, "SPI"), (8, "I2C"), (9, "SMD"), (10, "VIRTIO"), (11, "IPC"),
-    ]
+    ])
 
     static let companies = ValueNames(lookup: { v in
         v <= 0xFFFF ? AssignedNumbers.companyName(UInt16(truncatingIfNeeded: v)) : nil
     })
-
-    static func name(_ pairs: [(UInt64, String)], _ value: UInt8) -> String? {
-        pairs.first { $0.0 == UInt64(value) }?.1
-    }
 }
 
 /// Decoders of the index records, bound in `StandardTables.monitorOpcode`.
 enum HCIMonitor {
-    static let newIndex: UInt16 = 0
-    static let deleteIndex: UInt16 = 1
-    static let openIndex: UInt16 = 8
-    static let closeIndex: UInt16 = 9
-    static let indexInfo: UInt16 = 10
-
     /// The size of New Index's name field.
     static let nameSize = 8
 
     static func register(_ registry: inout RegistryBuilder) {
         let f = registry.register(HCIMonitorField.self)
-        let bindings: [(UInt16, String, any Dissector)] = [
-            (newIndex, "New Index", NewIndex(f: f)),
-            (deleteIndex, "Delete Index", NoParameters(f: f, label: "Delete Index")),
-            (openIndex, "Open Index", NoParameters(f: f, label: "Open Index")),
-            (closeIndex, "Close Index", NoParameters(f: f, label: "Close Index")),
-            (indexInfo, "Index Info", IndexInfo(f: f)),
+        let bindings: [(FrameKind, any Dissector)] = [
+            (.newIndex, NewIndex(f: f)),
+            (.deleteIndex, NoParameters(f: f, label: FrameKind.deleteIndex.name)),
+            (.openIndex, NoParameters(f: f, label: FrameKind.openIndex.name)),
+            (.closeIndex, NoParameters(f: f, label: FrameKind.closeIndex.name)),
+            (.indexInfo, IndexInfo(f: f)),
         ]
-        for (opcode, label, dissector) in bindings {
+        for (kind, dissector) in bindings {
+            guard let opcode = kind.monitorOpcode else { continue }
             registry.bind(
                 dissector,
                 to: StandardTables.monitorOpcode,
                 key: DissectorKey(opcode),
-                label: label,
+                label: kind.name,
                 keepsNoState: true
             )
         }
@@ -117,8 +108,8 @@ enum HCIMonitor {
     }
 
     /// How a one-byte value is named in summaries: its name, or the label and its hex value.
-    static func label(_ pairs: [(UInt64, String)], _ value: UInt8, unknown: String) -> String {
-        HCIMonitorNames.name(pairs, value) ?? unknown + " " + HexText.prefixed(UInt64(value), digits: 2)
+    static func label(_ names: ValueNames, _ value: UInt8, unknown: String) -> String {
+        names.lookup(UInt64(value)) ?? unknown + " " + HexText.prefixed(UInt64(value), digits: 2)
     }
 
     /// New Index: controller type, bus, address, name.

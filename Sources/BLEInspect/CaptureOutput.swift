@@ -31,6 +31,20 @@ public enum CaptureLayout: Sendable, Hashable {
     /// with a monitor opcode is written, with its controller index: HCI packets, index records,
     /// notes, logs, vendor diagnostics and control records. What a live monitor capture shows.
     case monitor
+
+    /// The layout that keeps everything a capture in `format` holds: the monitor layout for a
+    /// Linux monitor capture, H4 otherwise.
+    public init(for format: CaptureFormat) {
+        self = format.isLinuxMonitor ? .monitor : .h4
+    }
+
+    /// The pcap and pcapng link type of HCI frames in this layout.
+    public var pcapLinkType: UInt16 {
+        self == .monitor ? PcapRecordLayout.linuxMonitor : PcapRecordLayout.hciH4WithDirection
+    }
+
+    /// The btsnoop datalink of this layout.
+    public var btsnoopDatalink: BTSnoopWriter.Datalink { self == .monitor ? .monitor : .h4 }
 }
 
 /// A ring buffer of capture files, as tshark's `-b filesize:… -b files:…`.
@@ -111,11 +125,10 @@ public final class CaptureOutput {
             precision = frame.timestamp.precision
             try openNext()
         }
-        guard let current = writer, let size = current.encodedSize(of: frame) else {
-            skipped[frame.kind.name, default: 0] += 1
-            return
-        }
-        if let rotation, framesInFile > 0, current.bytesWritten + Int64(size) > rotation.maxBytes {
+        // Only a ring buffer needs the frame's size before it is written.
+        if let rotation, framesInFile > 0, let current = writer, let size = current.encodedSize(of: frame),
+            current.bytesWritten + Int64(size) > rotation.maxBytes
+        {
             writer = nil
             try current.finish()
             try openNext()
@@ -133,8 +146,7 @@ public final class CaptureOutput {
         if let problem = Self.validate(path: path, rotation: rotation) {
             throw CaptureError(.writeFailed, "cannot write \(path): \(problem)")
         }
-        let type =
-            linkType ?? (layout == .monitor ? PcapRecordLayout.linuxMonitor : PcapRecordLayout.hciH4WithDirection)
+        let type = linkType ?? layout.pcapLinkType
         linkType = type
         fileNumber += 1
         let name = rotation == nil ? path : Self.ringName(path: path, number: fileNumber, time: Int64(time(nil)))
@@ -152,7 +164,7 @@ public final class CaptureOutput {
             writer = BTSnoopWriter(
                 sink: try OutputSink.create(path: name),
                 name: name,
-                datalink: layout == .monitor ? .monitor : .h4
+                datalink: layout.btsnoopDatalink
             )
         }
         framesInFile = 0
@@ -207,17 +219,11 @@ public final class CaptureOutput {
 
     /// A one-line account of skipped records, nil when nothing was skipped.
     public var skippedSummary: String? {
-        guard !skipped.isEmpty else { return nil }
-        let total = skipped.values.reduce(0, +)
-        let kinds = skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         let target: String
         switch format {
-        case .btsnoop: target = (layout == .monitor ? BTSnoopWriter.Datalink.monitor : .h4).name
-        case .pcap, .pcapng:
-            let fallback = layout == .monitor ? PcapRecordLayout.linuxMonitor : PcapRecordLayout.hciH4WithDirection
-            target = "\(format.rawValue) link type \(linkType ?? fallback)"
+        case .btsnoop: target = layout.btsnoopDatalink.name
+        case .pcap, .pcapng: target = "\(format.rawValue) link type \(linkType ?? layout.pcapLinkType)"
         }
-        return
-            "\(total) record\(total == 1 ? "" : "s") not written to \(path) (\(kinds)): \(target) has no place for them"
+        return SkippedRecords.summary(skipped, action: "written to \(path)", target: target)
     }
 }

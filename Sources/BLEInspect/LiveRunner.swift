@@ -74,11 +74,7 @@ public final class LiveRunner {
         }
         announce(reader.format)
 
-        let layout: CaptureLayout =
-            switch options.source {
-            case .monitor: .monitor
-            default: reader.format.linkType == 2001 || reader.format.linkType == 254 ? .monitor : .h4
-            }
+        let layout = CaptureLayout(for: reader.format)
         let capture = options.read.outputPath.map {
             CaptureOutput(path: $0, format: prepared.format ?? .pcap, layout: layout, rotation: options.rotation)
         }

@@ -42,6 +42,8 @@ public struct ReadRunner {
     public let options: ReadOptions
     private let out: OutputSink
     private let errorOutput: (String) -> Void
+    /// Text goes to stdout unless the capture itself does.
+    let printLines: Bool
 
     /// Inputs at least this large get a progress line (when the terminals allow).
     public static let progressThreshold: Int64 = 16 << 20
@@ -50,6 +52,7 @@ public struct ReadRunner {
         self.options = options
         self.out = output
         self.errorOutput = errorOutput
+        printLines = !options.countOnly && options.outputPath != "-"
     }
 
     /// The output format `options` ask for, or a usage message.
@@ -95,9 +98,6 @@ public struct ReadRunner {
         return .success(Prepared(format: format, registry: registry, filter: filter))
     }
 
-    /// Text goes to stdout unless the capture itself does.
-    var printLines: Bool { !options.countOnly && options.outputPath != "-" }
-
     /// Decodes `frame`, filters it and prints its line; true when it matched the filter.
     func show(
         _ frame: CapturedFrame,
@@ -127,7 +127,6 @@ public struct ReadRunner {
         }
         let (format, registry, filter) = (prepared.format, prepared.registry, prepared.filter)
         let capture = options.outputPath.map { CaptureOutput(path: $0, format: format ?? .pcap) }
-        let printLines = printLines
         let renderer = makeRenderer(registry)
         var status = ExitStatus.success
         var total = 0  // frames that passed the filter

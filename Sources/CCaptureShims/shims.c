@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,12 @@ ssize_t bleinspect_recv_stamped(int fd, void *buf, size_t len, int flags, int64_
     }
     return n;
 }
+
+static atomic_uint stop_hint;
+
+void bleinspect_stop_hint_bump(void) { atomic_fetch_add_explicit(&stop_hint, 1, memory_order_release); }
+
+unsigned bleinspect_stop_hint(void) { return atomic_load_explicit(&stop_hint, memory_order_acquire); }
 
 int bleinspect_install_signal(int signo, void (*handler)(int)) {
     struct sigaction sa;

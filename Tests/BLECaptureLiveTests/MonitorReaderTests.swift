@@ -102,7 +102,7 @@ struct MonitorReaderTests {
             let (frames, error) = drain(reader)
             #expect(error == nil)
             #expect(frames.map(\.controllerIndex) == expected)
-            #expect(reader.controllers.keys.sorted() == [0, 1])
+            #expect(reader.controllers.sorted() == [0, 1])
         }
     }
 

@@ -37,6 +37,8 @@ public struct CaptureScan {
     /// it does with each frame.
     public struct ViewConsumer {
         var missing: [String]
+        /// Whether the view reads the derived `device.*` fields, which only the post-dissectors add.
+        var readsDevices = true
         var take: (CapturedFrame, borrowing ProtocolTree) -> Void
     }
 
@@ -59,23 +61,30 @@ public struct CaptureScan {
         case .failure(let status): return status
         }
         guard RunSetup.fieldsPresent(consumer.missing, view: name, errorOutput) else { return .software }
-        return run(registry: prepared.registry, filter: prepared.filter, consumer.take)
+        return run(
+            registry: prepared.registry,
+            filter: prepared.filter,
+            derived: consumer.readsDevices,
+            consumer.take
+        )
     }
 
     /// Reads every input and calls `body` with each frame that passes the filter and its tree
     /// (valid only during the call). A damaged or unreadable input is reported on the error
     /// output, naming the file, the frame and the byte offset; the frames before the damage
     /// have been passed on, and the next input is read. Returns the exit status.
+    /// The derived fields (`device.*`) are added when `derived` asks for them or the filter uses them.
     public func run(
         registry: DissectorRegistry,
         filter: DisplayFilter?,
+        derived: Bool = true,
         _ body: (CapturedFrame, borrowing ProtocolTree) -> Void
     ) -> ExitStatus {
         var status = ExitStatus.success
         var remaining = frameLimit ?? Int.max
         // One engine for all inputs: a view follows devices across files given together.
         var engine = DissectionEngine(registry: registry)
-        engine.runsPostDissectors = true
+        engine.runsPostDissectors = derived || (filter?.fieldsUsed.contains(where: registry.derived) ?? false)
         for path in paths where remaining > 0 {
             let shownName = path == "-" ? "<stdin>" : path
             do throws(CaptureError) {

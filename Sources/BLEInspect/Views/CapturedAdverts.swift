@@ -48,7 +48,7 @@ public enum CapturedAdverts {
         let status = scan.runView("adv-budget", errorOutput: scan.reportError) { registry in
             let c = AdvertCollector(registry: registry, limits: limits)
             collector = c
-            return .success(.init(missing: c.missingFields, take: { c.add($0, $1) }))
+            return .success(.init(missing: c.missingFields, readsDevices: false, take: { c.add($0, $1) }))
         }
         guard let collector, status != .software else { return ([], status) }
         return (collector.finish(), status)
@@ -68,6 +68,12 @@ struct AdvertJoin {
     init(frame: Int) {
         firstFrame = frame
         lastFrame = frame
+    }
+
+    /// A join that starts with `piece`, from `frame`.
+    init(_ piece: ArraySlice<UInt8>, frame: Int, limit: Int) {
+        self.init(frame: frame)
+        append(piece, frame: frame, limit: limit)
     }
 
     mutating func append(_ piece: ArraySlice<UInt8>, frame: Int, limit: Int) {
@@ -216,11 +222,7 @@ final class AdvertCollector {
 
     // MARK: Reading fields
 
-    private func node(_ field: Field) -> Int? {
-        let p = f.position(field)
-        guard p >= 0, p < firsts.count, firsts[p] >= 0 else { return nil }
-        return Int(firsts[p])
-    }
+    private func node(_ field: Field) -> Int? { f.node(field, in: firsts) }
 
     private func value(_ field: Field, _ walk: TreeWalk) -> UInt64? { node(field).flatMap(walk.unsigned) }
 
@@ -331,8 +333,7 @@ final class AdvertCollector {
         if problem == nil && bytes.count > 31 {
             problem = "malformed: Data_Length \(bytes.count) is over 31"
         }
-        var join = AdvertJoin(frame: frame.number)
-        join.append(bytes, frame: frame.number, limit: limits.dataBytes)
+        var join = AdvertJoin(bytes, frame: frame.number, limit: limits.dataBytes)
         if let problem {
             rejected(key, join, command: name, problem: problem, scanResponse: scanResponse)
             return
@@ -351,8 +352,7 @@ final class AdvertCollector {
         guard let operation = byte(.operation, walk) else { return }
         let (bytes, problem) = data(walk, length: node(.dataLength), in: 0..<walk.nodes.count)
         if let problem {
-            var join = AdvertJoin(frame: frame.number)
-            join.append(bytes, frame: frame.number, limit: limits.dataBytes)
+            var join = AdvertJoin(bytes, frame: frame.number, limit: limits.dataBytes)
             rejected(key, join, command: name, problem: problem, scanResponse: scanResponse)
             return
         }
@@ -363,16 +363,14 @@ final class AdvertCollector {
             var current = scanResponse ? set.scanResponse : set.advertising
             switch operation {
             case 0x03:  // complete
-                var join = AdvertJoin(frame: frame.number)
-                join.append(bytes, frame: frame.number, limit: limit)
+                var join = AdvertJoin(bytes, frame: frame.number, limit: limit)
                 if pending != nil { join.notes.append("an unfinished fragmented data was replaced") }
                 pending = nil
                 current = join.finished(limit: limit)
                 completed = true
             case 0x01:  // first fragment
-                var join = AdvertJoin(frame: frame.number)
+                var join = AdvertJoin(bytes, frame: frame.number, limit: limit)
                 if pending != nil { join.notes.append("an unfinished fragmented data was replaced") }
-                join.append(bytes, frame: frame.number, limit: limit)
                 pending = join
             case 0x00, 0x02:  // intermediate, last
                 var join: AdvertJoin
@@ -403,9 +401,8 @@ final class AdvertCollector {
             if completed { set.untaken = true }
         }
         if operation > 0x04 {
-            var join = AdvertJoin(frame: frame.number)
-            join.append(bytes, frame: frame.number, limit: limit)
-            let problem = "reserved Operation 0x\(String(operation, radix: 16, uppercase: true))"
+            var join = AdvertJoin(bytes, frame: frame.number, limit: limit)
+            let problem = "reserved Operation \(HexText.prefixed(UInt64(operation), digits: 1))"
             rejected(key, join, command: name, problem: problem, scanResponse: scanResponse)
             return
         }
@@ -683,7 +680,8 @@ final class AdvertCollector {
             kind = type & 0x10 != 0 ? .legacy : .extended
             if kind == .legacy {
                 words.append(
-                    Self.legacyExtendedTypes[type].map { "legacy \($0)" } ?? "legacy, event type 0x\(Self.hex(type))"
+                    Self.legacyExtendedTypes[type].map { "legacy \($0)" }
+                        ?? "legacy, event type \(HexText.prefixed(UInt64(type), digits: 1))"
                 )
             } else {
                 for (bit, word) in [
@@ -699,7 +697,7 @@ final class AdvertCollector {
         } else {
             scanResponse = type == 0x04
             kind = .legacy
-            words.append(Self.legacyTypes[type] ?? "event type 0x\(Self.hex(type))")
+            words.append(Self.legacyTypes[type] ?? "event type \(HexText.prefixed(UInt64(type), digits: 1))")
             switch type {
             case 0x00, 0x01: connectable = true
             case 0x02, 0x03: connectable = false
@@ -731,5 +729,4 @@ final class AdvertCollector {
         record(advert, entryKey, in: &receivedTally, limit: limits.receivedAdverts, countWord: "seen")
     }
 
-    private static func hex(_ v: UInt16) -> String { String(v, radix: 16, uppercase: true) }
 }

@@ -95,11 +95,7 @@ final class ConnsBuilder {
     }
 
     /// The first node of `field` in the frame.
-    private func node(_ field: Field) -> Int? {
-        let p = f.position(field)
-        guard p >= 0, p < firsts.count, firsts[p] >= 0 else { return nil }
-        return Int(firsts[p])
-    }
+    private func node(_ field: Field) -> Int? { f.node(field, in: firsts) }
 
     private func byte(_ field: Field, _ walk: TreeWalk) -> UInt8? {
         value(field, walk).map { UInt8(truncatingIfNeeded: $0) }
@@ -126,7 +122,6 @@ final class ConnsBuilder {
     private func notePeer(_ r: ConnsRecord, _ walk: TreeWalk) {
         guard let d = node(.device).flatMap({ devices.read(walk, at: $0) }) else { return }
         r.notePeer(address: d.address)
-        r.notePeer(address: d.otherAddress)
         if let identity = d.identity {
             r.peerIdentity = identity
             r.notePeer(address: identity)

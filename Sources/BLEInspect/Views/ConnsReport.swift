@@ -24,15 +24,14 @@ struct ConnsNames {
     }
 
     /// The PHY's name, from the HCI dissector's names.
-    func phy(_ v: UInt64?) -> String {
-        guard let v else { return "?" }
-        return phy?.lookup(v) ?? HexText.prefixed(v, digits: 2)
-    }
+    func phy(_ v: UInt64?) -> String { v.map { Self.named($0, phy) } ?? "?" }
 
     /// `NoInputNoOutput`, from the SMP dissector's names.
-    func io(_ v: UInt8?) -> String? {
-        guard let v else { return nil }
-        return ioCapability?.lookup(UInt64(v)) ?? HexText.prefixed(UInt64(v), digits: 2)
+    func io(_ v: UInt8?) -> String? { v.map { Self.named(UInt64($0), ioCapability) } }
+
+    /// The value's name, or its hex value.
+    private static func named(_ v: UInt64, _ names: ValueNames?) -> String {
+        names?.lookup(v) ?? HexText.prefixed(v, digits: 2)
     }
 
     /// `0x13 Remote User Terminated Connection`.

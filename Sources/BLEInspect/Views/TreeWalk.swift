@@ -160,6 +160,13 @@ struct ViewFieldTable<Name: CaseIterable & Hashable & RawRepresentable<String>> 
         return Self.tag(name)
     }
 
+    /// The node `firstNodes` found for `name`, nil when the frame has none.
+    func node(_ name: Name, in firsts: [Int32]) -> Int? {
+        let p = position(name)
+        guard p >= 0, p < firsts.count, firsts[p] >= 0 else { return nil }
+        return Int(firsts[p])
+    }
+
     /// The first node of each case's field in the frame, found in one pass over its nodes.
     func firstNodes(_ walk: TreeWalk, into firsts: inout [Int32]) {
         let count = ids.count
@@ -177,10 +184,9 @@ struct ViewFieldTable<Name: CaseIterable & Hashable & RawRepresentable<String>> 
 
 /// What a frame's `device` node says about the remote device.
 struct DeviceNode {
-    /// The first `device.addr`: the address seen over the air.
+    /// The first `device.addr`: the address seen over the air. (A second one, when a private
+    /// address was linked to an identity, is that identity: `identity` has it.)
     var address: BDAddr?
-    /// A second `device.addr`: the identity address, when a private address was linked to it.
-    var otherAddress: BDAddr?
     var addressType: UInt64?
     var identity: BDAddr?
     var name: String?
@@ -206,12 +212,7 @@ struct DeviceNodeFields {
         var out = DeviceNode()
         for i in (d + 1)..<walk.end(of: d) {
             switch walk.nodes[i].field {
-            case f[.address]:
-                if out.address == nil {
-                    out.address = walk.address(i)
-                } else if out.otherAddress == nil {
-                    out.otherAddress = walk.address(i)
-                }
+            case f[.address]: if out.address == nil { out.address = walk.address(i) }
             case f[.addressType]: if out.addressType == nil { out.addressType = walk.unsigned(i) }
             case f[.identity]: out.identity = walk.address(i)
             case f[.name]: out.name = walk.text(i)

@@ -31,4 +31,10 @@ ssize_t bleinspect_recv_stamped(int fd, void *buf, size_t len, int flags, int64_
 /// parent started the process with it blocked. Returns 0, or -1 with errno set.
 int bleinspect_install_signal(int signo, void (*handler)(int));
 
+/// A process-wide count of stop requests (signals and requests), bumped after the request's byte
+/// is written to its pipe. Lock-free and async-signal-safe, so that a capture can see that no
+/// stop is pending without a system call per frame.
+void bleinspect_stop_hint_bump(void);
+unsigned bleinspect_stop_hint(void);
+
 #endif
