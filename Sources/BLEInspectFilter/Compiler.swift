@@ -3,6 +3,8 @@ import BLEInspectCore
 /// What an operand yields: decides how literals next to it are parsed and which operators apply.
 enum ValueType {
     case integer(signed: Bool, bits: UInt8, names: ValueNames?)
+    /// A real number (`FieldKind.real`); literals are decimal numbers, integers included.
+    case real
     case boolean(names: ValueNames?)
     /// Nanoseconds since the epoch; literals are seconds.
     case time
@@ -21,6 +23,7 @@ enum Reader {
     /// Presence only.
     case node
     case number(NumberSource)
+    case real
     case count
     case bytes(ByteView, SliceSpec?)
     case string
@@ -95,6 +98,7 @@ struct Compiler {
             let reader: Reader =
                 switch d.kind {
                 case .unsigned, .signed, .boolean, .time: .number(.value)
+                case .real: .real
                 case .bytes, .layer: .bytes(.range, nil)
                 case .string: .string
                 case .address: .address
@@ -223,6 +227,7 @@ struct Compiler {
         switch d.kind {
         case .unsigned(let bits): .integer(signed: false, bits: bits, names: d.valueNames)
         case .signed(let bits): .integer(signed: true, bits: bits, names: d.valueNames)
+        case .real: .real
         case .boolean: .boolean(names: d.valueNames)
         case .time: .time
         case .bytes, .layer: .bytes
@@ -327,6 +332,11 @@ struct Compiler {
                 )
             }
             return numberProgram(lhs, q, predicate)
+        case .real:
+            // Exact IEEE comparison with the literal as `Double(String)` reads it, as Wireshark
+            // compares FT_DOUBLE with the literal `strtod` reads: `== 23.45` holds for the double
+            // nearest 23.45, so a value computed another way (23.4 + 0.05) may differ from it.
+            return .real(lhs.operand, q, .compare(c, try Literals.real(rhsTerm, for: lhs, compiler: self)))
         case .bytes, .string:
             let literal = try Literals.bytes(rhsTerm, for: lhs, compiler: self)
             let (view, slice, mode) = byteAccess(lhs)
@@ -364,6 +374,7 @@ struct Compiler {
     private func fieldReader(_ o: CompiledOperand) -> FieldReader? {
         switch o.reader {
         case .number(let s): .number(s)
+        case .real: .real
         case .bytes(let view, let slice): .bytes(view, slice)
         case .string: .bytes(.string, nil)
         case .address: .bytes(.address, nil)
@@ -390,7 +401,7 @@ struct Compiler {
         }
         var order = BytesOrder.lengthFirst
         switch (l, r) {
-        case (.number, .number):
+        case (.number, .number), (.real, .real), (.real, .number), (.number, .real):
             break
         case (.bytes, .bytes):
             // Strings order as text; a string and an address do not compare.
@@ -506,6 +517,23 @@ struct Compiler {
                 }
             }
             return numberProgram(lhs, .any, .ranges(ranges, outside: false))
+        case .real:
+            var ranges: [ClosedRange<Double>] = []
+            for e in elements {
+                let low = try Literals.real(e.low, for: lhs, compiler: self)
+                var high = low
+                if let h = e.high {
+                    high = try Literals.real(h, for: lhs, compiler: self)
+                    guard low <= high else {
+                        throw FilterError(
+                            "the range starts above its end",
+                            at: e.low.range.lowerBound..<h.range.upperBound
+                        )
+                    }
+                }
+                ranges.append(low...high)
+            }
+            return .real(lhs.operand, .any, .ranges(ranges, outside: false))
         case .bytes, .string:
             let (view, slice, mode) = byteAccess(lhs)
             var set: [BytesRange] = []

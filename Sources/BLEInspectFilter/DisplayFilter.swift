@@ -20,7 +20,10 @@ public import BLEInspectCore
 ///
 /// Literals are read by the type of the field they meet: integers in decimal, `0x` hex, `0`
 /// or `0o` octal and `0b` binary, or by a value name in quotes (`btatt.opcode == "Write
-/// Request"`, case-insensitive; a one-word name may go without quotes); booleans as `1`/`0`/
+/// Request"`, case-insensitive; a one-word name may go without quotes); reals (`double` fields)
+/// as decimal numbers such as `23.45`, `-3`, `1e3` or `inf`, compared as IEEE doubles (`==` is
+/// exact equality with the literal's nearest double, as in Wireshark; an integer field compared
+/// with a real one compares exactly); booleans as `1`/`0`/
 /// `True`/`False`; byte strings as `01:00`, `01-00`, `01.00` or `0100`, or text in quotes;
 /// addresses as `aa:bb:cc:dd:ee:ff` or with `-`; UUIDs as `0x180f`, `180f`, `0000180f` or the
 /// 128-bit form with or without dashes (a 16-bit UUID equals its 128-bit form on the Bluetooth

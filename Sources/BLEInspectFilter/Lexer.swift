@@ -105,6 +105,18 @@ struct Lexer {
         return c == "_" || c == "." || c == ":" || c == "-"
     }
 
+    /// Whether `position` is on the `+` of a number's exponent (`1e+3`, `-2.5E+10`) in the word
+    /// that began at `start`: the word so far starts with a digit (after an optional `-` or `.`)
+    /// and ends with `e`, and a digit follows. Elsewhere `+` is not part of the language.
+    private func isExponentSign(_ start: Int) -> Bool {
+        guard peek() == "+", position > start, let e = peek(-1), e == "e" || e == "E",
+            let after = peek(1), after.isASCII, after.isNumber
+        else { return false }
+        var i = start
+        while i < position, chars[i] == "-" || chars[i] == "." { i += 1 }
+        return i < position && chars[i].isASCII && chars[i].isNumber
+    }
+
     mutating func next() throws(FilterError) -> Token {
         while let c = peek(), c.isWhitespace { position += 1 }
         let start = position
@@ -154,7 +166,7 @@ struct Lexer {
         guard Self.isWordCharacter(c) else {
             throw FilterError("unexpected character `\(c)`", at: start..<start + 1)
         }
-        while let d = peek(), Self.isWordCharacter(d) {
+        while let d = peek(), Self.isWordCharacter(d) || isExponentSign(start) {
             // `..` ends a word: it separates the bounds of a range in a set (`0x10..0x13`).
             if d == ".", peek(1) == ".", position > start { break }
             position += 1

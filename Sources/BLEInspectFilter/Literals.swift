@@ -137,6 +137,56 @@ enum Literals {
         throw FilterError(message, at: term.range)
     }
 
+    // MARK: Reals
+
+    /// A literal for a real field: a decimal number as `Double(String)` (C's `strtod`, which
+    /// Wireshark uses too) reads it (`23.45`, `-3`, `1e3`, `1e-3`, `1e+3`, `.5`, `0x10`, `0x1p-2`,
+    /// `inf`; `010` is ten, not octal), an integer in the other integer forms (`0b101`, `0o17`), or
+    /// either in quotes; a character constant is its byte. NaN is refused: it equals nothing,
+    /// so no test with it could hold. So are numbers too large for a double (they are not
+    /// infinity) and numbers so small that they would be read as 0.
+    static func real(_ term: Term, for lhs: CompiledOperand, compiler: Compiler) throws(FilterError) -> Double {
+        let written = compiler.text(term.range)
+        let text: String
+        switch term {
+        case .character(_, let byte): return Double(byte)
+        case .word(let t): text = t.text
+        case .string(_, let bytes): text = String(decoding: bytes, as: UTF8.self)
+        default: throw notAValue(term, lhs, compiler: compiler)
+        }
+        if let v = Double(text) {
+            let spelled = text.lowercased().filter { $0 != "-" && $0 != "+" }
+            if v.isNaN {
+                throw FilterError(
+                    "\(written) is not a number any value of \(lhs.text) (\(lhs.typeName)) can equal; NaN equals nothing, not even NaN",
+                    at: term.range
+                )
+            }
+            if v.isInfinite && spelled != "inf" && spelled != "infinity" {
+                throw FilterError(
+                    "\(written) is too big for \(lhs.text) (\(lhs.typeName): at most about 1.8e308); write inf for infinity",
+                    at: term.range
+                )
+            }
+            let hex = spelled.hasPrefix("0x")
+            let mantissa = (hex ? spelled.dropFirst(2) : Substring(spelled)).prefix { $0 != (hex ? "p" : "e") }
+            if v == 0 && mantissa.contains(where: { $0 != "0" && $0 != "." }) {
+                throw FilterError(
+                    "\(written) is too small for \(lhs.text) (\(lhs.typeName)): it would be read as 0",
+                    at: term.range
+                )
+            }
+            return v
+        }
+        if case .value(let n) = integer(text) {
+            return n.high == 0 ? Double(n.low) : Double(Int64(bitPattern: n.low))
+        }
+        throw FilterError(
+            "\(written) is not a number; \(lhs.text) (\(lhs.typeName)) takes decimal numbers such as 23.45, -3 or 1e3",
+            at: term.range
+        )
+    }
+
     /// Every (value, name) pair of a field: the listed ones, or for lookup-only tables of fields up
     /// to 16 bits, every value that has a name.
     static func nameTable(_ names: ValueNames, bits: UInt8) -> [(UInt64, String)] {

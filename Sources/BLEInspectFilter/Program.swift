@@ -52,6 +52,38 @@ enum Comparison: Sendable {
     }
 }
 
+extension Comparison {
+    /// Whether the comparison holds between a real and an integer, compared exactly (the
+    /// integer is not rounded to a double). A NaN is unordered: only `notEqual` holds.
+    @inline(__always) func holds(_ a: Double, _ b: Number) -> Bool {
+        guard let order = Number.order(a, b) else { return self == .notEqual }
+        return holds(order: order)
+    }
+}
+
+extension Number {
+    /// -1, 0 or 1 as `a` is below, equal to or above `n`, exactly; nil when `a` is NaN.
+    static func order(_ a: Double, _ n: Number) -> Int? {
+        if a.isNaN { return nil }
+        if n.high == 0 {
+            let u = n.low
+            if a < 0 { return -1 }
+            if a >= 18_446_744_073_709_551_616.0 { return 1 }
+            let whole = a.rounded(.down)
+            let w = UInt64(whole)
+            if w != u { return w < u ? -1 : 1 }
+            return a > whole ? 1 : 0
+        }
+        let s = Int64(bitPattern: n.low)
+        if a >= 0 { return 1 }
+        if a < -9_223_372_036_854_775_808.0 { return -1 }
+        let whole = a.rounded(.down)
+        let w = Int64(whole)
+        if w != s { return w < s ? -1 : 1 }
+        return a > whole ? 1 : 0
+    }
+}
+
 /// Over which occurrences of a field a test must hold. Both need the field to occur at least
 /// once; occurrences that yield no value (a slice past the end) are skipped.
 enum Quantifier: Sendable {
@@ -130,6 +162,23 @@ enum NumberPredicate: Sendable {
     }
 }
 
+/// A test on a real field (`FieldKind.real`). Literals are `Double`s; comparisons are IEEE ones,
+/// as in Wireshark: `==` is exact equality, and a NaN value satisfies only `!=`.
+enum RealPredicate: Sendable {
+    case compare(Comparison, Double)
+    /// In one of the ranges (or, when `outside`, in none of them). No bound is NaN.
+    case ranges([ClosedRange<Double>], outside: Bool)
+
+    @inline(__always) func holds(_ v: Double) -> Bool {
+        switch self {
+        case .compare(let c, let literal): return c.holds(v, literal)
+        case .ranges(let ranges, let outside):
+            for r in ranges where r.contains(v) { return !outside }
+            return outside
+        }
+    }
+}
+
 struct BytesRange: Sendable {
     var low: [UInt8]
     /// Nil for a single value.
@@ -162,6 +211,8 @@ struct Operand: Sendable {
 /// How a field-to-field comparison reads each side.
 enum FieldReader: Sendable {
     case number(NumberSource)
+    /// A real field's value.
+    case real
     case bytes(ByteView, SliceSpec?)
     case uuid
 }
@@ -186,6 +237,8 @@ indirect enum Program: Sendable {
     /// Some occurrence has bytes for the slice.
     case sliceExists(Operand, ByteView, SliceSpec)
     case number(Operand, NumberSource, Quantifier, NumberPredicate)
+    /// A real field's values.
+    case real(Operand, Quantifier, RealPredicate)
     /// `count(field)`: the number of occurrences (false when there are none, as in Wireshark).
     case count(Operand, NumberPredicate)
     case bytes(Operand, ByteView, SliceSpec?, Quantifier, BytesPredicate)
@@ -234,6 +287,17 @@ struct FrameView {
                 i &+= 1
             }
             return true
+        }
+    }
+
+    /// The value of a real field's node (an integer value counts as its real number).
+    @inline(__always)
+    func real(_ i: Int) -> Double? {
+        switch nodes[i].value {
+        case .real(let d): d
+        case .unsigned(let u): Double(u)
+        case .signed(let s): Double(s)
+        default: nil
         }
     }
 
@@ -415,6 +479,11 @@ extension Program {
                 guard let v = f.number(i, source) else { return nil }
                 return p.holds(v)
             }
+        case .real(let o, let q, let p):
+            return f.test(o, q) { i in
+                guard let v = f.real(i) else { return nil }
+                return p.holds(v)
+            }
         case .count(let o, let p):
             let first = Int(f.marks[2 &* o.slot])
             guard first >= 0 else { return false }
@@ -466,6 +535,31 @@ extension FieldComparison {
                 return f.test(rhs, quantifier) { j in
                     guard let b = f.number(j, rs) else { return nil }
                     return c.holds(a, b)
+                }
+            }
+        case (.real, .real):
+            return f.test(lhs, quantifier) { i in
+                guard let a = f.real(i) else { return nil }
+                return f.test(rhs, quantifier) { j in
+                    guard let b = f.real(j) else { return nil }
+                    return c.holds(a, b)
+                }
+            }
+        case (.real, .number(let rs)):
+            return f.test(lhs, quantifier) { i in
+                guard let a = f.real(i) else { return nil }
+                return f.test(rhs, quantifier) { j in
+                    guard let b = f.number(j, rs) else { return nil }
+                    return c.holds(a, b)
+                }
+            }
+        case (.number(let ls), .real):
+            return f.test(lhs, quantifier) { i in
+                guard let a = f.number(i, ls) else { return nil }
+                return f.test(rhs, quantifier) { j in
+                    guard let b = f.real(j) else { return nil }
+                    guard let order = Number.order(b, a) else { return c == .notEqual }
+                    return c.holds(order: -order)
                 }
             }
         case (.bytes(let lv, let lslice), .bytes(let rv, let rslice)):

@@ -32,13 +32,25 @@ struct Fields: ParsableCommand {
             throw ExitCode(70)
         }
         let out = OutputSink(fd: 1, ownsDescriptor: false)
+        out.append(Self.listing(registry, prefix: prefix, markdown: markdown))
+        out.flush()
+    }
+
+    /// The listing: per field its name, type, display name and description (help, the unit if
+    /// it has one, aliases), tab-separated or as a Markdown table.
+    static func listing(_ registry: DissectorRegistry, prefix: String?, markdown: Bool) -> String {
         let aliases = Dictionary(
             grouping: registry.index.filter { registry.descriptor($0.value).abbrev != $0.key },
             by: \.value
         )
+        var out = ""
         if markdown { out.append("| Field | Type | Name | Description |\n|---|---|---|---|\n") }
         for d in registry.fields where prefix.map({ d.abbrev.hasPrefix($0) }) ?? true {
             var help = d.help
+            if !d.unit.isEmpty {
+                // Units may come from a user's plugin: escaped like any untrusted text.
+                help += (help.isEmpty ? "" : " ") + "(unit: \(TerminalSafeText.escape(d.unit)))"
+            }
             if let id = registry.field(named: d.abbrev), let names = aliases[id] {
                 let list = names.map(\.key).sorted().joined(separator: ", ")
                 help += (help.isEmpty ? "" : " ") + "(alias: \(list))"
@@ -49,6 +61,6 @@ struct Fields: ParsableCommand {
                 out.append("\(d.abbrev)\t\(d.kind.typeName)\t\(d.name)\(help.isEmpty ? "" : "\t" + help)\n")
             }
         }
-        out.flush()
+        return out
     }
 }

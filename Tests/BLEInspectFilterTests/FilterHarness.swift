@@ -9,14 +9,16 @@ import Foundation
 enum FilterHarness {
     static let registry = Dissect.registry()
 
-    static func compile(_ text: String) throws(FilterError) -> DisplayFilter {
+    static func compile(_ text: String, registry: DissectorRegistry = FilterHarness.registry) throws(FilterError)
+        -> DisplayFilter
+    {
         try DisplayFilter.compile(text, registry: registry)
     }
 
     /// The error `text` gives, or nil when it compiles.
-    static func error(_ text: String) -> FilterError? {
+    static func error(_ text: String, registry: DissectorRegistry = FilterHarness.registry) -> FilterError? {
         do {
-            _ = try compile(text)
+            _ = try compile(text, registry: registry)
             return nil
         } catch {
             return error

@@ -163,17 +163,32 @@ struct ByteRenderingTests {
         let names = ValueNames([(0, "Zero"), (1, "One \u{1B}esc"), (0xFFFF_FFFF_FFFF_FFFF, "Minus one"), (300, "Big")])
         let kinds: [FieldKind] = [
             .layer, .unsigned(bits: 8), .unsigned(bits: 12), .unsigned(bits: 64), .signed(bits: 8),
-            .signed(bits: 32), .boolean, .bytes, .string, .address, .uuid, .group, .time, .expert,
+            .signed(bits: 32), .real, .boolean, .bytes, .string, .address, .uuid, .group, .time, .expert,
         ]
+        let units = ["", "", "ms", "°C \u{1B}[0m"]
+        let reals: [Double] = [0, -0.0, 23.45, -3, 1e-5, 1e15, 0.1 + 0.2, .nan, .infinity, -.infinity, 5e-324]
         let texts = ["a \"text\"\u{202E}\\", "", "\u{85}note\n"]
         var g = Generator(state: 5)
         for _ in 0..<4_000 {
             let kind = kinds[g.below(kinds.count)]
             let base: DisplayBase = [.decimal, .hex, .decimalAndHex][g.below(3)]
-            let d = FieldDescriptor("test.field", "Test Field", kind, base: base, names: g.below(2) == 0 ? names : nil)
+            let d = FieldDescriptor(
+                "test.field",
+                "Test Field",
+                kind,
+                base: base,
+                names: g.below(2) == 0 ? names : nil,
+                unit: units[g.below(units.count)]
+            )
             let value: FieldValue
-            switch g.below(10) {
+            switch g.below(11) {
             case 0: value = .none
+            case 9:
+                value = .real(
+                    g.below(2) == 0
+                        ? reals[g.below(reals.count)]
+                        : Double(bitPattern: g.next())
+                )
             case 1: value = .unsigned([0, 1, 300, g.next(), UInt64.max][g.below(5)])
             case 2: value = .signed([0, -1, 1, Int64.min, Int64(bitPattern: g.next())][g.below(5)])
             case 3: value = .boolean(g.below(2) == 0)
@@ -229,7 +244,7 @@ struct ByteRenderingTests {
 }
 
 /// The String formatting the renderers used before they wrote bytes.
-private enum Reference {
+enum Reference {
     static func escape(_ b: [UInt8]) -> String {
         var out = ""
         var i = 0
@@ -346,6 +361,7 @@ private enum Reference {
         case .signed(let v):
             if case .time = d.kind { return epoch(v) }
             return String(v)
+        case .real(let v): return real(v)
         case .boolean(let b): return b ? "1" : "0"
         case .bytes: return hex(bytes)
         case .string(let ref): return escape(Array(text(ref, texts).utf8))
@@ -369,8 +385,35 @@ private enum Reference {
             }
             return d.name
         default:
-            return "\(d.name): \(valueText(node, d, texts, bytes))"
+            return "\(d.name): \(valueText(node, d, texts, bytes))\(unit(node, d))"
         }
+    }
+
+    /// ` unit` after a number shown without a value name, for integer and real fields.
+    static func unit(_ node: FieldNode, _ d: FieldDescriptor) -> String {
+        switch d.kind {
+        case .unsigned, .signed, .real: break
+        default: return ""
+        }
+        guard !d.unit.isEmpty else { return "" }
+        switch node.value {
+        case .unsigned(let v) where d.valueNames?.lookup(v) == nil: break
+        case .signed(let v) where d.valueNames?.lookup(UInt64(bitPattern: v)) == nil: break
+        case .real: break
+        default: return ""
+        }
+        return " " + escape(Array(d.unit.utf8))
+    }
+
+    /// C's `%.15g`, as tshark shows doubles; NaN and the infinities by name.
+    static func real(_ v: Double) -> String {
+        if v.isNaN { return "NaN" }
+        if v.isInfinite { return v < 0 ? "-inf" : "inf" }
+        var buffer = [CChar](repeating: 0, count: 64)
+        let n = buffer.withUnsafeMutableBufferPointer { b in
+            withVaList([v]) { vsnprintf(b.baseAddress, 64, "%.15g", $0) }
+        }
+        return String(decoding: buffer.prefix(Int(n)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     static func valueText(_ node: FieldNode, _ d: FieldDescriptor, _ texts: [String], _ bytes: ArraySlice<UInt8>)
@@ -395,6 +438,7 @@ private enum Reference {
             if case .time = d.kind { return epoch(v) }
             if let name = d.valueNames?.lookup(UInt64(bitPattern: v)) { return "\(name) (\(v))" }
             return String(v)
+        case .real(let v): return real(v)
         case .boolean(let b): return b ? "True" : "False"
         case .bytes: return bytesLabel(bytes)
         case .string(let ref): return "\"\(escape(Array(text(ref, texts).utf8)))\""

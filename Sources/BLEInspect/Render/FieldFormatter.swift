@@ -35,7 +35,8 @@ public struct FieldFormatter: Sendable {
         }
     }
 
-    /// The label shown in the tree: `Name: value (names)`.
+    /// The label shown in the tree: `Name: value (names)`, or `Name: value unit` for a number
+    /// shown without a name when the field has a unit (escaped).
     public func label(
         _ node: FieldNode,
         _ d: FieldDescriptor,
@@ -45,18 +46,22 @@ public struct FieldFormatter: Sendable {
         let facts = FieldFacts(d)
         let valueName = Self.valueName(node.value, d, facts)
         var name = d.name
+        var unit = facts.hasUnit ? TerminalSafeText.escape(d.unit) : ""
         return Self.string(node.value, facts, bytes) { bytes, out in
             name.withUTF8 { name in
-                Self.withUTF8(of: valueName) { valueName in
-                    FieldText.appendLabel(
-                        node.value,
-                        facts,
-                        name: name,
-                        valueName: valueName,
-                        texts: texts,
-                        bytes: bytes,
-                        to: &out
-                    )
+                unit.withUTF8 { unit in
+                    Self.withUTF8(of: valueName) { valueName in
+                        FieldText.appendLabel(
+                            node.value,
+                            facts,
+                            name: name,
+                            valueName: valueName,
+                            unit: unit,
+                            texts: texts,
+                            bytes: bytes,
+                            to: &out
+                        )
+                    }
                 }
             }
         }

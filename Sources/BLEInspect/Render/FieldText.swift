@@ -4,7 +4,7 @@ import BLEInspectCore
 /// What the renderers need to know of a field's descriptor, as plain bits.
 struct FieldFacts: BitwiseCopyable {
     enum Kind: UInt8 {
-        case layer, unsigned, signed, boolean, bytes, string, address, uuid, group, time, expert
+        case layer, unsigned, signed, real, boolean, bytes, string, address, uuid, group, time, expert
     }
 
     enum Base: UInt8 {
@@ -15,11 +15,15 @@ struct FieldFacts: BitwiseCopyable {
     var base: Base
     /// The width hex values are padded to (`FieldFormatter.bits(of:)`).
     var bits: UInt8
+    /// The field has a unit (`FieldDescriptor.unit`) and is a number that shows one: an integer
+    /// or real field. Only then is the unit's text looked up (`RenderTables.Entry.unit`).
+    var hasUnit: Bool
 
-    init(kind: Kind, base: Base, bits: UInt8) {
+    init(kind: Kind, base: Base, bits: UInt8, hasUnit: Bool = false) {
         self.kind = kind
         self.base = base
         self.bits = bits
+        self.hasUnit = hasUnit
     }
 
     init(_ d: FieldDescriptor) {
@@ -27,6 +31,7 @@ struct FieldFacts: BitwiseCopyable {
         case .layer: kind = .layer
         case .unsigned: kind = .unsigned
         case .signed: kind = .signed
+        case .real: kind = .real
         case .boolean: kind = .boolean
         case .bytes: kind = .bytes
         case .string: kind = .string
@@ -42,6 +47,7 @@ struct FieldFacts: BitwiseCopyable {
         case .decimalAndHex: base = .decimalAndHex
         }
         bits = UInt8(clamping: FieldFormatter.bits(of: d))
+        hasUnit = !d.unit.isEmpty && (kind == .unsigned || kind == .signed || kind == .real)
     }
 }
 
@@ -93,12 +99,14 @@ enum FieldText {
         }
     }
 
-    /// The label shown in the tree: `Name: value (names)` (`FieldFormatter.label`).
+    /// The label shown in the tree: `Name: value (names)` or `Name: value unit`
+    /// (`FieldFormatter.label`). `unit` is the field's unit, already escaped.
     static func appendLabel(
         _ value: FieldValue,
         _ f: FieldFacts,
         name: UnsafeBufferPointer<UInt8>,
         valueName: UnsafeBufferPointer<UInt8>?,
+        unit: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0),
         texts: [String],
         bytes: UnsafeBufferPointer<UInt8>,
         to out: inout TextBuffer
@@ -112,6 +120,28 @@ enum FieldText {
             out.append(contentsOf: name)
             out.append(0x3A, 0x20)
             appendValueText(value, f, valueName: valueName, texts: texts, bytes: bytes, to: &out)
+            if f.hasUnit { appendUnit(value, valueName: valueName, unit: unit, to: &out) }
+        }
+    }
+
+    /// Appends ` unit` after a number shown without a value name (`Interval: 500 ms`,
+    /// `Temperature: 23.45 °C`); a value shown by its name (`Enabled (1)`) gets no unit. `unit` is
+    /// the field's unit, already escaped (`RenderTables`). Called only when `FieldFacts.hasUnit`,
+    /// so fields without a unit never look one up.
+    @inline(__always)
+    static func appendUnit(
+        _ value: FieldValue,
+        valueName: UnsafeBufferPointer<UInt8>?,
+        unit: UnsafeBufferPointer<UInt8>,
+        to out: inout TextBuffer
+    ) {
+        guard valueName == nil, !unit.isEmpty else { return }
+        switch value {
+        case .unsigned, .signed, .real:
+            out.append(0x20)
+            out.append(contentsOf: unit)
+        default:
+            return
         }
     }
 
@@ -222,6 +252,7 @@ enum FieldText {
                 return
             }
             out.appendDecimal(v)
+        case .real(let v): out.appendReal(v)
         case .boolean(let b):
             if b { out.appendLiteral("True") } else { out.appendLiteral("False") }
         case .bytes: appendBytesLabel(bytes, to: &out)
@@ -264,6 +295,7 @@ enum FieldText {
             }
         case .signed(let v):
             if f.kind == .time { out.appendEpoch(v) } else { out.appendDecimal(v) }
+        case .real(let v): out.appendReal(v)
         case .boolean(let b): out.append(b ? 0x31 : 0x30)
         case .bytes: appendHex(bytes, to: &out)
         case .string(let ref): appendEscapedText(ref, texts, to: &out)
@@ -312,6 +344,16 @@ enum FieldText {
                 out.append(0x22)
             } else {
                 out.appendDecimal(v)
+            }
+        case .real(let v):
+            // A JSON number; JSON has no NaN or infinities, so those are the strings the tree
+            // shows ("NaN", "inf", "-inf"), which keep the value where null would lose it.
+            if v.isFinite {
+                out.appendReal(v)
+            } else {
+                out.append(0x22)
+                out.appendReal(v)
+                out.append(0x22)
             }
         case .boolean(let b):
             if b { out.appendLiteral("true") } else { out.appendLiteral("false") }

@@ -277,6 +277,9 @@ public struct FrameRenderer {
                     bytes: view.bytes(of: node, shownAs: e.facts),
                     to: &out
                 )
+                if e.facts.hasUnit {
+                    FieldText.appendUnit(node.value, valueName: valueName, unit: tables.bytes(e.unit), to: &out)
+                }
             }
             out.append(0x0A)
         }

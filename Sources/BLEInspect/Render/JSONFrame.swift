@@ -4,7 +4,9 @@ public import BLEInspectCore
 ///
 /// Schema `bleinspect/1`: `{"_schema":"bleinspect/1","frame":{…},"layers":{"btatt":{"btatt.opcode":18,…}}}`.
 /// Each node with children becomes an object; a name that occurs more than once at one level
-/// becomes an array. Integers are numbers, booleans true/false, bytes lower-case hex strings,
+/// becomes an array. Integers are numbers, reals numbers with up to 15 significant digits (as
+/// the tree shows them; NaN and the infinities, which JSON lacks, the strings "NaN", "inf" and
+/// "-inf"), units are left out, booleans true/false, bytes lower-case hex strings,
 /// addresses `aa:bb:cc:dd:ee:ff`, UUIDs `0x180f` or the 128-bit form, times epoch seconds as a
 /// string with nine digits. Expert notes are objects with "severity" and "message".
 public enum JSONFrame {

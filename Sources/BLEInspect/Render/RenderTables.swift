@@ -92,6 +92,9 @@ final class RenderTables {
         var key: Span
         /// For layers, the one-line protocol column (`DissectorRegistry.shortNames`).
         var short: Span
+        /// The unit shown after a value (`FieldDescriptor.unit`), escaped: it may come from a
+        /// user's plugin. Read only when `facts.hasUnit`.
+        var unit: Span
         /// Equal for fields with equal abbreviations: JSON merges them into one key.
         var keyID: UInt32
         var hasValueNames: Bool
@@ -132,12 +135,15 @@ final class RenderTables {
                 keyIDs[d.abbrev] = keyID
             }
             let short = i < registry.shortNames.count ? registry.shortNames[i] : ""
+            let facts = FieldFacts(d)
+            let unit = facts.hasUnit ? Array(TerminalSafeText.escape(d.unit).utf8) : []
             entries.append(
                 Entry(
-                    facts: FieldFacts(d),
+                    facts: facts,
                     name: span(Array(d.name.utf8)),
                     key: span(key),
                     short: span(Array(short.utf8)),
+                    unit: span(unit),
                     keyID: keyID,
                     hasValueNames: d.valueNames != nil
                 )

@@ -1,5 +1,11 @@
 import BLEInspectCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A growable byte buffer that renderers write text into: UTF-8 appended straight to memory, with
 /// one capacity check per item and no reference counting. Each `append…` produces the same bytes
 /// as the String formatting it replaces. Reused from frame to frame; handed to the output sink
@@ -318,6 +324,167 @@ struct TextBuffer: ~Copyable, EscapedTextOutput {
         appendDecimal(s)
         append(0x2E)
         appendDecimal(UInt64(f), minimumDigits: 9)
+    }
+
+    /// Appends a real number as tshark shows a double (C's `%.15g`): at most 15 significant
+    /// digits, correctly rounded; plain notation when the rounded value's decimal exponent is
+    /// -4 through 14 (`0.0001`, `23.45`, `1013.2`, `21`, `123456789012345`), else
+    /// `d.ddde±XX` (`1e-05`, `1.5e+15`); no trailing zeros and no trailing point. NaN is `NaN`,
+    /// the infinities `inf` and `-inf`, negative zero `-0`. Finite values are valid JSON numbers.
+    mutating func appendReal(_ v: Double) {
+        if v.isNaN {
+            appendLiteral("NaN")
+            return
+        }
+        if v.sign == .minus { append(0x2D) }
+        let m = v.magnitude
+        if m.isInfinite {
+            appendLiteral("inf")
+            return
+        }
+        if m == 0 {
+            append(0x30)
+            return
+        }
+        let (significand, exponent) = Self.fifteenDigits(m)
+        appendDecimalDigits(significand, exponent: exponent)
+    }
+
+    /// `m` (positive, finite) rounded to 15 significant digits: `significand` × 10^`exponent`,
+    /// with no trailing zeros in `significand`.
+    ///
+    /// The digits come from `Double.description`, the shortest that round-trips. For a normal
+    /// double, 15 or fewer of them are already the 15-digit rounding: two 15-digit decimals are
+    /// further apart than a double's rounding interval is wide, so no other one can be nearer. 16 or 17 digits are rounded to 15; they lie on the same side of the
+    /// rounding midpoint as `m` unless they are the midpoint itself, and only then (and for
+    /// subnormal values, whose shortest digits can be fewer than their 15-digit rounding) the C
+    /// library rounds the exact value.
+    static func fifteenDigits(_ m: Double) -> (UInt64, Int) {
+        if m < Double.leastNormalMagnitude { return libcFifteenDigits(m) }
+        var significand: UInt64 = 0
+        var count = 0
+        var exponent = 0
+        var seenPoint = false
+        var inExponent = false
+        var exponentNegative = false
+        var statedExponent = 0
+        for c in m.description.utf8 {
+            switch c {
+            case 0x30...0x39:
+                let d = UInt64(c &- 0x30)
+                if inExponent {
+                    statedExponent = statedExponent &* 10 &+ Int(d)
+                } else if significand == 0 && d == 0 {
+                    if seenPoint { exponent -= 1 }
+                } else {
+                    significand = significand &* 10 &+ d
+                    count += 1
+                    if seenPoint { exponent -= 1 }
+                }
+            case 0x2E: seenPoint = true
+            case 0x65, 0x45: inExponent = true
+            case 0x2D: exponentNegative = true
+            default: break
+            }
+        }
+        exponent += exponentNegative ? -statedExponent : statedExponent
+        while count > 1 && significand % 10 == 0 {
+            significand /= 10
+            count -= 1
+            exponent += 1
+        }
+        guard count > 15 else { return (significand, exponent) }
+        var divisor: UInt64 = 1
+        for _ in 0..<(count - 15) { divisor *= 10 }
+        let (kept, rest) = significand.quotientAndRemainder(dividingBy: divisor)
+        if rest == divisor / 2 { return libcFifteenDigits(m) }
+        significand = rest > divisor / 2 ? kept + 1 : kept
+        exponent += count - 15
+        while significand % 10 == 0 {
+            significand /= 10
+            exponent += 1
+        }
+        return (significand, exponent)
+    }
+
+    /// `fifteenDigits` by the C library's `%.14e` (15 significant digits, correctly rounded, ties
+    /// to even). Only the digits and the exponent are read, so the locale's decimal point does
+    /// not matter.
+    @inline(never)
+    static func libcFifteenDigits(_ m: Double) -> (UInt64, Int) {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 48) { buffer -> (UInt64, Int) in
+            guard let base = buffer.baseAddress else { return (0, 0) }
+            let n = withVaList([m]) { vsnprintf(base, 48, "%.14e", $0) }
+            var significand: UInt64 = 0
+            var exponent = 0
+            var exponentNegative = false
+            var inExponent = false
+            for i in 0..<max(0, min(Int(n), 47)) {
+                let c = UInt8(bitPattern: base[i])
+                switch c {
+                case 0x30...0x39:
+                    if inExponent {
+                        exponent = exponent * 10 + Int(c - 0x30)
+                    } else {
+                        significand = significand * 10 + UInt64(c - 0x30)
+                    }
+                case 0x65, 0x45: inExponent = true
+                case 0x2D: if inExponent { exponentNegative = true }
+                default: break
+                }
+            }
+            var e = (exponentNegative ? -exponent : exponent) - 14
+            while significand > 9 && significand % 10 == 0 {
+                significand /= 10
+                e += 1
+            }
+            return (significand, e)
+        }
+    }
+
+    /// Appends `significand` × 10^`exponent` (`significand` > 0, at most 15 digits, no trailing
+    /// zeros) as `%.15g` shows it.
+    private mutating func appendDecimalDigits(_ significand: UInt64, exponent: Int) {
+        let count = Self.decimalDigits(significand)
+        let start = self.count
+        appendDecimal(significand)
+        // The decimal exponent of the first digit.
+        let leading = exponent + count - 1
+        if leading < -4 || leading >= 15 {
+            // d.ddd, then e±XX with at least two digits.
+            if count > 1 {
+                _ = reserve(1)
+                (base + start + 2).update(from: base + start + 1, count: count - 1)
+                base[start + 1] = 0x2E
+                self.count &+= 1
+            }
+            append(0x65)
+            append(leading < 0 ? 0x2D : 0x2B)
+            appendDecimal(UInt64(leading.magnitude), minimumDigits: 2)
+        } else if leading < 0 {
+            // 0.000ddd
+            insertZeros(2 + (-leading - 1), at: start)
+            base[start + 1] = 0x2E
+        } else if leading + 1 >= count {
+            // dddd000
+            for _ in 0..<(leading + 1 - count) { append(0x30) }
+        } else {
+            // ddd.ddd
+            _ = reserve(1)
+            let point = start + leading + 1
+            (base + point + 1).update(from: base + point, count: self.count - point)
+            base[point] = 0x2E
+            self.count &+= 1
+        }
+    }
+
+    /// Inserts `n` zeros at `offset`, moving what follows.
+    private mutating func insertZeros(_ n: Int, at offset: Int) {
+        guard n > 0 else { return }
+        _ = reserve(n)
+        (base + offset + n).update(from: base + offset, count: count - offset)
+        (base + offset).update(repeating: 0x30, count: n)
+        count &+= n
     }
 
     /// Appends a device address as `AA:BB:CC:DD:EE:FF` (`BDAddr.description`), or lower case.

@@ -6,6 +6,9 @@ public enum FieldKind: Sendable, Hashable {
     case unsigned(bits: UInt8)
     /// A signed integer of `bits` bits.
     case signed(bits: UInt8)
+    /// A real number (`FieldValue.real`), Wireshark's FT_DOUBLE: a scaled sensor reading such as
+    /// a temperature. Shown with up to 15 significant digits, like tshark.
+    case real
     /// True or false, usually one bit of a flags field (see `FieldDescriptor.bitmask`).
     case boolean
     /// A run of bytes.
@@ -28,6 +31,7 @@ public enum FieldKind: Sendable, Hashable {
         case .layer: "protocol"
         case .unsigned(let bits): "uint\(bits)"
         case .signed(let bits): "int\(bits)"
+        case .real: "double"
         case .boolean: "boolean"
         case .bytes: "bytes"
         case .string: "string"
@@ -79,6 +83,10 @@ public struct FieldDescriptor: Sendable {
     /// For flag bits: the bit(s) of the parent value this field shows.
     public let bitmask: UInt64
     public let help: String
+    /// The unit shown after the value in the tree (`°C`, `%`, `hPa`, `ms`), empty for none. Shown
+    /// for integer and real fields, not in `-T fields` or JSON. May come from a user's plugin:
+    /// renderers treat it as untrusted text and escape it.
+    public let unit: String
     /// For layers: the short protocol name shown in one-line output (`ATT`, `HCI_EVT`).
     public let short: String
 
@@ -90,9 +98,11 @@ public struct FieldDescriptor: Sendable {
         names: ValueNames? = nil,
         bitmask: UInt64 = 0,
         help: String = "",
+        unit: String = "",
         short: String = ""
     ) {
         self.short = short
+        self.unit = unit
         self.abbrev = abbrev
         self.name = name
         self.kind = kind

@@ -8,10 +8,15 @@ public struct TextRef: Hashable, Sendable, BitwiseCopyable {
 
 /// A decoded value, stored raw: names and labels are made only when something is shown.
 /// Plain bits (no references): strings live in the tree's text table.
+///
+/// Equality and hashing are the synthesized ones, so `.real` compares as `Double` does: `-0.0`
+/// equals `0.0`, and a NaN equals nothing, not even itself (as in the display filter).
 public enum FieldValue: Sendable, Hashable, BitwiseCopyable {
     case none
     case unsigned(UInt64)
     case signed(Int64)
+    /// A real number, for fields of kind `.real` (a raw value with a scale applied, say).
+    case real(Double)
     case boolean(Bool)
     /// The field's bytes are its range in its data source.
     case bytes
