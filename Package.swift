@@ -49,12 +49,18 @@ let package = Package(
         .target(name: "BLECaptureLive", dependencies: ["BLECapture", "BLEInspectCore", "CCaptureShims", "CBluetooth"]),
         // Wireshark-style display filters, compiled once against the registry's field catalog.
         .target(name: "BLEInspectFilter", dependencies: ["BLEInspectCore"]),
+        // User plugins: YAML profiles compiled into fields, layouts and bindings, registered
+        // through the same RegistryBuilder as the built-in modules.
+        .target(
+            name: "BLEInspectPlugins",
+            dependencies: ["BLEInspectCore", .product(name: "Yams", package: "Yams")]
+        ),
         // Everything the CLI uses: opening any capture, writing, the read pipeline and its output.
         .target(
             name: "BLEInspect",
             dependencies: [
                 "BLEInspectCore", "BLECapture", "BLECapturePcap", "BLECaptureLive", "BLEAssignedNumbers",
-                "BLEInspectFilter", "BLEAdvBudget",
+                "BLEInspectFilter", "BLEAdvBudget", "BLEInspectPlugins",
             ]
                 + dissectorDependencies
         ),
@@ -116,6 +122,11 @@ let package = Package(
             dependencies: ["BLEInspectFilter", "BLEInspect", "BLEInspectTestSupport"]
         ),
         .testTarget(name: "BLEInspectTests", dependencies: ["BLEInspect", "BLEInspectTestSupport", "bleinspect"]),
+        .testTarget(
+            name: "BLEInspectPluginsTests",
+            dependencies: ["BLEInspectPlugins", "BLEInspect", "BLEInspectTestSupport", "bleinspect"],
+            exclude: ["Fixtures"]
+        ),
     ] + dissectorTargets,
     swiftLanguageModes: [.v6]
 )

@@ -28,6 +28,17 @@ Scenarios (one file each):
                              Service Changed + range rediscovery, reconnection
   le-coc-stall.btsnoop       LE CoC whose receiver withholds credits (1.500 s,
                              then 0.750 s) while the sender has data queued
+  chat-coc.btsnoop           plugin example: JSON chat messages on an LE CoC
+                             (PSM 0x0081), 'EOF' + space padding, 1024-byte SDUs
+                             in K-frames of 247 / 100 bytes, both directions
+  sensor-gatt.btsnoop        plugin example: custom environment-sensor service
+                             (5A1C0000-...), full discovery, measurement and
+                             Calibration descriptor reads, 4 notifications,
+                             4 control point write requests
+  vendor-adv.btsnoop         plugin example: legacy advertising + active scanning,
+                             vendor Manufacturer Specific Data (0xFFFF, AC 01 ...)
+                             changed while scanning, 128-bit Service Data in the
+                             scan response
 plus, derived from gatt-discovery.btsnoop:
   gatt-discovery-be.pklg / gatt-discovery-le.pklg   Apple PacketLogger, both byte orders
   le-coc.sdus.json           the L2CAP SDUs sent on the LE CoC, in send order
@@ -35,6 +46,11 @@ and written alongside the new recordings:
   gatt-database.gatt.json    the peripheral's attribute table (from Bumble's
                              gatt_server), and what the central did per handle
   le-coc-stall.stalls.json   the stalls, found again in the recording, + the SDUs
+  chat-coc.messages.json     the chat messages, in send order
+  sensor-gatt.expected.json  each sensor value sent, with its decoded fields
+  vendor-adv.expected.json   the advertising payloads set, with their decoded
+                             fields, and the decoded scan response
+  (the last three are checked against the recording, read again without Bumble)
 
 Determinism: everything is fixed that Bumble lets one fix (addresses, IRKs, names,
 payloads).  What Bumble draws at random (SMP random values, LTK/CSRK, ECDH private
@@ -83,6 +99,7 @@ from bumble.gatt import (
     GATT_PRIMARY_SERVICE_ATTRIBUTE_TYPE,
     Characteristic,
     CharacteristicDeclaration,
+    CharacteristicValue,
     Descriptor,
     IncludedServiceDeclaration,
     Service,
@@ -1096,6 +1113,540 @@ async def scenario_le_coc_stall(pair: Pair) -> dict:
 
 
 # -----------------------------------------------------------------------------
+# Plugin examples: recordings of the three protocols that bleinspect's example
+# profiles (plugins) decode.  Their values are fixed by those profiles.
+# -----------------------------------------------------------------------------
+# chat-coc: JSON chat messages on an LE credit-based channel, PSM 0x0081.  Each
+# message is compact UTF-8 JSON, then the 3 bytes 'EOF', then spaces up to the
+# next multiple of 1024 bytes; each 1024-byte chunk is written as ONE SDU.
+CHAT_PSM = 0x0081
+CHAT_CHUNK = 1024
+CHAT_END = b'EOF'
+# L2CAP MTU 1024 both ways: Bumble's sender fills an SDU with queued writes up
+# to the peer's MTU, so with MTU 1024 each 1024-byte write stays one SDU.
+# The peripheral (server) takes K-frames of up to 247 bytes (5 per SDU, each in
+# 10 ACL fragments from the central's host), the central K-frames of up to 100
+# bytes (11 per SDU).  16 credits each way: Bumble's receiver grants 8 as soon as
+# the sender's count falls to 8, so credits flow without running out.
+CHAT_PERIPHERAL_COC = dict(mtu=CHAT_CHUNK, mps=247, max_credits=16)
+CHAT_CENTRAL_COC = dict(mtu=CHAT_CHUNK, mps=100, max_credits=16)
+CHAT_LONG_TEXT = ' '.join(
+    f'Line {i:02d}: the quick brown fox jumps over {i * 7} lazy dogs.' for i in range(1, 29)
+)
+CHAT_MESSAGES = (  # (direction, from, seq, text), in send order
+    ('central->peripheral', 'alice', 1, 'hello from alice'),
+    ('peripheral->central', 'bob', 1, 'hi alice'),
+    ('central->peripheral', 'alice', 2, CHAT_LONG_TEXT),
+    ('central->peripheral', 'alice', 3, 'caf\u00e9 \u2615 see you'),
+    ('peripheral->central', 'bob', 2, 'bye'),
+)
+
+
+def chat_json(sender: str, seq: int, text: str) -> str:
+    message = {'from': sender, 'seq': seq, 'text': text}
+    return json.dumps(message, separators=(',', ':'), ensure_ascii=False)
+
+
+def chat_chunks(message_json: str) -> list[bytes]:
+    """The message as sent: JSON, 'EOF', spaces to a multiple of 1024, in chunks."""
+    data = message_json.encode('utf-8') + CHAT_END
+    check(CHAT_END not in message_json.encode('utf-8'), 'EOF inside a chat message')
+    data += b' ' * (-len(data) % CHAT_CHUNK)
+    return [data[i : i + CHAT_CHUNK] for i in range(0, len(data), CHAT_CHUNK)]
+
+
+class ChatReader:
+    """Reads chat messages from the SDUs of one direction (1024-byte chunks)."""
+
+    def __init__(self) -> None:
+        self.buffer = bytearray()
+        self.chunks = 0
+        self.messages: list[dict] = []  # {'json', 'chunks'}
+        self.changed: asyncio.Future | None = None
+
+    def feed(self, sdu: bytes) -> None:
+        check(len(sdu) == CHAT_CHUNK, f'chat SDU of {len(sdu)} bytes')
+        self.buffer += sdu
+        self.chunks += 1
+        end = self.buffer.find(CHAT_END)
+        if end < 0:
+            return
+        check(self.buffer[end + len(CHAT_END) :].strip(b' ') == b'', 'data after EOF')
+        message_json = self.buffer[:end].decode('utf-8')
+        self.messages.append({'json': message_json, 'chunks': self.chunks})
+        self.buffer.clear()
+        self.chunks = 0
+        if self.changed is not None and not self.changed.done():
+            self.changed.set_result(None)
+
+    async def wait_for(self, count: int) -> None:
+        while len(self.messages) < count:
+            self.changed = asyncio.get_running_loop().create_future()
+            await self.changed
+
+
+async def scenario_chat_coc(pair: Pair) -> dict:
+    readers = {'central->peripheral': ChatReader(), 'peripheral->central': ChatReader()}
+    peripheral_channel = asyncio.get_running_loop().create_future()
+
+    def on_peripheral_channel(channel):
+        channel.sink = readers['central->peripheral'].feed
+        peripheral_channel.set_result(channel)
+
+    pair.peripheral.create_l2cap_server(
+        spec=l2cap.LeCreditBasedChannelSpec(psm=CHAT_PSM, **CHAT_PERIPHERAL_COC),
+        handler=on_peripheral_channel,
+    )
+    await pair.power_on()
+    connection, _ = await pair.connect()
+    channel = await connection.create_l2cap_channel(
+        spec=l2cap.LeCreditBasedChannelSpec(psm=CHAT_PSM, **CHAT_CENTRAL_COC)
+    )
+    channel.sink = readers['peripheral->central'].feed
+    remote = await peripheral_channel
+    senders = {'central->peripheral': channel, 'peripheral->central': remote}
+
+    sdus: list[dict] = []
+    messages: list[dict] = []
+    for direction, sender, seq, text in CHAT_MESSAGES:
+        await asyncio.sleep(0.5)  # the time it takes to type
+        message_json = chat_json(sender, seq, text)
+        chunks = chat_chunks(message_json)
+        for chunk in chunks:
+            sdus.append({'direction': direction, 'hex': chunk.hex()})
+            senders[direction].write(chunk)
+            await senders[direction].drain()
+        reader = readers[direction]
+        count = sum(m['direction'] == direction for m in messages) + 1
+        await asyncio.wait_for(reader.wait_for(count), 10)
+        check(
+            reader.messages[-1] == {'json': message_json, 'chunks': len(chunks)},
+            f'{direction}: received {reader.messages[-1]}',
+        )
+        messages.append(
+            {
+                'direction': direction,
+                'json': message_json,
+                'from': sender,
+                'seq': seq,
+                'text': text,
+                'chunks': len(chunks),
+            }
+        )
+
+    await asyncio.sleep(0.5)
+    await channel.disconnect()
+    await asyncio.sleep(0.1)
+    await connection.disconnect()
+    return {'psm': CHAT_PSM, 'sdus': sdus, 'messages': messages}
+
+
+def chat_check(records, sdus: list[dict], messages: list[dict]) -> dict:
+    """The chat, read again from the recording alone: channel, SDUs, messages."""
+    requests = [
+        payload
+        for _f, _t, direction, cid, payload in l2cap_pdus(records)
+        if cid == 0x0005 and direction == 0 and payload[0] == 0x14
+    ]
+    check(len(requests) == 1, f'{len(requests)} LE credit-based connection requests')
+    psm, _scid, mtu, mps, credits = struct.unpack_from('<HHHHH', requests[0], 4)
+    check((psm, mtu, mps) == (CHAT_PSM, CHAT_CHUNK, CHAT_CENTRAL_COC['mps']), 'request')
+    credit_info, recorded_sdus, stalls = coc_check(records)
+    check(recorded_sdus == sdus, 'SDUs reassembled from chat-coc.btsnoop differ')
+    check(not stalls, f'chat-coc: stalls {stalls}')
+    check(
+        any(c['credit_packets_received'] for c in credit_info.values()),
+        f'chat-coc: no credit grant: {credit_info}',
+    )
+    # The messages, read from the recorded SDUs in file order
+    readers = {'central->peripheral': ChatReader(), 'peripheral->central': ChatReader()}
+    recorded = []
+    for sdu in recorded_sdus:
+        reader = readers[sdu['direction']]
+        reader.feed(bytes.fromhex(sdu['hex']))
+        if reader.chunks == 0:  # this SDU ended a message
+            message = reader.messages[-1]
+            recorded.append(
+                {
+                    'direction': sdu['direction'],
+                    'json': message['json'],
+                    **json.loads(message['json']),
+                    'chunks': message['chunks'],
+                }
+            )
+    check(recorded == messages, f'chat messages in chat-coc.btsnoop: {recorded}')
+    return {'credits': credit_info, 'connection_request': [psm, mtu, mps, credits]}
+
+
+# sensor-gatt: a custom environment-sensor GATT service.
+SENSOR_SERVICE_UUID = '5A1C0000-7E3D-4C8B-9F2A-1B0E5D4C3A20'
+SENSOR_MEASUREMENT_UUID = '5A1C0001-7E3D-4C8B-9F2A-1B0E5D4C3A20'
+SENSOR_CONTROL_UUID = '5A1C0002-7E3D-4C8B-9F2A-1B0E5D4C3A20'
+SENSOR_CALIBRATION_UUID = '5A1C0003-7E3D-4C8B-9F2A-1B0E5D4C3A20'
+SENSOR_OPERATIONS = {1: 'Set Interval', 2: 'Set Name', 3: 'Reset', 4: 'Set Thresholds'}
+
+
+def sensor_measurement(
+    sensor_id: int,
+    temperature: int,  # 0.01 °C
+    humidity: int,  # 0.01 %
+    pressure: int,  # hPa = raw * 0.1 + 800
+    battery: int | None = None,
+    calibrated: bool = True,
+    alarm: bool = False,
+) -> bytes:
+    flags = (battery is not None) | calibrated << 1 | alarm << 2 | sensor_id << 4
+    value = struct.pack('<BhHH', flags, temperature, humidity, pressure)
+    return value + (bytes([battery]) if battery is not None else b'')
+
+
+SENSOR_READ_VALUE = sensor_measurement(1, 2345, 4650, 2132, battery=87)
+SENSOR_NOTIFICATIONS = (
+    sensor_measurement(1, 2351, 4642, 2131, battery=86),
+    sensor_measurement(2, -512, 8120, 2140),  # no battery, negative temperature
+    sensor_measurement(1, 3612, 2210, 2125, battery=85, alarm=True),
+    sensor_measurement(15, 1999, 10000, 2000, calibrated=False),
+)
+SENSOR_CALIBRATION = struct.pack('<hI', -25, 1_735_689_600)  # -0.25 °C, 2025-01-01
+SENSOR_CONTROL_WRITES = (
+    struct.pack('<BH', 1, 500),  # Set Interval 500 ms
+    b'\x02' + 'lab-sensor-7'.encode(),  # Set Name
+    b'\x03',  # Reset
+    struct.pack('<Bhh', 4, -1000, 3500),  # Set Thresholds -10.00 .. 35.00 °C
+)
+
+
+def decode_sensor_value(kind: str, value: bytes) -> dict:
+    """The values of the sensor-gatt protocol, decoded from the raw bytes."""
+    out: dict = {'kind': kind, 'hex': value.hex()}
+    if kind in ('read', 'notify'):
+        flags, temperature, humidity, pressure = struct.unpack_from('<BhHH', value)
+        battery_present = bool(flags & 0x01)
+        check(len(value) == 7 + battery_present, f'measurement of {len(value)} bytes')
+        out.update(
+            flags=flags,
+            battery_present=battery_present,
+            calibrated=bool(flags & 0x02),
+            alarm=bool(flags & 0x04),
+            sensor_id=flags >> 4,
+            temperature_c=round(temperature * 0.01, 2),
+            humidity_pct=round(humidity * 0.01, 2),
+            pressure_hpa=round(pressure * 0.1 + 800, 1),
+            battery=value[7] if battery_present else None,
+        )
+    elif kind == 'descriptor':
+        offset, calibrated_at = struct.unpack('<hI', value)
+        out.update(offset_c=round(offset * 0.01, 2), calibrated_at=calibrated_at)
+    elif kind == 'control':
+        opcode, rest = value[0], value[1:]
+        out.update(opcode=opcode, operation=SENSOR_OPERATIONS[opcode])
+        if opcode == 1:
+            out['interval_ms'] = struct.unpack('<H', rest)[0]
+        elif opcode == 2:
+            out['name'] = rest.decode('utf-8')
+        elif opcode == 3:
+            check(rest == b'', 'Reset with parameters')
+        else:
+            low, high = struct.unpack('<hh', rest)
+            out.update(low_c=round(low * 0.01, 2), high_c=round(high * 0.01, 2))
+    return out
+
+
+async def scenario_sensor_gatt(pair: Pair) -> dict:
+    props = Characteristic.Properties
+    measurement = Characteristic(
+        SENSOR_MEASUREMENT_UUID,
+        props.READ | props.NOTIFY,  # Bumble adds the CCCD after the descriptors
+        Characteristic.READABLE,
+        SENSOR_READ_VALUE,
+        descriptors=[
+            Descriptor(SENSOR_CALIBRATION_UUID, Descriptor.READABLE, SENSOR_CALIBRATION)
+        ],
+    )
+    written: list[bytes] = []
+    control = Characteristic(
+        SENSOR_CONTROL_UUID,
+        props.WRITE,
+        Characteristic.WRITEABLE,
+        CharacteristicValue(write=lambda _connection, value: written.append(value)),
+    )
+    pair.peripheral.add_service(Service(SENSOR_SERVICE_UUID, [measurement, control]))
+
+    await pair.power_on()
+    connection, _ = await pair.connect()
+    peer = Peer(connection)
+    mtu = await peer.request_mtu(247)
+    await peer.discover_all()
+
+    def one(uuid: str):
+        found = peer.get_characteristics_by_uuid(UUID(uuid))
+        check(len(found) == 1, f'characteristic {uuid}: {len(found)} found')
+        return found[0]
+
+    measurement_proxy, control_proxy = one(SENSOR_MEASUREMENT_UUID), one(SENSOR_CONTROL_UUID)
+    calibration = measurement_proxy.get_descriptor(UUID(SENSOR_CALIBRATION_UUID))
+    check(calibration is not None, 'no Calibration descriptor')
+    check(measurement_proxy.get_descriptor(CCCD_UUID) is not None, 'no CCCD')
+
+    sent: list[tuple[str, int, bytes]] = []  # (kind, handle, value), in order
+    value = await peer.read_value(measurement_proxy)
+    check(value == SENSOR_READ_VALUE, f'measurement read {value.hex()}')
+    sent.append(('read', measurement_proxy.handle, value))
+    value = await peer.read_value(calibration)
+    check(value == SENSOR_CALIBRATION, f'calibration read {value.hex()}')
+    sent.append(('descriptor', calibration.handle, value))
+
+    notified: list[bytes] = []
+    await peer.subscribe(measurement_proxy, notified.append)
+    for value in SENSOR_NOTIFICATIONS:
+        await asyncio.sleep(1.0)
+        measurement.value = value  # the server's value changes, then it notifies
+        await pair.peripheral.notify_subscribers(measurement)
+        sent.append(('notify', measurement.handle, value))
+    await asyncio.sleep(0.5)
+    for value in SENSOR_CONTROL_WRITES:
+        await peer.write_value(control_proxy, value, with_response=True)
+        sent.append(('control', control_proxy.handle, value))
+        await asyncio.sleep(0.25)
+    await asyncio.sleep(0.25)
+    await connection.disconnect()
+
+    check(notified == list(SENSOR_NOTIFICATIONS), f'notifications {notified}')
+    check(written == list(SENSOR_CONTROL_WRITES), f'control point writes {written}')
+    return {
+        'mtu': mtu,
+        'handles': {
+            'measurement': measurement.handle,
+            'calibration': calibration.handle,
+            'cccd': measurement_proxy.get_descriptor(CCCD_UUID).handle,
+            'control': control.handle,
+        },
+        'sent': sent,
+    }
+
+
+def sensor_check(records, handles: dict, sent: list) -> list[dict]:
+    """The sensor values, found again in the recording (ATT on CID 4).
+
+    Returns, per value, its kind, ATT handle, the frame that carries it and the
+    values decoded from its bytes; stops when they differ from what was sent.
+    """
+    found: list[tuple[str, int, int, bytes]] = []
+    pending_read: int | None = None
+    for frame, _ts, direction, cid, pdu in l2cap_pdus(records):
+        if cid != 0x0004 or not pdu:
+            continue
+        opcode = pdu[0]
+        if direction == 0 and opcode == 0x0A:  # Read Request
+            pending_read = struct.unpack_from('<H', pdu, 1)[0]
+        elif direction == 1 and opcode == 0x0B and pending_read is not None:
+            kind = {handles['measurement']: 'read', handles['calibration']: 'descriptor'}
+            found.append((kind.get(pending_read, 'other'), pending_read, frame, pdu[1:]))
+            pending_read = None
+        elif direction == 1 and opcode == 0x1B:  # Handle Value Notification
+            handle = struct.unpack_from('<H', pdu, 1)[0]
+            found.append(('notify', handle, frame, pdu[3:]))
+        elif direction == 0 and opcode in (0x12, 0x52):  # Write Request / Command
+            handle = struct.unpack_from('<H', pdu, 1)[0]
+            if handle != handles['cccd']:
+                found.append(('control', handle, frame, pdu[3:]))
+            else:
+                check(pdu[3:] == b'\x01\x00', f'CCCD write {pdu[3:].hex()}')
+    check(
+        [(k, h, v) for k, h, _f, v in found] == sent,
+        f'sensor values in the recording: {found}',
+    )
+    return [
+        {'frame': frame, 'handle': handle, **decode_sensor_value(kind, value)}
+        for kind, handle, frame, value in found
+    ]
+
+
+# vendor-adv: a vendor payload in Manufacturer Specific Data (company 0xFFFF)
+# and a scan response with 128-bit Service Data.
+VENDOR_PREFIX = b'\xac\x01'  # magic 0xAC, format version 1
+VENDOR_MODELS = {1: 'Tag Mini', 2: 'Tag Pro'}
+VENDOR_SERVICE_DATA_UUID = '5A1C00FF-7E3D-4C8B-9F2A-1B0E5D4C3A20'
+
+
+def vendor_payload(
+    model: int,
+    battery: int,
+    temperature: int,
+    counter: int,
+    moving: bool,
+    button_pressed: bool,
+    tx_level: int,
+    history: tuple[int, ...],
+) -> bytes:
+    status = moving | button_pressed << 1 | tx_level << 2
+    fixed = struct.pack('>BBbIB', model, battery, temperature, counter, status)
+    return VENDOR_PREFIX + fixed + struct.pack(f'{len(history)}b', *history)
+
+
+VENDOR_ADVERTS = (  # Manufacturer Specific Data payloads after the company ID
+    vendor_payload(2, 100, 21, 1, False, False, 2, (20, 21)),
+    vendor_payload(2, 99, 22, 2, True, False, 2, (20, 21, 22)),
+    MANUFACTURER_DATA,  # company 0xFFFF without the AC 01 prefix: not the vendor's
+    vendor_payload(2, 97, -3, 3, True, True, 3, (22, 5, -1, -3)),
+    vendor_payload(1, 15, -12, 0x12345678, False, True, 0, (-10, -12)),
+)
+VENDOR_SCAN_RESPONSE = ad_structure(
+    0x21,  # Service Data - 128-bit UUID
+    uuid128_bytes(VENDOR_SERVICE_DATA_UUID)
+    + struct.pack('>IBBBB', 0x0A0B0C0D, 2, 7, 13, 3),  # serial, firmware 2.7.13, hw 3
+)
+REPORTS_PER_ADVERT = 2  # advertising events the scanner reports per payload
+
+
+def vendor_adv_data(payload: bytes) -> bytes:
+    return ad_structure(0x01, b'\x06') + ad_structure(
+        0xFF, struct.pack('<H', COMPANY_ID) + payload
+    )
+
+
+check(
+    all(len(vendor_adv_data(p)) <= 31 for p in VENDOR_ADVERTS)
+    and len(VENDOR_SCAN_RESPONSE) <= 31,
+    'vendor-adv: legacy AD too long',
+)
+
+
+def decode_vendor_payload(payload: bytes) -> dict | None:
+    """The vendor's advertising payload, or None when it is not one (no AC 01)."""
+    if payload[:2] != VENDOR_PREFIX or len(payload) < 10:
+        return None
+    model, battery, temperature, counter, status = struct.unpack_from('>BBbIB', payload, 2)
+    history = list(struct.unpack(f'{len(payload) - 10}b', payload[10:]))
+    check(2 <= len(history) <= 4, f'history of {len(history)} readings')
+    return {
+        'model': model,
+        'model_name': VENDOR_MODELS[model],
+        'battery': battery,
+        'temperature': temperature,
+        'counter': counter,
+        'status': status,
+        'moving': bool(status & 0x01),
+        'button_pressed': bool(status & 0x02),
+        'tx_level': (status >> 2) & 0x03,
+        'history': history,
+    }
+
+
+def decode_vendor_scan_response(data: bytes) -> dict:
+    check(data[1] == 0x21 and data[0] == len(data) - 1, 'not one 128-bit Service Data')
+    uuid = UUID.from_bytes(data[2:18])
+    serial, major, minor, patch, hardware = struct.unpack('>IBBBB', data[18:])
+    return {
+        'hex': data.hex(),
+        'uuid': uuid_hex(uuid),
+        'serial': serial,
+        'firmware_major': major,
+        'firmware_minor': minor,
+        'firmware_patch': patch,
+        'firmware': f'{major}.{minor}.{patch}',
+        'hardware_revision': hardware,
+    }
+
+
+async def scenario_vendor_adv(pair: Pair) -> dict:
+    """Like adv-scan (legacy, active scanning); the advertising data changes."""
+    await pair.power_on()
+    await pair.peripheral.start_advertising(
+        advertising_data=vendor_adv_data(VENDOR_ADVERTS[0]),
+        scan_response_data=VENDOR_SCAN_RESPONSE,
+        advertising_interval_min=100,
+        advertising_interval_max=100,
+    )
+    seen: list[tuple[bytes, bytes]] = []  # (manufacturer data, service data) per report
+    current = {'data': VENDOR_ADVERTS[0], 'count': 0}
+    enough = asyncio.get_running_loop().create_future()
+
+    def on_advertisement(advertisement):
+        manufacturer = advertisement.data.get_all(0xFF, raw=True)
+        service_data = advertisement.data.get_all(0x21, raw=True)
+        check(len(manufacturer) == 1 and len(service_data) == 1, f'{advertisement}')
+        seen.append((manufacturer[0], service_data[0]))
+        if manufacturer[0][2:] == current['data']:
+            current['count'] += 1
+            if current['count'] == REPORTS_PER_ADVERT and not enough.done():
+                enough.set_result(None)
+
+    pair.central.on('advertisement', on_advertisement)
+    await pair.central.start_scanning(
+        legacy=True, active=True, scan_interval=60, scan_window=30
+    )
+    for payload in VENDOR_ADVERTS:
+        if payload != current['data']:
+            # Update the data while advertising, as a tag would (LE Set Advertising
+            # Data; the peripheral's command is not in the central's recording).
+            current.update(data=payload, count=0)
+            enough = asyncio.get_running_loop().create_future()
+            pair.peripheral.advertising_data = vendor_adv_data(payload)
+            await pair.peripheral.send_sync_command(
+                hci.HCI_LE_Set_Advertising_Data_Command(
+                    advertising_data=vendor_adv_data(payload)
+                )
+            )
+        await asyncio.wait_for(enough, 30)
+    await pair.central.stop_scanning(legacy=True)
+    await pair.peripheral.stop_advertising()
+
+    service_data = uuid128_bytes(VENDOR_SERVICE_DATA_UUID) + VENDOR_SCAN_RESPONSE[18:]
+    expected = [
+        (struct.pack('<H', COMPANY_ID) + p, service_data)
+        for p in VENDOR_ADVERTS
+        for _ in range(REPORTS_PER_ADVERT)
+    ]
+    check(seen == expected, f'vendor-adv: advertisements {seen}')
+    return {'advertisements': len(seen)}
+
+
+def vendor_adv_check(records) -> dict:
+    """The adverts and scan responses found again in the recording (LE Advertising
+    Report events), and the decoded values of each payload that was set."""
+    reports: list[tuple[int, int, bytes]] = []  # (frame, event type, data)
+    for frame, (_flags, _ts, packet) in enumerate(records, start=1):
+        if packet[0] != 0x04 or packet[1] != 0x3E or packet[3] != 0x02:
+            continue
+        check(packet[4] == 1, 'one report per event')
+        event_type, _addr_type = packet[5], packet[6]
+        check(hci.Address(packet[7:13]) == hci.Address(PERIPHERAL_ADDRESS), 'address')
+        length = packet[13]
+        reports.append((frame, event_type, packet[14 : 14 + length]))
+    adv_ind = [(f, d) for f, t, d in reports if t == 0x00]
+    scan_rsp = [d for _f, t, d in reports if t == 0x04]
+    check(len(scan_rsp) == len(adv_ind), 'one scan response per ADV_IND report')
+    check(all(d == VENDOR_SCAN_RESPONSE for d in scan_rsp), 'scan response data')
+    check(
+        [d for _f, d in adv_ind]
+        == [vendor_adv_data(p) for p in VENDOR_ADVERTS for _ in range(REPORTS_PER_ADVERT)],
+        'ADV_IND reports in the recording',
+    )
+    adverts = []
+    for index, payload in enumerate(VENDOR_ADVERTS):
+        data = vendor_adv_data(payload)
+        decoded = decode_vendor_payload(payload)
+        adverts.append(
+            {
+                'index': index + 1,
+                'adv_data_hex': data.hex(),
+                'company_id': COMPANY_ID,
+                'manufacturer_data_hex': payload.hex(),
+                'vendor_payload': decoded is not None,
+                'decoded': decoded,
+                'report_frames': [f for f, d in adv_ind if d == data],
+            }
+        )
+    return {
+        'address': PERIPHERAL_ADDRESS,
+        'adverts': adverts,
+        'scan_response': decode_vendor_scan_response(VENDOR_SCAN_RESPONSE),
+        'scan_response_frames': [f for f, t, _d in reports if t == 0x04],
+    }
+
+
+# -----------------------------------------------------------------------------
 # btsnoop reading, checks, PacketLogger conversion
 # -----------------------------------------------------------------------------
 def read_btsnoop(path: Path) -> list[tuple[int, int, bytes]]:
@@ -1431,6 +1982,35 @@ def main() -> int:
         )
         + '\n'
     )
+
+    # Plugin examples: each recording is read again, its sidecar written from it
+    results['chat-coc'] = run_scenario('chat-coc', outdir, scenario_chat_coc)
+    chat_sdus = results['chat-coc'].pop('sdus')
+    chat_messages = results['chat-coc'].pop('messages')
+    results['chat-coc'].update(
+        chat_check(read_btsnoop(outdir / 'chat-coc.btsnoop'), chat_sdus, chat_messages)
+    )
+    results['chat-coc']['sdus'] = len(chat_sdus)
+    (outdir / 'chat-coc.messages.json').write_text(
+        json.dumps(chat_messages, indent=1, ensure_ascii=False) + '\n', encoding='utf-8'
+    )
+
+    results['sensor-gatt'] = run_scenario('sensor-gatt', outdir, scenario_sensor_gatt)
+    sensor_values = sensor_check(
+        read_btsnoop(outdir / 'sensor-gatt.btsnoop'),
+        results['sensor-gatt']['handles'],
+        results['sensor-gatt'].pop('sent'),
+    )
+    (outdir / 'sensor-gatt.expected.json').write_text(
+        json.dumps(sensor_values, indent=1, ensure_ascii=False) + '\n', encoding='utf-8'
+    )
+
+    results['vendor-adv'] = run_scenario('vendor-adv', outdir, scenario_vendor_adv)
+    vendor = vendor_adv_check(read_btsnoop(outdir / 'vendor-adv.btsnoop'))
+    (outdir / 'vendor-adv.expected.json').write_text(
+        json.dumps(vendor, indent=1, ensure_ascii=False) + '\n', encoding='utf-8'
+    )
+    results['vendor-adv']['payloads'] = len(vendor['adverts'])
 
     for name, result in results.items():
         print(f'{name}: {json.dumps(result)}')

@@ -177,8 +177,8 @@ struct ATTOpcodeDissector: Dissector {
         let type = request.type
         let valueUUID = request.valueUUID
         context.setInfo(parts: ATTInfo.prefix(direction), opcodeName)
-        if let type { context.appendInfo(GATTNames.display(type)) }
-        if let valueUUID { context.appendInfo(GATTNames.display(valueUUID)) }
+        if let type { context.appendUUIDInfo(type) }
+        if let valueUUID { context.appendUUIDInfo(valueUUID) }
         context.appendRangeInfo(start, end)
         remember(request, pdu, &context, at: at, source: src)
     }
@@ -332,7 +332,7 @@ struct ATTOpcodeDissector: Dissector {
                         source: src
                     )
                 }
-                context.appendInfo(GATTNames.display(uuid))
+                context.appendUUIDInfo(uuid)
             } else if isInclude, let db {
                 let included = try item.readUInt16()
                 let end = try item.readUInt16()
@@ -362,8 +362,9 @@ struct ATTOpcodeDissector: Dissector {
                 addHandle(.gattIncludedServiceHandle, included, (itemAt + 2)..<(itemAt + 4), &context, db, source: src)
                 context.tree.add(f[.endingHandle], .unsigned(UInt64(end)), (itemAt + 4)..<(itemAt + 6), source: src)
                 if let uuid { addUUID(uuid, (itemAt + 6)..<(itemAt + 8), &context, source: src) }
+                let registry = context.registry
                 context.appendInfo(
-                    GATTNames.display(GATTNames.include) + ": " + (uuid.map(GATTNames.display) ?? "128-bit")
+                    GATTNames.display(GATTNames.include) + ": " + (uuid.map { registry.uuidDisplay($0) } ?? "128-bit")
                 )
             } else {
                 if let type, let db, db[handle] == nil {
@@ -419,7 +420,7 @@ struct ATTOpcodeDissector: Dissector {
                 addHandle(.handle, handle, handleRange, &context, db, source: src)
                 context.tree.add(f[.groupEndHandle], .unsigned(UInt64(end)), (itemAt + 2)..<(itemAt + 4), source: src)
                 addUUID(uuid, (itemAt + 4)..<(itemAt + 4 + uuidSize), &context, source: src)
-                context.appendInfo(GATTNames.display(uuid))
+                context.appendUUIDInfo(uuid)
             } else {
                 addHandle(.handle, handle, handleRange, &context, db, source: src)
                 context.tree.add(f[.groupEndHandle], .unsigned(UInt64(end)), (itemAt + 2)..<(itemAt + 4), source: src)
@@ -951,6 +952,11 @@ struct ATTOpcodeDissector: Dissector {
         _ range: Range<Int>,
         _ source: Int
     ) {
+        var info = info
+        if !context.registry.uuidNames.isEmpty {
+            if let n = context.registry.name(of: info.uuid) { info.name = n }
+            if let about = info.about, let n = context.registry.name(of: about) { info.aboutName = n }
+        }
         if !db.learn(handle, info) { noteFull(db, &context, range, source) }
     }
 
@@ -1005,5 +1011,20 @@ struct ATTOpcodeDissector: Dissector {
             }
         }
         learn(info, at: handle, db, &context, range, source)
+    }
+}
+
+extension DissectionContext {
+    /// Appends a UUID's name (`DissectorRegistry.uuidDisplay`) to the summary.
+    mutating func appendUUIDInfo(_ uuid: BluetoothUUID) {
+        let registry = self.registry
+        appendInfo(registry.uuidDisplay(uuid))
+    }
+}
+
+extension DissectorRegistry {
+    /// A UUID's name for summaries: the one a plugin or module gave it, else the SIG's.
+    func uuidDisplay(_ uuid: BluetoothUUID) -> String {
+        name(of: uuid) ?? GATTNames.display(uuid)
     }
 }

@@ -92,8 +92,10 @@ struct AttributeInfo {
     /// For declarations and descriptors: the characteristic (or, for a service declaration, the
     /// service) the attribute is about.
     var about: BluetoothUUID?
-    /// The SIG name of `uuid`, looked up once when learned.
+    /// The SIG name of `uuid`, looked up once when learned (or a plugin's name for it).
     var name: String?
+    /// A plugin's name for `about`, if it has one.
+    var aboutName: String?
 
     init(_ kind: Kind, _ uuid: BluetoothUUID, about: BluetoothUUID? = nil) {
         self.kind = kind
@@ -109,9 +111,9 @@ struct AttributeInfo {
         let own = name ?? uuid.description
         switch kind {
         case .descriptor:
-            return about.map { GATTNames.display($0) + ": " + own } ?? own
+            return about.map { (aboutName ?? GATTNames.display($0)) + ": " + own } ?? own
         case .characteristicDeclaration, .primaryService, .secondaryService, .include:
-            return about.map { own + ": " + GATTNames.display($0) } ?? own
+            return about.map { own + ": " + (aboutName ?? GATTNames.display($0)) } ?? own
         case .characteristicValue, .attribute:
             return own
         }

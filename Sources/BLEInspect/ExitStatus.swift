@@ -23,6 +23,8 @@ public enum ExitStatus: Int32, Sendable, Error {
     case controllerGone = 75
     /// Live capture: no permission to open the HCI monitor channel.
     case permissionDenied = 77
+    /// A plugin named on the command line was rejected (its errors are printed).
+    case badPlugin = 78
 
     /// The status that reports `error`.
     public init(_ error: CaptureError) {

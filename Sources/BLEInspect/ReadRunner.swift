@@ -2,6 +2,7 @@ public import BLECapture
 import BLEDissectorAdvertising
 public import BLEInspectCore
 import BLEInspectFilter
+public import BLEInspectPlugins
 
 #if canImport(Glibc)
     import Glibc
@@ -31,6 +32,8 @@ public struct ReadOptions: Sendable {
     /// Worker threads beside the reading thread: 0 reads on one thread; nil decides from the
     /// cores and the input (see `ReadThreads`). The output is the same either way.
     public var workerThreads: Int?
+    /// User plugins (`--plugin`, the plugin path): their fields and bindings join the registry.
+    public var plugins: PluginCatalog = .empty
 
     public init(paths: [String]) {
         self.paths = paths
@@ -82,7 +85,9 @@ public struct ReadRunner {
             errorOutput("bleinspect: \(usage.message)")
             return .failure(.usage)
         }
-        guard let registry = RunSetup.registry(errorOutput) else { return .failure(.software) }
+        guard let registry = RunSetup.registry(plugins: options.plugins, errorOutput) else {
+            return .failure(.software)
+        }
         if case .fields(let names) = options.output {
             let unknown = FrameRenderer.unknownFields(names, registry: registry)
             if !unknown.isEmpty {
@@ -159,7 +164,7 @@ public struct ReadRunner {
                         workers: (0..<workers).map { k in
                             // Each worker has its own registry, filter and renderer: objects that
                             // two threads retain and release would cost more than they share.
-                            let own = (try? StandardModules.registry()) ?? registry
+                            let own = (try? StandardModules.registry(plugins: options.plugins)) ?? registry
                             let ownFilter = options.filter.flatMap { try? DisplayFilter.compile($0, registry: own) }
                             return ReadWorker(
                                 index: k,

@@ -23,10 +23,13 @@ struct Fields: ParsableCommand {
     @Flag(help: "Print a Markdown table.")
     var markdown = false
 
+    @OptionGroup var plugins: PluginOptions
+
     func run() throws {
+        let catalog = try plugins.load()
         let registry: DissectorRegistry
         do {
-            registry = try StandardModules.registry()
+            registry = try StandardModules.registry(plugins: catalog)
         } catch {
             StandardError.print("bleinspect: internal error: \(error)")
             throw ExitCode(70)

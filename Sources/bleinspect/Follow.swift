@@ -111,7 +111,7 @@ struct Follow: ParsableCommand {
     }
 
     func run() throws {
-        let scan = frames.scan(files)
+        let scan = try frames.scan(files)
         let format: FollowFormat = raw.map { .raw(path: $0) } ?? (json ? .json : (text ? .text : .hexDump))
         let status = FollowCommandRunner.run(
             scan: scan,

@@ -5,6 +5,8 @@ import BLEInspectCore
 /// The options `read` and `live` share: what to show for each frame, which frames, and where to
 /// save them.
 struct FrameOutputOptions: ParsableArguments {
+    @OptionGroup var plugins: PluginOptions
+
     @Option(name: .customShort("c"), help: "Stop after this many frames.")
     var count: Int?
 

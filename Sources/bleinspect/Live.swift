@@ -106,6 +106,7 @@ struct Live: ParsableCommand {
         }
         var options = LiveOptions(source: parsed)
         frameOutput.apply(to: &options.read)
+        options.read.plugins = try frameOutput.plugins.load()
         options.duration = duration
         if let maxSize, let bytes = Self.parseSize(maxSize) {
             options.rotation = CaptureRotation(maxBytes: bytes, maxFiles: maxFiles)

@@ -65,6 +65,7 @@ struct Read: ParsableCommand {
     func run() throws {
         var options = ReadOptions(paths: files)
         frameOutput.apply(to: &options)
+        options.plugins = try frameOutput.plugins.load()
         options.progress = progress
         options.workerThreads = threads
         let runner = ReadRunner(

@@ -13,10 +13,13 @@ struct ViewFrameOptions: ParsableArguments {
     @Option(name: .customShort("c"), help: "Stop after this many frames.")
     var count: Int?
 
+    @OptionGroup var plugins: PluginOptions
+
     /// The scan of `files` these options choose, reporting problems on standard error.
-    func scan(_ files: [String]) -> CaptureScan {
+    func scan(_ files: [String]) throws -> CaptureScan {
         var scan = CaptureScan(paths: files, filter: displayFilter) { StandardError.print($0) }
         scan.frameLimit = count
+        scan.plugins = try plugins.load()
         return scan
     }
 }
@@ -46,7 +49,7 @@ extension StandardView {
 
     func run() throws {
         let status = Self.run(
-            scan: frames.scan(files),
+            scan: try frames.scan(files),
             json: json,
             output: OutputSink(fd: 1, ownsDescriptor: false),
             errorOutput: { StandardError.print($0) }

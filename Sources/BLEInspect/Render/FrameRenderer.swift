@@ -265,7 +265,7 @@ public struct FrameRenderer {
                 out.append(0x3A, 0x20)
                 var valueName: UnsafeBufferPointer<UInt8>? = nil
                 if case .uuid(let u) = node.value {
-                    valueName = names.uuidName(u)
+                    valueName = names.uuidName(u, tables: tables)
                 } else if e.hasValueNames, let key = FieldText.nameKey(node.value, e.facts) {
                     valueName = names.valueName(node.field, key, tables: tables)
                 }

@@ -110,6 +110,8 @@ final class RenderTables {
     let frameKeyID: UInt32
     let coreLayer: FieldID
     let malformed: FieldID
+    /// Names plugins and modules gave UUIDs (`DissectorRegistry.uuidNames`), shown before the SIG's.
+    let uuidNames: [BluetoothUUID: String]
 
     init(registry: DissectorRegistry) {
         var pool: [UInt8] = []
@@ -157,6 +159,7 @@ final class RenderTables {
         self.lookups = lookups
         self.keyCount = keyIDs.count
         self.frameKeyID = keyIDs["frame"] ?? UInt32.max
+        self.uuidNames = registry.uuidNames
         self.coreLayer = registry.core.layer
         self.malformed = registry.core[.malformed]
     }
@@ -220,11 +223,13 @@ struct NameCache: ~Copyable {
         }
     }
 
-    /// The SIG name of a UUID (`FieldFormatter.uuidName`), nil when it has none. Valid until the
-    /// next call.
+    /// The name of a UUID: a plugin's (`RenderTables.uuidNames`), else the SIG's
+    /// (`FieldFormatter.uuidName`); nil when it has none. Valid until the next call.
     @inline(__always)
-    mutating func uuidName(_ u: BluetoothUUID) -> UnsafeBufferPointer<UInt8>? {
-        find(Self.uuidField, u.high, u.low) { FieldFormatter.uuidName(u) }
+    mutating func uuidName(_ u: BluetoothUUID, tables: RenderTables) -> UnsafeBufferPointer<UInt8>? {
+        find(Self.uuidField, u.high, u.low) {
+            tables.uuidNames.isEmpty ? FieldFormatter.uuidName(u) : tables.uuidNames[u] ?? FieldFormatter.uuidName(u)
+        }
     }
 
     private mutating func find(

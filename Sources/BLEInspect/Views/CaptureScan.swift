@@ -1,6 +1,7 @@
 import BLECapture
 public import BLEInspectCore
 import BLEInspectFilter
+public import BLEInspectPlugins
 
 /// The streaming pipeline the views (`gatt`, `follow`, `conns`) share: every frame of every
 /// input is dissected once, in order, with the derived `device.*` fields, and handed on when it
@@ -12,6 +13,8 @@ public struct CaptureScan {
     public var filter: String?
     /// Stop after this many frames in all, matching or not (`-c`).
     public var frameLimit: Int?
+    /// User plugins: their fields and bindings join the registry.
+    public var plugins: PluginCatalog = .empty
     private let errorOutput: (String) -> Void
 
     /// Where the scan reports damaged input, for a view's own messages.
@@ -26,7 +29,7 @@ public struct CaptureScan {
     /// What a run needs before the first frame: the registry and the compiled filter, or the
     /// exit status after the problem was reported.
     public func prepare() -> Result<(registry: DissectorRegistry, filter: DisplayFilter?), ExitStatus> {
-        guard let registry = RunSetup.registry(errorOutput) else { return .failure(.software) }
+        guard let registry = RunSetup.registry(plugins: plugins, errorOutput) else { return .failure(.software) }
         guard case .success(let compiled) = RunSetup.filter(filter, registry: registry, errorOutput) else {
             return .failure(.usage)
         }
@@ -107,9 +110,9 @@ public struct CaptureScan {
 /// What `read` and the views do alike before and after the frames.
 enum RunSetup {
     /// The standard registry, or nil after reporting the internal error.
-    static func registry(_ errorOutput: (String) -> Void) -> DissectorRegistry? {
+    static func registry(plugins: PluginCatalog, _ errorOutput: (String) -> Void) -> DissectorRegistry? {
         do throws(RegistryError) {
-            return try StandardModules.registry()
+            return try StandardModules.registry(plugins: plugins)
         } catch {
             errorOutput("bleinspect: internal error: the dissector registry does not build:\n\(error)")
             return nil

@@ -5,6 +5,26 @@ public protocol DissectorModule {
     static func register(_ registry: inout RegistryBuilder)
 }
 
+/// A module made at run time, such as a profile plugin read from a file: it registers through the
+/// same `RegistryBuilder` as the built-in modules, but as a value. Its bindings take precedence
+/// over the built-in modules' (see `RegistryBuilder.build(modules:plugins:)`).
+public protocol DissectorPlugin: Sendable {
+    /// The module name fields and bindings are owned by (the plugin's namespace).
+    var name: String { get }
+    func register(_ registry: inout RegistryBuilder)
+}
+
+/// A plugin binding that took the place of a built-in one, for listings.
+public struct BindingOverride: Sendable {
+    public let table: TableID
+    public let key: DissectorKey
+    /// The plugin whose binding is used.
+    public let plugin: String
+    /// The built-in module whose binding it replaced, and that binding's label.
+    public let builtIn: String
+    public let builtInLabel: String
+}
+
 /// A binding in a table, with the module that made it. A class, so that looking one up on every
 /// dispatch costs one reference count, not a copy of the dissector and two strings.
 public final class Binding: Sendable {
@@ -17,31 +37,43 @@ public final class Binding: Sendable {
     public let keepsNoState: Bool
     /// The tables the dissector dispatches into (for `keepsNoState`).
     let dispatchesInto: [TableID]
+    /// True for a plugin's binding (`DissectorPlugin`).
+    public let fromPlugin: Bool
+    /// For a plugin's binding that replaced a built-in one: that binding, which the plugin's
+    /// dissector may still run for PDUs it does not claim (a manufacturer-data prefix that does
+    /// not match, for example).
+    public let shadowed: Binding?
 
     init(
         dissector: any Dissector,
         owner: String,
         label: String,
         keepsNoState: Bool = false,
-        dispatchesInto: [TableID] = []
+        dispatchesInto: [TableID] = [],
+        fromPlugin: Bool = false,
+        shadowed: Binding? = nil
     ) {
         self.dissector = dissector
         self.owner = owner
         self.label = label
         self.keepsNoState = keepsNoState
         self.dispatchesInto = dispatchesInto
+        self.fromPlugin = fromPlugin
+        self.shadowed = shadowed
     }
 
-    func with(keepsNoState: Bool) -> Binding {
-        keepsNoState == self.keepsNoState
-            ? self
-            : Binding(
-                dissector: dissector,
-                owner: owner,
-                label: label,
-                keepsNoState: keepsNoState,
-                dispatchesInto: dispatchesInto
-            )
+    func with(keepsNoState: Bool? = nil, shadowed: Binding? = nil) -> Binding {
+        let stateless = keepsNoState ?? self.keepsNoState
+        guard stateless != self.keepsNoState || shadowed != nil else { return self }
+        return Binding(
+            dissector: dissector,
+            owner: owner,
+            label: label,
+            keepsNoState: stateless,
+            dispatchesInto: dispatchesInto,
+            fromPlugin: fromPlugin,
+            shadowed: shadowed ?? self.shadowed
+        )
     }
 }
 
@@ -72,8 +104,11 @@ public struct RegistryBuilder {
     private var aliases: [(String, String, String)] = []
     private var postDissectors: [Binding] = []
     private var problems: [String] = []
+    private var uuidNames: [BluetoothUUID: String] = [:]
     /// The module registering now; set by `build(modules:)`.
     public var currentModule = "core"
+    /// Whether the module registering now is a plugin; set by `build(modules:plugins:)`.
+    public private(set) var registeringPlugin = false
 
     public init() {}
 
@@ -92,6 +127,30 @@ public struct RegistryBuilder {
             fieldOwners.append(currentModule)
         }
         return Fields(layer: layer, base: base)
+    }
+
+    /// Registers fields made at run time (a plugin's): `layer`, then `fields` in order. The fields
+    /// get consecutive ids from the returned `base`.
+    public mutating func register(layer: FieldDescriptor, fields more: [FieldDescriptor]) -> (
+        layer: FieldID, base: UInt32
+    ) {
+        let layerID = FieldID(UInt32(fields.count))
+        fields.append(layer)
+        fieldOwners.append(currentModule)
+        let base = UInt32(fields.count)
+        fields += more
+        fieldOwners += Array(repeating: currentModule, count: more.count)
+        return (layerID, base)
+    }
+
+    /// Names a UUID (a custom service, characteristic or descriptor) wherever it is shown.
+    /// The assigned numbers name the SIG's own UUIDs; a name given here is shown first.
+    public mutating func name(_ uuid: BluetoothUUID, _ name: String) {
+        if let existing = uuidNames[uuid], existing != name {
+            problems.append("UUID \(uuid) named twice (\"\(existing)\" and \"\(name)\" by \(currentModule))")
+            return
+        }
+        uuidNames[uuid] = name
     }
 
     /// Declares a table this module owns.
@@ -131,7 +190,8 @@ public struct RegistryBuilder {
             owner: currentModule,
             label: label,
             keepsNoState: keepsNoState,
-            dispatchesInto: dispatchesInto
+            dispatchesInto: dispatchesInto,
+            fromPlugin: registeringPlugin
         )
         pendingBindings.append((table, key, binding))
     }
@@ -150,13 +210,26 @@ public struct RegistryBuilder {
 
     /// Runs every module's registration, then checks and freezes the result. Every problem is
     /// reported, not only the first.
-    public static func build(modules: [any DissectorModule.Type]) throws(RegistryError) -> DissectorRegistry {
+    ///
+    /// Plugins register after the modules. A plugin's binding replaces a module's binding of the
+    /// same key (the replaced one is kept as `Binding.shadowed` and listed in
+    /// `DissectorRegistry.overrides`); two plugins binding the same key is a problem, as are two
+    /// modules doing so.
+    public static func build(
+        modules: [any DissectorModule.Type],
+        plugins: [any DissectorPlugin] = []
+    ) throws(RegistryError) -> DissectorRegistry {
         var builder = RegistryBuilder()
         builder.currentModule = "core"
         CoreFieldsModule.register(&builder)
         for module in modules {
             builder.currentModule = module.name
             module.register(&builder)
+        }
+        builder.registeringPlugin = true
+        for plugin in plugins {
+            builder.currentModule = plugin.name
+            plugin.register(&builder)
         }
         return try builder.freeze()
     }
@@ -182,6 +255,7 @@ public struct RegistryBuilder {
     }
 
     private mutating func freeze() throws(RegistryError) -> DissectorRegistry {
+        var overrides: [BindingOverride] = []
         var index: [String: FieldID] = [:]
         var layerOfField: [UInt32] = []
         var currentLayer: UInt32 = 0
@@ -216,6 +290,21 @@ public struct RegistryBuilder {
                 continue
             }
             if let existing = t.bindings[key] {
+                if existing.fromPlugin != binding.fromPlugin {
+                    let (plugin, builtIn) = binding.fromPlugin ? (binding, existing) : (existing, binding)
+                    t.bindings[key] = plugin.with(shadowed: builtIn)
+                    tables[table] = t
+                    overrides.append(
+                        BindingOverride(
+                            table: table,
+                            key: key,
+                            plugin: plugin.owner,
+                            builtIn: builtIn.owner,
+                            builtInLabel: builtIn.label
+                        )
+                    )
+                    continue
+                }
                 problems.append(
                     "duplicate key \(key) in table \(table): bound by \(existing.owner) and by \(binding.owner)"
                 )
@@ -247,7 +336,9 @@ public struct RegistryBuilder {
             tables: tables,
             postDissectors: postDissectors,
             derived: fieldOwners.map { postOwners.contains($0) },
-            fieldOwners: fieldOwners
+            fieldOwners: fieldOwners,
+            uuidNames: uuidNames,
+            overrides: overrides.sorted { ($0.table.name, $0.key.low) < ($1.table.name, $1.key.low) }
         )
     }
 }
@@ -284,6 +375,10 @@ public final class DissectorRegistry: Sendable {
     public let isDerived: [Bool]
     /// Per field: the module that registered it ("core" for the frame and expert fields).
     public let fieldOwners: [String]
+    /// Names given to UUIDs by modules and plugins (`RegistryBuilder.name(_:_:)`).
+    public let uuidNames: [BluetoothUUID: String]
+    /// The built-in bindings plugins replaced.
+    public let overrides: [BindingOverride]
 
     init(
         fields: [FieldDescriptor],
@@ -292,8 +387,12 @@ public final class DissectorRegistry: Sendable {
         tables: [TableID: DissectorTable],
         postDissectors: [Binding],
         derived: [Bool],
-        fieldOwners: [String]
+        fieldOwners: [String],
+        uuidNames: [BluetoothUUID: String],
+        overrides: [BindingOverride]
     ) {
+        self.uuidNames = uuidNames
+        self.overrides = overrides
         self.postDissectors = postDissectors
         self.isDerived = derived
         self.fieldOwners = fieldOwners
@@ -388,5 +487,13 @@ extension DissectorTable {
             return slot == 0 ? nil : denseBindings[slot - 1]
         }
         return bindings[key]
+    }
+}
+
+extension DissectorRegistry {
+    /// The name a module or plugin gave `uuid`, if any.
+    @inlinable
+    public func name(of uuid: BluetoothUUID) -> String? {
+        uuidNames.isEmpty ? nil : uuidNames[uuid]
     }
 }

@@ -1,0 +1,33 @@
+import ArgumentParser
+import BLEInspect
+import BLEInspectPlugins
+
+/// `--plugin` and `--no-default-plugins`, for every command that decodes frames.
+struct PluginOptions: ParsableArguments {
+    @Option(
+        name: .customLong("plugin"),
+        help: ArgumentHelp(
+            "A YAML profile plugin, or a directory of them (repeatable). Also loaded: $BLEINSPECT_PLUGIN_PATH and ~/.config/bleinspect/plugins.",
+            valueName: "file|dir"
+        )
+    )
+    var paths: [String] = []
+
+    @Flag(help: "Load only the --plugin paths, not $BLEINSPECT_PLUGIN_PATH nor ~/.config/bleinspect/plugins.")
+    var noDefaultPlugins = false
+
+    var search: PluginSearch { PluginSearch.standard(explicit: paths, useDefaults: !noDefaultPlugins) }
+
+    /// The plugins to use. Every rejected plugin's errors go to standard error; a rejected
+    /// plugin named with --plugin stops the command (exit 78), others are skipped.
+    func load() throws -> PluginCatalog {
+        let (catalog, notices) = StandardModules.loadPlugins(search)
+        for rejection in catalog.rejected {
+            for d in rejection.diagnostics { StandardError.print(d.description) }
+            StandardError.print("bleinspect: plugin \(rejection.file) rejected")
+        }
+        if catalog.explicitRejected { throw ExitCode(ExitStatus.badPlugin.rawValue) }
+        for notice in notices { StandardError.print(notice) }
+        return catalog
+    }
+}
