@@ -251,7 +251,7 @@ public enum GATTReport {
         u.map { .string(ViewText.uuid($0, upperCase: false)) } ?? .null
     }
 
-    static func nameJSON(_ u: BluetoothUUID?) -> JSONValue { .optional(u.flatMap(FieldFormatter.uuidName)) }
+    static func nameJSON(_ u: BluetoothUUID?) -> JSONValue { .optional(u.flatMap(ViewText.uuidName)) }
 
     static func deviceJSON(_ device: GATTDevice, connections: [(handle: UInt16, frame: Int?)]) -> JSONValue {
         var peer: [(String, JSONValue)] = []
@@ -434,7 +434,9 @@ public enum GATTCommandRunner {
             return .success(.init(missing: builder.missingFields, take: { builder.add($0, $1) }))
         }
         guard let builder = built, status != .software else { return status }
-        output.append(json ? GATTReport.json(builder.model).text : GATTReport.text(builder.model))
+        ViewText.$pluginNames.withValue(scan.uuidNames) {
+            output.append(json ? GATTReport.json(builder.model).text : GATTReport.text(builder.model))
+        }
         output.flush()
         if output.failure != nil { return .cannotCreateOutput }
         return status

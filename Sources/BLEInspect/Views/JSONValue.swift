@@ -97,10 +97,18 @@ enum ViewText {
         return out.string
     }
 
-    /// The UUID and its SIG (or vendor) name: `0x180F Battery`.
+    /// Names plugins gave UUIDs, for the view being written (`CaptureScan.uuidNames`).
+    @TaskLocal static var pluginNames: [BluetoothUUID: String] = [:]
+
+    /// A UUID's name: a plugin's, else the SIG's (or a vendor's).
+    static func uuidName(_ u: BluetoothUUID) -> String? {
+        pluginNames.isEmpty ? FieldFormatter.uuidName(u) : pluginNames[u] ?? FieldFormatter.uuidName(u)
+    }
+
+    /// The UUID and its name: `0x180F Battery`.
     static func uuidWithName(_ u: BluetoothUUID) -> String {
         let text = uuid(u, upperCase: true)
-        return FieldFormatter.uuidName(u).map { text + " " + $0 } ?? text
+        return uuidName(u).map { text + " " + $0 } ?? text
     }
 
     static func address(_ a: BDAddr, upperCase: Bool) -> String {
