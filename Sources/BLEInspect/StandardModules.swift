@@ -20,14 +20,18 @@ public enum StandardModules {
     /// modules' bindings). Fails only on a programming error (a duplicate key or field), which
     /// the tests catch: plugins are checked against each other when they are loaded.
     public static func registry(plugins: PluginCatalog = .empty) throws(RegistryError) -> DissectorRegistry {
-        try RegistryBuilder.build(modules: all, plugins: plugins.registration.map { [$0] } ?? [])
+        try registered.build(plugins: plugins.registration.map { [$0] } ?? [])
     }
 
-    /// The protocol names the built-in fields use (`btatt`, `frame`, …), which plugins may not
-    /// take as their namespace.
-    static func reservedNamespaces(_ registry: DissectorRegistry) -> Set<String> {
-        var names = Set(registry.fields.compactMap { $0.abbrev.split(separator: ".").first.map(String.init) })
-        names.formUnion(registry.tables.keys.compactMap { $0.name.split(separator: ".").first.map(String.init) })
+    /// The modules registered once per process (registering them is most of the cost of a
+    /// registry); each registry adds its plugins to a copy.
+    static let registered = RegistryBuilder.registering(modules: all)
+
+    /// The protocol names the built-in fields and tables use (`btatt`, `frame`, …), which plugins
+    /// may not take as their namespace.
+    static func reservedNamespaces(_ builder: RegistryBuilder) -> Set<String> {
+        var names = Set(builder.fieldNames.compactMap { $0.split(separator: ".").first.map(String.init) })
+        names.formUnion(builder.tableNames.compactMap { $0.name.split(separator: ".").first.map(String.init) })
         names.formUnion(["frame", "data", "_ws", "bleinspect", "plugins"])
         return names
     }
@@ -35,9 +39,8 @@ public enum StandardModules {
     /// Loads the plugins `search` finds, checked against the built-in modules, with a notice for
     /// each binding that replaces a built-in decoder without saying so (`override: true`).
     public static func loadPlugins(_ search: PluginSearch) -> (catalog: PluginCatalog, notices: [String]) {
-        guard !search.explicit.isEmpty || !search.implicit.isEmpty, let base = try? registry() else {
-            return (.empty, [])
-        }
+        guard !search.explicit.isEmpty || !search.implicit.isEmpty else { return (.empty, []) }
+        let base = registered
         let catalog = PluginLoader.load(search, reservedNamespaces: reservedNamespaces(base))
         var notices: [String] = []
         for plugin in catalog.plugins {

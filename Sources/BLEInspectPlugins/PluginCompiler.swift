@@ -82,19 +82,18 @@ private struct Compilation {
             return nil
         }
         guard let root = reader.parse(text),
-            let top = reader.mapping(root, "the plugin file", allowed: PluginCompiler.topKeys)
+            let entries = reader.mapping(root, "the plugin file", allowed: PluginCompiler.topKeys)
         else { return nil }
-        let entries = Dictionary(top.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
         guard let ns = entries["plugin"] else {
             reader.error(root, "missing 'plugin:', the plugin's namespace (a lower-case word such as 'envsense')")
             return nil
         }
-        guard let name = reader.string(ns.value, "plugin"), checkNamespace(name, ns.value) else { return nil }
+        guard let name = reader.string(ns, "plugin"), checkNamespace(name, ns) else { return nil }
         namespace = name
-        let title = display(entries["name"].flatMap { reader.string($0.value, "name") } ?? name)
-        let summary = display(entries["description"].flatMap { reader.string($0.value, "description") } ?? "")
-        if let e = entries["endian"] { defaultBigEndian = endian(e.value) ?? false }
-        if let t = entries["types"] { collectTypes(t.value) }
+        let title = display(entries["name"].flatMap { reader.string($0, "name") } ?? name)
+        let summary = display(entries["description"].flatMap { reader.string($0, "description") } ?? "")
+        if let e = entries["endian"] { defaultBigEndian = endian(e) ?? false }
+        if let t = entries["types"] { collectTypes(t) }
 
         var names: [PluginName] = []
         var bindings: [PluginBinding] = []
@@ -102,13 +101,13 @@ private struct Compilation {
             ("services", PluginName.Kind.service), ("characteristics", .characteristic),
             ("descriptors", .descriptor),
         ] {
-            guard let e = entries[key], let items = reader.sequence(e.value, key) else { continue }
+            guard let e = entries[key], let items = reader.sequence(e, key) else { continue }
             for item in items { attribute(item, kind, &names, &bindings) }
         }
-        if let e = entries["advertising"], let items = reader.sequence(e.value, "advertising") {
+        if let e = entries["advertising"], let items = reader.sequence(e, "advertising") {
             for item in items { advertising(item, &bindings) }
         }
-        if let e = entries["l2cap"], let items = reader.sequence(e.value, "l2cap") {
+        if let e = entries["l2cap"], let items = reader.sequence(e, "l2cap") {
             for item in items { channel(item, &bindings) }
         }
         checkDuplicates(bindings)
@@ -182,8 +181,7 @@ private struct Compilation {
         _ bindings: inout [PluginBinding]
     ) {
         let allowed = kind == .service ? ["uuid", "name"] : ["uuid", "name", "fields", "override"]
-        guard let pairs = reader.mapping(node, "a \(kind.rawValue)", allowed: allowed) else { return }
-        let e = Dictionary(pairs.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+        guard let e = reader.mapping(node, "a \(kind.rawValue)", allowed: allowed) else { return }
         guard let uuidNode = e["uuid"] else {
             reader.error(node, "a \(kind.rawValue) needs 'uuid:'")
             return
@@ -214,8 +212,7 @@ private struct Compilation {
 
     mutating func advertising(_ node: Node, _ bindings: inout [PluginBinding]) {
         let allowed = ["manufacturer", "service_data", "prefix", "name", "fields", "override"]
-        guard let pairs = reader.mapping(node, "an advertising entry", allowed: allowed) else { return }
-        let e = Dictionary(pairs.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+        guard let e = reader.mapping(node, "an advertising entry", allowed: allowed) else { return }
         let target: PluginBinding.Target
         let keyNode: Node
         switch (e["manufacturer"], e["service_data"]) {
@@ -260,8 +257,7 @@ private struct Compilation {
 
     mutating func channel(_ node: Node, _ bindings: inout [PluginBinding]) {
         let allowed = ["psm", "name", "framing", "fields", "override"]
-        guard let pairs = reader.mapping(node, "an l2cap entry", allowed: allowed) else { return }
-        let e = Dictionary(pairs.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+        guard let e = reader.mapping(node, "an l2cap entry", allowed: allowed) else { return }
         guard let psmNode = e["psm"] else {
             reader.error(node, "an l2cap entry needs 'psm:'")
             return
@@ -305,8 +301,7 @@ private struct Compilation {
 
     mutating func framing(_ node: Node) -> Framing? {
         let allowed = ["delimiter", "length", "chunk", "padding", "max_message"]
-        guard let pairs = reader.mapping(node, "framing", allowed: allowed) else { return nil }
-        let e = Dictionary(pairs.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+        guard let e = reader.mapping(node, "framing", allowed: allowed) else { return nil }
         var chunk: Int? = nil
         if let c = e["chunk"] {
             guard let v = reader.integer(c, "chunk", in: 1...Int64(PluginLimits.maximumMessageSize)) else { return nil }
@@ -365,8 +360,7 @@ private struct Compilation {
     }
 
     mutating func lengthPrefix(_ node: Node) -> Framing.Mode? {
-        guard let pairs = reader.mapping(node, "length", allowed: ["size", "endian", "adjust"]) else { return nil }
-        let e = Dictionary(pairs.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+        guard let e = reader.mapping(node, "length", allowed: ["size", "endian", "adjust"]) else { return nil }
         guard let s = e["size"], let size = reader.integer(s, "size", in: 1...4) else {
             if e["size"] == nil { reader.error(node, "length needs 'size:' (1 to 4 bytes)") }
             return nil
@@ -451,8 +445,7 @@ private struct Compilation {
         if case .mapping(let m) = node, m.keys.contains(where: { $0.string == "switch" }) {
             return choice(node, path: path, depth: depth)
         }
-        guard let pairs = reader.mapping(node, "a field", allowed: PluginCompiler.fieldKeys) else { return nil }
-        let e = Dictionary(pairs.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+        guard let e = reader.mapping(node, "a field", allowed: PluginCompiler.fieldKeys) else { return nil }
         guard let nameNode = e["name"], let name = reader.string(nameNode, "name") else {
             if e["name"] == nil { reader.error(node, "a field needs 'name:'") }
             return nil
@@ -699,8 +692,7 @@ private struct Compilation {
     }
 
     mutating func choice(_ node: Node, path: String, depth: Int) -> LayoutItem? {
-        guard let pairs = reader.mapping(node, "a switch", allowed: ["switch", "cases", "default"]) else { return nil }
-        let e = Dictionary(pairs.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+        guard let e = reader.mapping(node, "a switch", allowed: ["switch", "cases", "default"]) else { return nil }
         guard let s = e["switch"], let slot = reference(s, "switch") else { return nil }
         guard depth + 1 <= PluginLimits.maximumNesting else {
             reader.error(node, "nesting deeper than \(PluginLimits.maximumNesting) levels")
@@ -745,13 +737,12 @@ private struct Compilation {
         var seen = Set<String>()
         for item in items {
             guard
-                let pairs = reader.mapping(
+                let e = reader.mapping(
                     item,
                     "a bit field",
                     allowed: ["name", "label", "bit", "mask", "enum", "help"]
                 )
             else { return nil }
-            let e = Dictionary(pairs.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
             guard let nameNode = e["name"], let name = reader.string(nameNode, "name"), isWord(name) else {
                 reader.error(item, "a bit field needs 'name:' (a word)")
                 return nil
@@ -817,9 +808,8 @@ private struct Compilation {
         guard let items = reader.sequence(node, "members") else { return nil }
         var out: [JSONMember] = []
         for item in items {
-            guard let pairs = reader.mapping(item, "a JSON member", allowed: ["name", "key", "type", "label", "unit"])
+            guard let e = reader.mapping(item, "a JSON member", allowed: ["name", "key", "type", "label", "unit"])
             else { return nil }
-            let e = Dictionary(pairs.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
             guard let nameNode = e["name"], let name = reader.string(nameNode, "name"), isWord(name) else {
                 reader.error(item, "a JSON member needs 'name:' (a word)")
                 return nil
@@ -850,8 +840,7 @@ private struct Compilation {
 
     mutating func condition(_ node: Node) -> LayoutCondition? {
         if case .mapping = node {
-            guard let pairs = reader.mapping(node, "if", allowed: ["field", "equals"]) else { return nil }
-            let e = Dictionary(pairs.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+            guard let e = reader.mapping(node, "if", allowed: ["field", "equals"]) else { return nil }
             guard let f = e["field"], let slot = reference(f, "if") else {
                 if e["field"] == nil { reader.error(node, "'if:' needs 'field:'") }
                 return nil

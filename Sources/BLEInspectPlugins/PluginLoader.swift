@@ -62,53 +62,66 @@ public enum PluginLoader {
     /// protocols' names. A plugin with any problem, or clashing with one loaded before it, is
     /// rejected whole.
     public static func load(_ search: PluginSearch, reservedNamespaces: Set<String>) -> PluginCatalog {
-        var accepted: [CompiledPlugin] = []
         var rejected: [PluginRejection] = []
         var explicitRejected = false
         var seen = Set<String>()
+        // Every file, in precedence order, with whether it was named on the command line.
+        var files: [(path: String, explicit: Bool)] = []
         for (paths, explicit) in [(search.explicit, true), (search.implicit, false)] {
             for path in paths {
-                let files: [String]
                 switch pluginFiles(path) {
-                case .success(let f): files = f
+                case .success(let found):
+                    for file in found
+                    where seen.insert(URL(fileURLWithPath: file).resolvingSymlinksInPath().path).inserted {
+                        files.append((file, explicit))
+                    }
                 case .failure(let problem):
-                    if explicit {
-                        rejected.append(
-                            PluginRejection(
-                                file: path,
-                                diagnostics: [
-                                    PluginDiagnostic(file: path, line: 0, column: 0, message: problem.message)
-                                ]
-                            )
+                    guard explicit else { continue }
+                    rejected.append(
+                        PluginRejection(
+                            file: path,
+                            diagnostics: [PluginDiagnostic(file: path, line: 0, column: 0, message: problem.message)]
                         )
-                        explicitRejected = true
-                    }
-                    continue
+                    )
+                    explicitRejected = true
                 }
-                for file in files {
-                    let real = URL(fileURLWithPath: file).resolvingSymlinksInPath().path
-                    guard seen.insert(real).inserted else { continue }
-                    switch loadFile(file, reserved: reservedNamespaces, after: accepted) {
-                    case .success(let plugin): accepted.append(plugin)
-                    case .failure(let rejection):
-                        rejected.append(rejection)
-                        if explicit { explicitRejected = true }
-                    }
+            }
+        }
+        // Files are read and compiled at once, each on its own (start-up time); the clashes
+        // between them are then settled in precedence order.
+        let compiled = compileAll(files.map(\.path), reserved: reservedNamespaces)
+        var accepted: [CompiledPlugin] = []
+        for (file, result) in zip(files, compiled) {
+            switch result {
+            case .success(let plugin):
+                let clashes = conflicts(plugin, with: accepted)
+                if clashes.isEmpty {
+                    accepted.append(plugin)
+                } else {
+                    rejected.append(PluginRejection(file: file.path, diagnostics: clashes))
+                    if file.explicit { explicitRejected = true }
                 }
+            case .failure(let rejection):
+                rejected.append(rejection)
+                if file.explicit { explicitRejected = true }
             }
         }
         return PluginCatalog(plugins: accepted, rejected: rejected, explicitRejected: explicitRejected)
     }
 
-    /// Reads and compiles one file, and checks it against the plugins loaded before it.
-    static func loadFile(
-        _ file: String,
-        reserved: Set<String>,
-        after earlier: [CompiledPlugin]
-    ) -> Result<CompiledPlugin, PluginRejection> {
-        let text: String
+    /// Reads and compiles `files` on the available cores, in the same order.
+    static func compileAll(_ files: [String], reserved: Set<String>) -> [Result<CompiledPlugin, PluginRejection>] {
+        let results = ResultSlots(count: files.count)
+        DispatchQueue.concurrentPerform(iterations: files.count) { i in
+            results.set(i, compileFile(files[i], reserved: reserved))
+        }
+        return results.values(files)
+    }
+
+    /// Reads and compiles one file.
+    static func compileFile(_ file: String, reserved: Set<String>) -> Result<CompiledPlugin, PluginRejection> {
         switch read(file) {
-        case .success(let t): text = t
+        case .success(let text): return PluginCompiler.compile(text, file: file, reservedNamespaces: reserved)
         case .failure(let problem):
             return .failure(
                 PluginRejection(
@@ -117,13 +130,6 @@ public enum PluginLoader {
                 )
             )
         }
-        let plugin: CompiledPlugin
-        switch PluginCompiler.compile(text, file: file, reservedNamespaces: reserved) {
-        case .success(let p): plugin = p
-        case .failure(let r): return .failure(r)
-        }
-        let clashes = conflicts(plugin, with: earlier)
-        return clashes.isEmpty ? .success(plugin) : .failure(PluginRejection(file: file, diagnostics: clashes))
     }
 
     /// What `plugin` claims that a plugin loaded before it already does.
@@ -209,4 +215,27 @@ public enum PluginLoader {
 struct LoadProblem: Error {
     let message: String
     init(_ message: String) { self.message = message }
+}
+
+/// One result per file, written by the compiling threads (each slot by one thread) and read after
+/// they have all finished.
+private final class ResultSlots: @unchecked Sendable {
+    private var slots: [Result<CompiledPlugin, PluginRejection>?]
+    private let lock = NSLock()
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ i: Int, _ result: Result<CompiledPlugin, PluginRejection>) {
+        lock.lock()
+        slots[i] = result
+        lock.unlock()
+    }
+
+    func values(_ files: [String]) -> [Result<CompiledPlugin, PluginRejection>] {
+        lock.lock()
+        defer { lock.unlock() }
+        return zip(slots, files).map { slot, file in
+            slot ?? .failure(PluginRejection(file: file, diagnostics: []))
+        }
+    }
 }

@@ -33,7 +33,7 @@ struct YAMLReader {
             return nil
         }
         do {
-            guard let root = try Yams.compose(yaml: text) else {
+            guard let root = try Yams.compose(yaml: text, .basic) else {
                 error(line: 1, column: 1, "the file is empty")
                 return nil
             }
@@ -66,23 +66,42 @@ struct YAMLReader {
     /// outside quotes and comments; `*` and `&` elsewhere (`m*s`, `"a & b"`) are text.
     static func firstAnchorOrAlias(_ text: String) -> (line: Int, column: Int)? {
         var line = 1
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            defer { line += 1 }
-            let chars = Array(raw.unicodeScalars)
-            var quote: Unicode.Scalar? = nil
-            var previous: Unicode.Scalar = " "
-            for (i, ch) in chars.enumerated() {
-                defer { previous = ch }
-                if let q = quote {
-                    if ch == q { quote = nil }
-                    continue
-                }
-                let startsToken = previous == " " || previous == "\t" || "[{,-:".unicodeScalars.contains(previous)
-                if ch == "#" && (previous == " " || previous == "\t" || i == 0) { break }
-                if (ch == "\"" || ch == "'") && startsToken { quote = ch; continue }
-                if (ch == "&" || ch == "*") && startsToken, i + 1 < chars.count, chars[i + 1] != " " {
-                    return (line, i + 1)
-                }
+        var column = 0
+        var quote: UInt8 = 0
+        var inComment = false
+        var previous: UInt8 = 0x20
+        var pendingIndicator = false
+        for b in text.utf8 {
+            // Columns count characters: continuation bytes of UTF-8 do not start one.
+            if b & 0xC0 != 0x80 { column += 1 }
+            let before = previous
+            previous = b
+            if pendingIndicator {
+                pendingIndicator = false
+                if b != 0x20 && b != 0x0A && b != 0x0D && b != 0x09 { return (line, column - 1) }
+            }
+            if b == 0x0A {
+                line += 1
+                column = 0
+                quote = 0
+                inComment = false
+                previous = 0x20
+                continue
+            }
+            if inComment { continue }
+            if quote != 0 {
+                if b == quote { quote = 0 }
+                continue
+            }
+            let startsToken =
+                before == 0x20 || before == 0x09 || before == 0x5B || before == 0x7B
+                || before == 0x2C || before == 0x2D || before == 0x3A
+            if b == 0x23 && (before == 0x20 || before == 0x09) {
+                inComment = true
+            } else if (b == 0x22 || b == 0x27) && startsToken {
+                quote = b
+            } else if (b == 0x26 || b == 0x2A) && startsToken {
+                pendingIndicator = true
             }
         }
         return nil
@@ -103,15 +122,14 @@ struct YAMLReader {
 
     /// The pairs of a mapping whose keys are all in `allowed` (each unknown key is an error, with
     /// the closest allowed key as a suggestion). Nil (after an error) when `node` is not a mapping.
-    mutating func mapping(_ node: Node, _ what: String, allowed: [String]) -> [(
-        key: String, keyNode: Node, value: Node
-    )]? {
+    mutating func mapping(_ node: Node, _ what: String, allowed: [String]) -> [String: Node]? {
         guard plain(node) else { return nil }
         guard case .mapping(let m) = node else {
             error(node, "\(what) must be a mapping (key: value lines)")
             return nil
         }
-        var pairs: [(key: String, keyNode: Node, value: Node)] = []
+        var pairs: [String: Node] = [:]
+        pairs.reserveCapacity(m.count)
         for (k, v) in m {
             guard plain(k), plain(v) else { continue }
             guard case .scalar(let s) = k else {
@@ -124,7 +142,7 @@ struct YAMLReader {
                 error(k, "unknown key '\(key)' in \(what)\(hint) (allowed: \(allowed.joined(separator: ", ")))")
                 continue
             }
-            pairs.append((key, k, v))
+            pairs[key] = v
         }
         return pairs
     }
@@ -174,9 +192,8 @@ struct YAMLReader {
 
     mutating func uuid(_ node: Node, _ what: String) -> BluetoothUUID? {
         guard let text = string(node, what) else { return nil }
-        let digits = text.lowercased().replacingOccurrences(of: "-", with: "")
-        let shapeOK = text.count == 36 ? Self.isCanonicalUUID(text) : !text.contains("-")
-        guard shapeOK, let uuid = BluetoothUUID(text), !digits.isEmpty else {
+        let shapeOK = text.utf8.count == 36 ? Self.isCanonicalUUID(text) : !text.utf8.contains(0x2D)
+        guard shapeOK, let uuid = BluetoothUUID(text) else {
             error(
                 node,
                 "bad UUID '\(text)': write 16 bits as 0x180F, 32 bits as 8 hex digits, 128 bits as 8-4-4-4-12 hex digits"
@@ -223,30 +240,41 @@ struct YAMLReader {
     }
 
     static func parseInteger(_ text: String) -> Int64? {
-        var t = Substring(text.replacingOccurrences(of: "_", with: ""))
+        var bytes = Array(text.utf8.filter { $0 != 0x5F })
         var negative = false
-        if t.hasPrefix("-") {
-            negative = true
-            t = t.dropFirst()
-        } else if t.hasPrefix("+") {
-            t = t.dropFirst()
+        if let first = bytes.first, first == 0x2D || first == 0x2B {
+            negative = first == 0x2D
+            bytes.removeFirst()
         }
-        let magnitude: UInt64?
-        if t.lowercased().hasPrefix("0x") {
-            magnitude = UInt64(t.dropFirst(2), radix: 16)
-        } else if t.lowercased().hasPrefix("0b") {
-            magnitude = UInt64(t.dropFirst(2), radix: 2)
-        } else {
-            magnitude = UInt64(t, radix: 10)
+        var radix: UInt64 = 10
+        if bytes.count > 2, bytes[0] == 0x30, bytes[1] | 0x20 == 0x78 || bytes[1] | 0x20 == 0x62 {
+            radix = bytes[1] | 0x20 == 0x78 ? 16 : 2
+            bytes.removeFirst(2)
         }
-        guard let m = magnitude, !t.isEmpty else { return nil }
+        guard !bytes.isEmpty else { return nil }
+        var m: UInt64 = 0
+        for b in bytes {
+            let digit: UInt64
+            switch b {
+            case 0x30...0x39: digit = UInt64(b - 0x30)
+            case 0x61...0x66: digit = UInt64(b - 0x61 + 10)
+            case 0x41...0x46: digit = UInt64(b - 0x41 + 10)
+            default: return nil
+            }
+            guard digit < radix else { return nil }
+            let (times, o1) = m.multipliedReportingOverflow(by: radix)
+            let (sum, o2) = times.addingReportingOverflow(digit)
+            guard !o1, !o2 else { return nil }
+            m = sum
+        }
         if negative { return m <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- m) : nil }
         return m <= UInt64(Int64.max) ? Int64(m) : nil
     }
 
     private static func isCanonicalUUID(_ text: String) -> Bool {
-        let groups = text.split(separator: "-", omittingEmptySubsequences: false).map(\.count)
-        return groups == [8, 4, 4, 4, 12]
+        var dashes: [Int] = []
+        for (i, b) in text.utf8.enumerated() where b == 0x2D { dashes.append(i) }
+        return dashes == [8, 13, 18, 23]
     }
 
     /// The allowed word closest to `word` (edit distance at most 2), for "did you mean".

@@ -96,7 +96,7 @@ public struct RegistryError: Error, Sendable, CustomStringConvertible {
 }
 
 /// Collects registrations, then checks and freezes them into a `DissectorRegistry`.
-public struct RegistryBuilder {
+public struct RegistryBuilder: Sendable {
     private var fields: [FieldDescriptor] = []
     private var fieldOwners: [String] = []
     private var tables: [TableID: DissectorTable] = [:]
@@ -219,6 +219,12 @@ public struct RegistryBuilder {
         modules: [any DissectorModule.Type],
         plugins: [any DissectorPlugin] = []
     ) throws(RegistryError) -> DissectorRegistry {
+        try registering(modules: modules).build(plugins: plugins)
+    }
+
+    /// A builder holding the core fields and `modules`' registrations, not yet frozen: kept, it
+    /// makes each registry with different plugins without registering the modules again.
+    public static func registering(modules: [any DissectorModule.Type]) -> RegistryBuilder {
         var builder = RegistryBuilder()
         builder.currentModule = "core"
         CoreFieldsModule.register(&builder)
@@ -226,12 +232,29 @@ public struct RegistryBuilder {
             builder.currentModule = module.name
             module.register(&builder)
         }
+        return builder
+    }
+
+    /// Registers `plugins` in a copy of this builder and freezes it.
+    public func build(plugins: [any DissectorPlugin] = []) throws(RegistryError) -> DissectorRegistry {
+        var builder = self
         builder.registeringPlugin = true
         for plugin in plugins {
             builder.currentModule = plugin.name
             plugin.register(&builder)
         }
         return try builder.freeze()
+    }
+
+    /// The filter names of the fields registered so far.
+    public var fieldNames: [String] { fields.map(\.abbrev) }
+
+    /// The tables declared so far.
+    public var tableNames: [TableID] { Array(tables.keys) }
+
+    /// The module and label of the binding made so far for `key` in `table`, if any.
+    public func binding(_ table: TableID, _ key: DissectorKey) -> (owner: String, label: String)? {
+        pendingBindings.first { $0.0 == table && $0.1 == key }.map { ($0.2.owner, $0.2.label) }
     }
 
     /// A binding stays stateless only while every binding in the tables it dispatches into is:
