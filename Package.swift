@@ -19,6 +19,10 @@ let package = Package(
     products: [
         .executable(name: "bleinspect", targets: ["bleinspect"]),
         .library(name: "BLEInspect", targets: ["BLEInspect"]),
+        // For packages that build their own `bleinspect` with dissector modules of their own
+        // (examples/custom-dissector): the command line, and the API a module is written against.
+        .library(name: "BLEInspectCLI", targets: ["BLEInspectCLI"]),
+        .library(name: "BLEInspectCore", targets: ["BLEInspectCore"]),
         .plugin(name: "CheckAdvertising", targets: ["CheckAdvertising"]),
     ],
     dependencies: [
@@ -64,14 +68,30 @@ let package = Package(
             ]
                 + dissectorDependencies
         ),
-        .executableTarget(
-            name: "bleinspect",
+        // The command line: every subcommand, and `BLEInspectTool.main(modules:)`, which runs it
+        // with the built-in dissector modules plus a package's own.
+        .target(
+            name: "BLEInspectCLI",
             dependencies: [
                 "BLEInspect",
+                "BLEInspectCore",
                 "BLEAdvBudget",
                 "BLEAdvBudgetSwift",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // The `bleinspect` executable: one `main.swift` that calls `BLEInspectTool.main()`.
+        .executableTarget(name: "bleinspect", dependencies: ["BLEInspectCLI"]),
+        // The example package's dissector module (examples/custom-dissector), built and tested here
+        // from the same sources, so that CI checks it without building the example package.
+        .target(
+            name: "ExampleDissector",
+            dependencies: ["BLEInspectCore"],
+            path: "examples/custom-dissector/Sources/ThermoProbeDissector"
+        ),
+        .testTarget(
+            name: "ExampleDissectorTests",
+            dependencies: ["ExampleDissector", "BLEInspect", "BLEInspectCore", "BLEInspectTestSupport"]
         ),
         // Advertising payload budgets: plans (YAML/JSON), platform profiles, layouts, findings and
         // their CI formats. No dissectors: captured adverts arrive as AD bytes.
@@ -121,7 +141,10 @@ let package = Package(
             name: "BLEInspectFilterTests",
             dependencies: ["BLEInspectFilter", "BLEInspect", "BLEInspectTestSupport"]
         ),
-        .testTarget(name: "BLEInspectTests", dependencies: ["BLEInspect", "BLEInspectTestSupport", "bleinspect"]),
+        .testTarget(
+            name: "BLEInspectTests",
+            dependencies: ["BLEInspect", "BLEInspectCLI", "BLEInspectTestSupport", "bleinspect"]
+        ),
         .testTarget(
             name: "BLEInspectPluginsTests",
             dependencies: ["BLEInspectPlugins", "BLEInspect", "BLEInspectTestSupport", "bleinspect"],

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 @testable import BLEInspect
-@testable import bleinspect
+@testable import BLEInspectCLI
 
 #if canImport(Glibc)
     import Glibc
@@ -212,13 +212,14 @@ struct RealFieldTests {
     @Test("the kind's type name is double; bleinspect fields shows the unit, escaped")
     func fieldsListing() {
         #expect(FieldKind.real.typeName == "double")
-        let listing = bleinspect.Fields.listing(Self.registry, prefix: "acme", markdown: false).split(separator: "\n")
+        let text = BLEInspectCLI.Fields.listing(Self.registry, prefix: "acme", markdown: false)
+        let listing = text.split(separator: "\n")
         #expect(listing.contains("acme.temp\tdouble\tTemperature\t(unit: °C)"))
         #expect(listing.contains("acme.interval\tuint16\tInterval\t(unit: ms)"))
         #expect(listing.contains("acme.offset\tint8\tOffset\tSigned trim (unit: dB)"))
         #expect(listing.contains("acme.raw\tdouble\tRaw Reading\t(unit: \\x1B[31mU)"))
-        let markdown = bleinspect.Fields.listing(Self.registry, prefix: "acme.temp", markdown: true)
+        let markdown = BLEInspectCLI.Fields.listing(Self.registry, prefix: "acme.temp", markdown: true)
         #expect(markdown.contains("| `acme.temp` | double | Temperature | (unit: °C) |"))
-        #expect(!bleinspect.Fields.listing(Self.registry, prefix: nil, markdown: false).contains("\u{1B}"))
+        #expect(!BLEInspectCLI.Fields.listing(Self.registry, prefix: nil, markdown: false).contains("\u{1B}"))
     }
 }

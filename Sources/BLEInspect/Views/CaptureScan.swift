@@ -15,15 +15,6 @@ public struct CaptureScan {
     public var frameLimit: Int?
     /// User plugins: their fields and bindings join the registry.
     public var plugins: PluginCatalog = .empty
-
-    /// The names the plugins give UUIDs, for the views' text.
-    var uuidNames: [BluetoothUUID: String] {
-        var names: [BluetoothUUID: String] = [:]
-        for plugin in plugins.plugins {
-            for n in plugin.names where names[n.uuid] == nil { names[n.uuid] = n.name }
-        }
-        return names
-    }
     private let errorOutput: (String) -> Void
 
     /// Where the scan reports damaged input, for a view's own messages.

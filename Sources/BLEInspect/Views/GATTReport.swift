@@ -428,13 +428,15 @@ public enum GATTCommandRunner {
         errorOutput: (String) -> Void
     ) -> ExitStatus {
         var built: GATTBuilder? = nil
+        var names: [BluetoothUUID: String] = [:]
         let status = scan.runView("gatt", errorOutput: errorOutput) { registry in
             let builder = GATTBuilder(registry: registry)
             built = builder
+            names = registry.uuidNames
             return .success(.init(missing: builder.missingFields, take: { builder.add($0, $1) }))
         }
         guard let builder = built, status != .software else { return status }
-        ViewText.$pluginNames.withValue(scan.uuidNames) {
+        ViewText.$pluginNames.withValue(names) {
             output.append(json ? GATTReport.json(builder.model).text : GATTReport.text(builder.model))
         }
         output.flush()

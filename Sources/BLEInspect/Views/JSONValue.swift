@@ -97,10 +97,11 @@ enum ViewText {
         return out.string
     }
 
-    /// Names plugins gave UUIDs, for the view being written (`CaptureScan.uuidNames`).
+    /// Names plugins and modules gave UUIDs, for the view being written (the registry's
+    /// `uuidNames`).
     @TaskLocal static var pluginNames: [BluetoothUUID: String] = [:]
 
-    /// A UUID's name: a plugin's, else the SIG's (or a vendor's).
+    /// A UUID's name: a plugin's or a module's, else the SIG's (or a vendor's).
     static func uuidName(_ u: BluetoothUUID) -> String? {
         pluginNames.isEmpty ? FieldFormatter.uuidName(u) : pluginNames[u] ?? FieldFormatter.uuidName(u)
     }

@@ -1,9 +1,10 @@
-import ArgumentParser
+public import ArgumentParser
 import BLEInspect
 
-@main
-struct BLEInspectCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+/// The `bleinspect` command line: its subcommands, help and exit statuses. Run it with
+/// `BLEInspectTool.main(modules:)`, which registers extra dissector modules first.
+public struct BLEInspectCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "bleinspect",
         abstract: "Inspect Bluetooth Low Energy traffic: live HCI, HCI logs, PacketLogger files and sniffer pcaps.",
         discussion: """
@@ -26,4 +27,6 @@ struct BLEInspectCommand: ParsableCommand {
         ],
         defaultSubcommand: Read.self
     )
+
+    public init() {}
 }

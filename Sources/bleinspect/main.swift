@@ -1,0 +1,3 @@
+import BLEInspectCLI
+
+BLEInspectTool.main()
