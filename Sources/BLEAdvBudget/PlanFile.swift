@@ -388,33 +388,15 @@ private struct PlanReader {
 
     /// Hex bytes: "4C000215", "4c 00 02 15", "4C:00:02:15" or "0x4C000215".
     private func hex(_ node: Node, _ path: String) throws(PlanError) -> [UInt8] {
-        var text = try string(node, path)
-        if text.hasPrefix("0x") || text.hasPrefix("0X") { text.removeFirst(2) }
-        let digits = text.utf8.filter { $0 != 0x20 && $0 != 0x3A && $0 != 0x2D && $0 != 0x5F }
-        var out: [UInt8] = []
-        out.reserveCapacity(digits.count / 2)
-        var high: UInt8?
-        for d in digits {
-            guard let v = hexValue(d) else {
-                throw fail(node, path, "expected hex bytes (e.g. \"4C 00 02 15\"), got \(Quote.text(text))")
-            }
-            if let h = high {
-                out.append(h << 4 | v)
-                high = nil
-            } else {
-                high = v
-            }
-        }
-        guard high == nil else { throw fail(node, path, "an odd number of hex digits") }
-        return out
-    }
-
-    private func hexValue(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 0x30...0x39: c - 0x30
-        case 0x41...0x46: c - 0x37
-        case 0x61...0x66: c - 0x57
-        default: nil
-        }
+        let text = try string(node, path)
+        if let bytes = HexText.parse(text) { return bytes }
+        let body = text.hasPrefix("0x") || text.hasPrefix("0X") ? text.dropFirst(2) : Substring(text)
+        let onlyDigits = body.utf8.allSatisfy { HexText.value($0) != nil || [0x20, 0x3A, 0x2D, 0x5F].contains($0) }
+        throw fail(
+            node,
+            path,
+            onlyDigits
+                ? "an odd number of hex digits" : "expected hex bytes (e.g. \"4C 00 02 15\"), got \(Quote.text(text))"
+        )
     }
 }

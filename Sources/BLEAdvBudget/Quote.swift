@@ -64,12 +64,10 @@ public enum Quote {
 
     /// Upper-case hex, bytes separated by spaces.
     public static func hex<C: Collection<UInt8>>(_ bytes: C, separator: String = " ") -> String {
-        bytes.map { hexByte($0) }.joined(separator: separator)
+        HexText.bytes(bytes, separator: separator)
     }
 
-    static func hexByte(_ b: UInt8) -> String {
-        String(decoding: [HexText.digit(b >> 4), HexText.digit(b & 0x0F)], as: UTF8.self)
-    }
+    static func hexByte(_ b: UInt8) -> String { HexText.bytes([b]) }
 
     /// `0x004C`-style hex of a value with `digits` digits.
     static func hex(_ value: UInt64, digits: Int) -> String { HexText.prefixed(value, digits: digits) }

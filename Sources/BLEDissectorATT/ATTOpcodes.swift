@@ -953,10 +953,8 @@ struct ATTOpcodeDissector: Dissector {
         _ source: Int
     ) {
         var info = info
-        if !context.registry.uuidNames.isEmpty {
-            if let n = context.registry.name(of: info.uuid) { info.name = n }
-            if let about = info.about, let n = context.registry.name(of: about) { info.aboutName = n }
-        }
+        if let n = context.registry.name(of: info.uuid) { info.name = n }
+        if let about = info.about, let n = context.registry.name(of: about) { info.aboutName = n }
         if !db.learn(handle, info) { noteFull(db, &context, range, source) }
     }
 

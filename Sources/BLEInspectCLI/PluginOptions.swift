@@ -1,5 +1,6 @@
 import ArgumentParser
 import BLEInspect
+import BLEInspectCore
 import BLEInspectPlugins
 
 /// `--plugin` and `--no-default-plugins`, for every command that decodes frames.
@@ -23,11 +24,11 @@ struct PluginOptions: ParsableArguments {
     func load() throws -> PluginCatalog {
         let (catalog, notices) = StandardModules.loadPlugins(search)
         for rejection in catalog.rejected {
-            for d in rejection.diagnostics { StandardError.print(d.description) }
-            StandardError.print("bleinspect: plugin \(rejection.file) rejected")
+            for d in rejection.diagnostics { StandardError.print(d.safeDescription) }
+            StandardError.print("bleinspect: plugin \(TerminalSafeText.escape(rejection.file)) rejected")
         }
         if catalog.explicitRejected { throw ExitCode(ExitStatus.badPlugin.rawValue) }
-        for notice in notices { StandardError.print(notice) }
+        for notice in notices { StandardError.print(TerminalSafeText.escape(notice)) }
         return catalog
     }
 }

@@ -36,7 +36,7 @@ struct Plugins: ParsableCommand {
         if !catalog.rejected.isEmpty {
             out.append("Rejected:\n")
             for rejection in catalog.rejected {
-                for d in rejection.diagnostics { out.append("  " + TerminalSafeText.escape(d.description) + "\n") }
+                for d in rejection.diagnostics { out.append("  " + d.safeDescription + "\n") }
             }
         }
         out.flush()
@@ -49,27 +49,28 @@ struct Plugins: ParsableCommand {
     }
 
     static func describe(_ plugin: CompiledPlugin, to out: OutputSink) {
+        // Names, titles and labels were escaped when the plugin was loaded; paths and units were not.
         let e = TerminalSafeText.escape
-        out.append("\(plugin.namespace)\t\(e(plugin.title))\t\(e(plugin.file))\n")
-        if !plugin.summary.isEmpty { out.append("  \(e(plugin.summary))\n") }
+        out.append("\(plugin.namespace)\t\(plugin.title)\t\(e(plugin.file))\n")
+        if !plugin.summary.isEmpty { out.append("  \(plugin.summary)\n") }
         if !plugin.names.isEmpty {
             out.append("  Names:\n")
             for n in plugin.names {
-                out.append("    \(n.kind.rawValue)\t\(n.uuid.canonicalOrShort)\t\(e(n.name))\n")
+                out.append("    \(n.kind.rawValue)\t\(n.uuid)\t\(n.name)\n")
             }
         }
         if !plugin.bindings.isEmpty {
             out.append("  Bindings:\n")
             for b in plugin.bindings {
                 let framing = b.framingDescription.map { ", framing: " + $0 } ?? ""
-                out.append("    \(b.keyDescription)\t\(e(b.name))\t(line \(b.line)\(framing))\n")
+                out.append("    \(b.keyDescription)\t\(b.name)\t(line \(b.line)\(framing))\n")
             }
         }
         out.append("  Fields:\n")
-        out.append("    \(plugin.namespace)\tprotocol\t\(e(plugin.title))\n")
+        out.append("    \(plugin.namespace)\tprotocol\t\(plugin.title)\n")
         for d in plugin.fields {
             let unit = d.unit.isEmpty ? "" : "\t(unit: \(e(d.unit)))"
-            out.append("    \(d.abbrev)\t\(d.kind.typeName)\t\(e(d.name))\(unit)\n")
+            out.append("    \(d.abbrev)\t\(d.kind.typeName)\t\(d.name)\(unit)\n")
         }
     }
 }

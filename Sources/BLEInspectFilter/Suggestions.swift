@@ -1,21 +1,9 @@
+import BLEInspectCore
+
 /// "Did you mean" for unknown field names and bad value names.
 enum Suggestions {
     /// Levenshtein distance between `a` and `b`.
-    static func distance(_ a: [UInt8], _ b: [UInt8]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
-    }
+    static func distance(_ a: [UInt8], _ b: [UInt8]) -> Int { EditDistance.levenshtein(a, b) }
 
     /// The known field name nearest to `name`: the same name in another case; else the shortest
     /// name that `name` begins; else the closest by edit distance (a few edits at most); else the

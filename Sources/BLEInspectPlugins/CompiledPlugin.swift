@@ -87,7 +87,7 @@ public struct PluginBinding: Sendable {
 
     /// `btl2cap.psm 0x0081`, `bluetooth.uuid 5A1C0001-…`, with the prefix if there is one.
     public var keyDescription: String {
-        let prefixText = prefix.isEmpty ? "" : " prefix " + hexBytes(prefix)
+        let prefixText = prefix.isEmpty ? "" : " prefix " + HexText.bytes(prefix)
         let keyText: String
         switch target {
         case .attribute(let u), .serviceData(let u): keyText = u.description
@@ -102,7 +102,7 @@ public struct PluginBinding: Sendable {
         guard let framing else { return nil }
         var parts: [String] = []
         switch framing.mode {
-        case .delimiter(let d): parts.append("delimiter " + hexBytes(d))
+        case .delimiter(let d): parts.append("delimiter " + HexText.bytes(d))
         case .lengthPrefix(let size, let big, let adjust):
             parts.append(
                 "\(size)-byte \(big ? "big" : "little")-endian length"
@@ -111,7 +111,7 @@ public struct PluginBinding: Sendable {
         case .chunks: parts.append("fixed chunks")
         }
         if let chunk = framing.chunk {
-            parts.append("chunks of \(chunk)" + (framing.padding.map { " padded with " + hexBytes([$0]) } ?? ""))
+            parts.append("chunks of \(chunk)" + (framing.padding.map { " padded with " + HexText.bytes([$0]) } ?? ""))
         }
         parts.append("messages up to \(framing.maximumMessage) bytes")
         return parts.joined(separator: ", ")
@@ -124,17 +124,4 @@ public struct PluginBinding: Sendable {
         let n = min(prefix.count, other.prefix.count)
         return prefix.prefix(n) == other.prefix.prefix(n)
     }
-}
-
-extension BluetoothUUID {
-    /// `0x180F` for SIG UUIDs, the 8-4-4-4-12 form otherwise.
-    public var canonicalOrShort: String { description }
-}
-
-/// `AC 01`: bytes as upper-case hex pairs.
-func hexBytes(_ bytes: [UInt8]) -> String {
-    bytes.map { b in
-        let s = String(b, radix: 16, uppercase: true)
-        return b < 0x10 ? "0" + s : s
-    }.joined(separator: " ")
 }

@@ -68,6 +68,9 @@ private struct Compilation {
     var scopes: [[String: ScopeEntry]] = []
     var defaultBigEndian = false
     var tooManyFields = false
+    /// Layout items compiled so far, types counted at every use: a few lines of types used many
+    /// times over can stand for an exponential tree, so compiling stops at a limit.
+    var itemsCompiled = 0
 
     init(file: String, reserved: Set<String>) {
         reader = YAMLReader(file: file)
@@ -442,6 +445,17 @@ private struct Compilation {
     }
 
     mutating func layoutItem(_ node: Node, path: String, depth: Int) -> LayoutItem? {
+        guard !tooManyFields else { return nil }
+        itemsCompiled += 1
+        guard itemsCompiled <= PluginLimits.maximumLayoutItems else {
+            if itemsCompiled == PluginLimits.maximumLayoutItems + 1 {
+                reader.error(
+                    node,
+                    "the layouts expand to more than \(PluginLimits.maximumLayoutItems) items (types used many times over)"
+                )
+            }
+            return nil
+        }
         if case .mapping(let m) = node, m.keys.contains(where: { $0.string == "switch" }) {
             return choice(node, path: path, depth: depth)
         }
@@ -474,7 +488,7 @@ private struct Compilation {
         }
         guard let spec = fieldSpec(type, typeNode, e, path: fullPath, depth: depth) else { return nil }
         let label = display(e["label"].flatMap { reader.string($0, "label") } ?? Self.label(for: name))
-        let help = e["help"].flatMap { reader.string($0, "help") } ?? ""
+        let help = display(e["help"].flatMap { reader.string($0, "help") } ?? "")
         let descriptor = FieldDescriptor(
             "\(namespace).\(fullPath)",
             label,
@@ -548,7 +562,12 @@ private struct Compilation {
                     return nil
                 }
                 return Spec(
-                    value: .scaled(width: width, signed: signed, bigEndian: big, scale: scale, offset: offset),
+                    value: .scaled(
+                        width: width,
+                        signed: signed,
+                        bigEndian: big,
+                        scale: Scale(scale: scale, offset: offset)
+                    ),
                     kind: .real,
                     unit: unit
                 )
@@ -791,7 +810,7 @@ private struct Compilation {
                 kind,
                 names: names,
                 bitmask: mask,
-                help: e["help"].flatMap { reader.string($0, "help") } ?? ""
+                help: display(e["help"].flatMap { reader.string($0, "help") } ?? "")
             )
             guard let index = declare(descriptor, nameNode) else { return nil }
             out.append(LayoutBits(id: index, mask: mask, slot: newSlot(), flag: kind == .boolean))
@@ -917,7 +936,7 @@ private struct Compilation {
             return nil
         }
         var pairs: [(UInt64, String)] = []
-        let lower: Int64 = signed ? -(1 << Int64(min(width * 8 - 1, 62))) : 0
+        let lower: Int64 = signed ? (width >= 8 ? .min : -(1 << Int64(width * 8 - 1))) : 0
         let upper: Int64 = width >= 8 ? .max : (signed ? (1 << Int64(width * 8 - 1)) - 1 : (1 << Int64(width * 8)) - 1)
         for (k, v) in m {
             guard let value = reader.integer(k, "an enum value", in: lower...upper),
@@ -962,8 +981,9 @@ private struct Compilation {
         }
     }
 
-    /// Display text from the file (names, labels, enum names), with control characters escaped:
-    /// it is shown on terminals as it is, like the built-in modules' names.
+    /// Display text from the file (names, labels, help, enum names), with control characters
+    /// escaped once, here: it is then shown as it is, like the built-in modules' names. Units are
+    /// the exception: renderers escape every unit.
     func display(_ text: String) -> String { TerminalSafeText.escape(text) }
 
     func unknownType(_ name: String) -> String {

@@ -1,22 +1,28 @@
 import BLEInspectCore
 import Foundation
 
-/// Runs a compiled layout over bytes, adding the plugin's fields. One per decode: it holds the
-/// values later fields refer to, and counts the nodes added against the per-PDU limit.
+/// Runs a compiled layout over bytes, adding the plugin's fields. One per PDU: it holds the
+/// values later fields refer to, and counts the nodes added against the per-PDU limit (over every
+/// message a framed SDU completes).
 struct LayoutRun {
-    let base: UInt32
-    let special: SpecialFields
+    let plugin: RegisteredPlugin
     var slots: [UInt64]
     var added = 0
 
     init(_ plugin: RegisteredPlugin) {
-        base = plugin.base
-        special = plugin.compiled.special
+        self.plugin = plugin
         slots = [UInt64](repeating: 0, count: plugin.compiled.slotCount)
     }
 
+    var special: SpecialFields { plugin.compiled.special }
+
     @inline(__always)
-    func id(_ relative: Int) -> FieldID { FieldID(base &+ UInt32(truncatingIfNeeded: relative)) }
+    func id(_ relative: Int) -> FieldID { plugin.id(relative) }
+
+    /// Forgets the values of the last message, before the next one.
+    mutating func resetSlots() {
+        for i in slots.indices { slots[i] = 0 }
+    }
 
     /// Decodes `layout` from `r`, then shows what the layout left as undecoded bytes.
     mutating func decodeAll(_ layout: Layout, _ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
@@ -66,32 +72,23 @@ struct LayoutRun {
         switch f.value {
         case .integer(let width, let signed, let big):
             let start = r.offset
-            let raw = try Self.read(width, big, &r)
-            let value: FieldValue
-            let stored: UInt64
-            if signed {
-                let v = Self.signExtend(raw, width)
-                value = .signed(v)
-                stored = UInt64(bitPattern: v)
-            } else {
-                value = .unsigned(raw)
-                stored = raw
-            }
-            if let slot = f.slot, slot < slots.count { slots[slot] = stored }
+            let (value, raw) = try Self.integer(width, signed, big, &r)
+            // A signed value is kept as its bit pattern, as case values and `equals:` are.
+            if let slot = f.slot, slot < slots.count { slots[slot] = value.unsignedValue ?? raw }
             if f.bits.isEmpty {
                 c.tree.add(fid, value, start..<r.offset, source: r.source)
             } else {
                 c.tree.open(fid, value, start..<r.offset, source: r.source)
                 for b in f.bits {
                     try count(r)
-                    let bitValue = (raw & b.mask) >> UInt64(b.mask.trailingZeroBitCount)
-                    if let slot = b.slot, slot < slots.count { slots[slot] = bitValue }
-                    c.tree.add(
-                        id(b.id),
-                        b.flag ? .boolean(bitValue != 0) : .unsigned(bitValue),
-                        start..<r.offset,
-                        source: r.source
-                    )
+                    if let slot = b.slot, slot < slots.count {
+                        slots[slot] = (raw & b.mask) >> UInt64(b.mask.trailingZeroBitCount)
+                    }
+                    if b.flag {
+                        c.addFlag(id(b.id), raw, mask: b.mask, start..<r.offset, source: r.source)
+                    } else {
+                        c.addBits(id(b.id), raw, mask: b.mask, start..<r.offset, source: r.source)
+                    }
                 }
                 c.tree.close()
             }
@@ -111,15 +108,14 @@ struct LayoutRun {
         let start = r.offset
         switch v {
         case .integer(let width, let signed, let big):
-            let raw = try Self.read(width, big, &r)
-            let value: FieldValue = signed ? .signed(Self.signExtend(raw, width)) : .unsigned(raw)
+            let (value, _) = try Self.integer(width, signed, big, &r)
             c.tree.add(fid, value, start..<r.offset, source: r.source)
-        case .scaled(let width, let signed, let big, let scale, let offset):
-            let raw = try Self.read(width, big, &r)
+        case .scaled(let width, let signed, let big, let scale):
+            let raw = try r.readUnsigned(bytes: width, bigEndian: big)
             let number = signed ? Double(Self.signExtend(raw, width)) : Double(raw)
-            c.tree.add(fid, .real(Self.scaled(number, scale, offset)), start..<r.offset, source: r.source)
+            c.tree.add(fid, .real(scale.apply(number)), start..<r.offset, source: r.source)
         case .float(let width, let big):
-            let raw = try Self.read(width, big, &r)
+            let raw = try r.readUnsigned(bytes: width, bigEndian: big)
             let number =
                 width == 4 ? Double(Float(bitPattern: UInt32(truncatingIfNeeded: raw))) : Double(bitPattern: raw)
             c.tree.add(fid, .real(number), start..<r.offset, source: r.source)
@@ -127,9 +123,7 @@ struct LayoutRun {
             let bytes = try text(extent, terminated: terminated, &r)
             c.tree.add(fid, text: String(decoding: bytes, as: UTF8.self), start..<r.offset, source: r.source)
         case .bytes(let extent):
-            let n = try length(extent, r)
-            try r.skip(n)
-            c.tree.add(fid, .bytes, start..<r.offset, source: r.source)
+            try c.addBytes(fid, &r, length(extent, r))
         case .json(let extent, let members):
             let n = try length(extent, r)
             let slice = try r.readSlice(n)
@@ -138,8 +132,7 @@ struct LayoutRun {
             let u = try r.readUUID(bytes: width)
             c.tree.add(fid, .uuid(u), start..<r.offset, source: r.source)
         case .address:
-            let a = try r.readAddress()
-            c.tree.add(fid, .address(a), start..<r.offset, source: r.source)
+            try c.addAddress(fid, &r)
         case .structure(let layout, let extent):
             try structure(layout, extent, fid, .none, &r, &c, depth: depth + 1)
         case .array(let element, let countExtent, let lengthExtent):
@@ -267,9 +260,14 @@ struct LayoutRun {
     ) throws(DecodeError) {
         let bytes = slice.remainingSlice
         let range = slice.offset..<(slice.offset + slice.remaining)
-        let text = String(decoding: bytes, as: UTF8.self)
-        c.tree.open(fid, text: text, range, source: slice.source)
+        c.tree.open(fid, text: String(decoding: bytes, as: UTF8.self), range, source: slice.source)
         defer { c.tree.close() }
+        // Parsing is for the members and the notes: skipped when the run keeps neither.
+        if let mask = c.tree.fieldMask, !mask.keeps(c.core[.expert]),
+            !members.contains(where: { mask.keeps(id($0.id)) })
+        {
+            return
+        }
         guard bytes.count <= PluginLimits.maximumJSONSize else {
             c.expert(
                 .note,
@@ -304,7 +302,7 @@ struct LayoutRun {
             case .string:
                 if let s = v as? String { c.tree.add(mid, text: s, range, source: slice.source) }
             case .integer:
-                if let n = v as? NSNumber, !Self.isBoolean(n), let i = Int64(exactly: n.doubleValue) {
+                if let n = v as? NSNumber, !Self.isBoolean(n), let i = Self.integer(n) {
                     c.tree.add(mid, .signed(i), range, source: slice.source)
                 }
             case .number:
@@ -316,6 +314,16 @@ struct LayoutRun {
                     c.tree.add(mid, .boolean(n.boolValue), range, source: slice.source)
                 }
             }
+        }
+    }
+
+    /// A JSON number as an integer: exactly, whether it was parsed as one (above 2^53 too) or as
+    /// a whole double.
+    static func integer(_ n: NSNumber) -> Int64? {
+        switch n.objCType.pointee {
+        case 0x64, 0x66: return Int64(exactly: n.doubleValue)  // d, f
+        case 0x51: return n.uint64Value <= UInt64(Int64.max) ? Int64(n.uint64Value) : nil  // Q
+        default: return n.int64Value
         }
     }
 
@@ -354,24 +362,13 @@ struct LayoutRun {
         return deepest
     }
 
+    /// An integer of `width` bytes as its field value, and its raw bits.
     @inline(__always)
-    static func read(_ width: Int, _ big: Bool, _ r: inout ByteReader) throws(DecodeError) -> UInt64 {
-        guard width >= 1, width <= 8 else {
-            throw DecodeError(.malformed, offset: r.offset, "an integer is 1 to 8 bytes")
-        }
-        if !big { return try r.readUnsigned(bytes: width) }
-        var v: UInt64 = 0
-        for _ in 0..<width { v = v << 8 | UInt64(try r.readUInt8()) }
-        return v
-    }
-
-    /// `number × scale + offset`. A scale of 1/N (0.01, 0.1) divides by N instead, so that 2345
-    /// with scale 0.01 is exactly the double nearest 23.45, as a user's filter `== 23.45` expects.
-    static func scaled(_ number: Double, _ scale: Double, _ offset: Double) -> Double {
-        let inverse = 1 / scale
-        let whole = inverse.rounded()
-        let value = abs(inverse - whole) < 1e-9 * max(1, abs(whole)) && abs(whole) > 1 ? number / whole : number * scale
-        return offset == 0 ? value : value + offset
+    static func integer(_ width: Int, _ signed: Bool, _ big: Bool, _ r: inout ByteReader) throws(DecodeError) -> (
+        FieldValue, UInt64
+    ) {
+        let raw = try r.readUnsigned(bytes: width, bigEndian: big)
+        return (signed ? .signed(signExtend(raw, width)) : .unsigned(raw), raw)
     }
 
     @inline(__always)

@@ -1,3 +1,5 @@
+import BLEInspectCore
+
 /// One reason a plugin file was rejected, with the place in the file it concerns.
 public struct PluginDiagnostic: Error, Sendable, Hashable, CustomStringConvertible {
     public let file: String
@@ -17,6 +19,9 @@ public struct PluginDiagnostic: Error, Sendable, Hashable, CustomStringConvertib
     public var description: String {
         line > 0 ? "\(file):\(line):\(column): error: \(message)" : "\(file): error: \(message)"
     }
+
+    /// `description` with control characters escaped: messages quote the file's text.
+    public var safeDescription: String { TerminalSafeText.escape(description) }
 }
 
 /// A plugin file that was not loaded, and every reason why (it is never half-loaded).
@@ -41,6 +46,9 @@ public enum PluginLimits {
     public static let maximumNesting = 16
     /// The most fields one plugin registers (types used in many places multiply them).
     public static let maximumFields = 1024
+    /// The most layout items compiled for one plugin, each use of a type counted again: the bound
+    /// on loading work when fields are shared (the same names in every case of a switch).
+    public static let maximumLayoutItems = 16 * maximumFields
     /// The most elements one array decodes; a larger declared count stops the layout there.
     public static let maximumArrayElements = 1024
     /// The most nodes one plugin adds to one PDU's tree.

@@ -69,6 +69,14 @@ struct PrefixDissector: Dissector {
 struct FramedDissector: Dissector {
     let bound: BoundLayout
     let framing: Framing
+    /// The name of the data source a message is decoded from.
+    let sourceName: String
+
+    init(bound: BoundLayout, framing: Framing) {
+        self.bound = bound
+        self.framing = framing
+        sourceName = "\(bound.binding.name.isEmpty ? bound.plugin.compiled.title : bound.binding.name) message"
+    }
 
     func dissect(_ reader: inout ByteReader, _ context: inout DissectionContext) throws(DecodeError) {
         let plugin = bound.plugin
@@ -77,7 +85,7 @@ struct FramedDissector: Dissector {
         let source = reader.source
         plugin.openLayer(bound.binding, range, source: source, &context)
         defer { context.tree.close() }
-        let sdu = reader.readRest().remainingBytes
+        let sdu = reader.readRest().remainingSlice
         let streams = context.state.module(PluginStreams.self) { PluginStreams() }
         let key = PluginStreams.Key(
             connection: context.packet.connection ?? ConnectionKey(controller: context.controller, handle: 0xFFFF),
@@ -89,8 +97,10 @@ struct FramedDissector: Dissector {
         for note in result.notes {
             context.expert(note.severity, note.message, range, source: source)
         }
+        // One run for the SDU: the per-PDU field limit covers all the messages it completes.
+        var run = LayoutRun(plugin)
         for (n, message) in result.messages.enumerated() {
-            let messageSource = context.tree.addSource(message, name: "\(bound.binding.name) message")
+            let messageSource = context.tree.addSource(message, name: sourceName)
             context.tree.open(
                 plugin.id(special.message),
                 .unsigned(UInt64(n + 1)),
@@ -98,7 +108,7 @@ struct FramedDissector: Dissector {
                 source: messageSource
             )
             var r = ByteReader(message, source: messageSource)
-            var run = LayoutRun(plugin)
+            run.resetSlots()
             let depth = context.tree.depth
             do {
                 try run.decodeAll(bound.binding.layout, &r, &context)

@@ -58,7 +58,7 @@ struct JSONMember: Sendable {
 
 indirect enum LayoutValue: Sendable {
     case integer(width: Int, signed: Bool, bigEndian: Bool)
-    case scaled(width: Int, signed: Bool, bigEndian: Bool, scale: Double, offset: Double)
+    case scaled(width: Int, signed: Bool, bigEndian: Bool, scale: Scale)
     case float(width: Int, bigEndian: Bool)
     /// UTF-8 text: `terminated` reads up to a NUL (within the extent); fixed-size text drops its
     /// trailing NULs.
@@ -98,4 +98,27 @@ struct Framing: Sendable {
     let chunk: Int?
     let padding: UInt8?
     let maximumMessage: Int
+}
+
+/// `raw × scale + offset`, worked out once per field. A scale of 1/N (0.01, 0.1) divides by N
+/// instead, so that 2345 with scale 0.01 is exactly the double nearest 23.45, as a user's filter
+/// `== 23.45` expects.
+struct Scale: Sendable {
+    let factor: Double
+    let divisor: Double?
+    let offset: Double
+
+    init(scale: Double, offset: Double) {
+        let whole = (1 / scale).rounded()
+        let isInverse = abs(1 / scale - whole) < 1e-9 * max(1, abs(whole)) && abs(whole) > 1
+        factor = scale
+        divisor = isInverse ? whole : nil
+        self.offset = offset
+    }
+
+    @inline(__always)
+    func apply(_ number: Double) -> Double {
+        let value = divisor.map { number / $0 } ?? number * factor
+        return offset == 0 ? value : value + offset
+    }
 }

@@ -25,38 +25,30 @@ public struct PluginSet: DissectorPlugin {
         for target in order {
             guard let entries = grouped[target], let first = entries.first else { continue }
             registry.currentModule = first.plugin.compiled.namespace
-            let owners = Set(entries.map(\.plugin.compiled.namespace))
             let b = first.binding
             let label = b.name.isEmpty ? first.plugin.compiled.title : b.name
-            switch target {
-            case .manufacturer, .serviceData:
+            let dissector: any Dissector
+            switch (target, b.framing) {
+            case (.manufacturer, _), (.serviceData, _):
                 let sorted = entries.sorted { $0.binding.prefix.count > $1.binding.prefix.count }
-                registry.bind(
-                    PrefixDissector(table: b.table, key: b.key, entries: sorted),
-                    to: b.table,
-                    key: b.key,
-                    label: label,
-                    keepsNoState: owners.count == 1
-                )
-            case .psm where b.framing != nil:
-                if let framing = b.framing {
-                    registry.bind(
-                        FramedDissector(bound: first, framing: framing),
-                        to: b.table,
-                        key: b.key,
-                        label: label
-                    )
-                }
-            case .attribute, .psm:
+                dissector = PrefixDissector(table: b.table, key: b.key, entries: sorted)
+            case (.psm, let framing?):
+                dissector = FramedDissector(bound: first, framing: framing)
+            case (.attribute, _), (.psm, nil):
                 // A value, or an SDU without framing: one message, decoded alone.
-                registry.bind(
-                    PlainLayoutDissector(bound: first),
-                    to: b.table,
-                    key: b.key,
-                    label: label,
-                    keepsNoState: true
-                )
+                dissector = PlainLayoutDissector(bound: first)
             }
+            // Only framing keeps state. Other plugins sharing the key (advertising prefixes) add
+            // their fields too.
+            let others = Set(entries.map(\.plugin.compiled.namespace)).subtracting([first.plugin.compiled.namespace])
+            registry.bind(
+                dissector,
+                to: b.table,
+                key: b.key,
+                label: label,
+                keepsNoState: !(dissector is FramedDissector),
+                coOwners: others.sorted()
+            )
         }
     }
 }

@@ -11,8 +11,11 @@ final class PluginStreams: ConnectionScopedState {
     }
 
     struct Stream {
+        /// What has arrived and is not yet cut, from `start` on (the bytes before it are
+        /// dropped once per SDU, not once per message).
         var buffer: [UInt8] = []
-        /// The stream position of `buffer`'s first byte (for chunk boundaries).
+        var start = 0
+        /// The stream position of `buffer[start]` (for chunk boundaries).
         var position = 0
         /// Padding runs to the next chunk boundary before the next message.
         var inPadding = false
@@ -42,7 +45,7 @@ final class PluginStreams: ConnectionScopedState {
         }
     }
 
-    func feed(_ bytes: [UInt8], key: Key, framing: Framing) -> Result {
+    func feed(_ bytes: some Collection<UInt8>, key: Key, framing: Framing) -> Result {
         var result = Result()
         if streams[key] == nil, streams.count >= PluginLimits.maximumStreams {
             result.notes.append(
@@ -67,8 +70,11 @@ final class PluginStreams: ConnectionScopedState {
         }
         var s = streams[key] ?? Stream()
         total -= s.buffer.count
-        s.buffer += bytes
+        s.buffer.append(contentsOf: bytes)
         cut(&s, framing, &result)
+        s.buffer.removeFirst(s.start)
+        s.searched = max(0, s.searched - s.start)
+        s.start = 0
         if s.buffer.count > framing.maximumMessage {
             result.notes.append(
                 Note(
@@ -88,9 +94,9 @@ final class PluginStreams: ConnectionScopedState {
     }
 
     private func consume(_ s: inout Stream, _ n: Int) {
-        s.buffer.removeFirst(n)
+        s.start += n
         s.position += n
-        s.searched = 0
+        s.searched = s.start
     }
 
     /// Takes every complete message off the front of the stream.
@@ -99,8 +105,9 @@ final class PluginStreams: ConnectionScopedState {
             if s.inPadding, let chunk = framing.chunk {
                 let into = s.position % chunk
                 let need = into == 0 ? 0 : chunk - into
-                let n = min(need, s.buffer.count)
-                if let pad = framing.padding, !s.warnedPadding, s.buffer.prefix(n).contains(where: { $0 != pad }) {
+                let n = min(need, s.buffer.count - s.start)
+                let padding = s.buffer[s.start..<(s.start + n)]
+                if let pad = framing.padding, !s.warnedPadding, padding.contains(where: { $0 != pad }) {
                     s.warnedPadding = true
                     result.notes.append(
                         Note(severity: .warning, message: "padding holds bytes other than the padding byte")
@@ -119,29 +126,31 @@ final class PluginStreams: ConnectionScopedState {
         }
     }
 
+    /// The next complete message, taken off the stream; nil when it has not all arrived.
     private func next(_ s: inout Stream, _ framing: Framing, _ result: inout Result) -> [UInt8]? {
+        let from = s.start
+        let available = s.buffer.count - from
         switch framing.mode {
         case .delimiter(let d):
-            guard s.buffer.count >= d.count else { return nil }
-            var i = s.searched
+            guard available >= d.count else { return nil }
+            var i = max(s.searched, from)
             let last = s.buffer.count - d.count
             while i <= last {
                 if s.buffer[i] == d[0] && s.buffer[i..<(i + d.count)].elementsEqual(d) {
-                    let message = Array(s.buffer[0..<i])
-                    consume(&s, i + d.count)
+                    let message = Array(s.buffer[from..<i])
+                    consume(&s, i + d.count - from)
                     s.inPadding = framing.chunk != nil
                     return message
                 }
                 i += 1
             }
-            s.searched = max(0, last + 1)
+            s.searched = last + 1
             return nil
         case .lengthPrefix(let size, let big, let adjust):
-            guard s.buffer.count >= size else { return nil }
+            guard available >= size else { return nil }
             var length = 0
             for k in 0..<size {
-                let b = Int(s.buffer[big ? k : size - 1 - k])
-                length = length << 8 | b
+                length = length << 8 | Int(s.buffer[from + (big ? k : size - 1 - k)])
             }
             length += adjust
             guard length >= 0, length <= framing.maximumMessage else {
@@ -149,26 +158,26 @@ final class PluginStreams: ConnectionScopedState {
                     Note(
                         severity: .warning,
                         message:
-                            "message length \(length) is outside 0…\(framing.maximumMessage): \(s.buffer.count) bytes dropped"
+                            "message length \(length) is outside 0…\(framing.maximumMessage): \(available) bytes dropped"
                     )
                 )
-                consume(&s, s.buffer.count)
+                consume(&s, available)
                 return nil
             }
-            guard s.buffer.count >= size + length else { return nil }
-            let message = Array(s.buffer[size..<(size + length)])
+            guard available >= size + length else { return nil }
+            let message = Array(s.buffer[(from + size)..<(from + size + length)])
             consume(&s, size + length)
             s.inPadding = framing.chunk != nil
             return message
         case .chunks:
             guard let chunk = framing.chunk else { return nil }
             let need = chunk - s.position % chunk
-            guard s.buffer.count >= need else { return nil }
-            var end = need
+            guard available >= need else { return nil }
+            var end = from + need
             if let pad = framing.padding {
-                while end > 0, s.buffer[end - 1] == pad { end -= 1 }
+                while end > from, s.buffer[end - 1] == pad { end -= 1 }
             }
-            let message = Array(s.buffer[0..<end])
+            let message = Array(s.buffer[from..<end])
             consume(&s, need)
             return message
         }

@@ -70,6 +70,9 @@ struct YAMLReader {
         var quote: UInt8 = 0
         var inComment = false
         var previous: UInt8 = 0x20
+        // The last byte on this line that is not a space (0 at the start of a line): a node starts
+        // after nothing, `:`, `-`, `?`, or a flow indicator.
+        var lastSignificant: UInt8 = 0
         var pendingIndicator = false
         for b in text.utf8 {
             // Columns count characters: continuation bytes of UTF-8 do not start one.
@@ -86,6 +89,7 @@ struct YAMLReader {
                 quote = 0
                 inComment = false
                 previous = 0x20
+                lastSignificant = 0
                 continue
             }
             if inComment { continue }
@@ -93,16 +97,16 @@ struct YAMLReader {
                 if b == quote { quote = 0 }
                 continue
             }
-            let startsToken =
-                before == 0x20 || before == 0x09 || before == 0x5B || before == 0x7B
-                || before == 0x2C || before == 0x2D || before == 0x3A
+            let separated = before == 0x20 || before == 0x09 || before == 0x5B || before == 0x7B || before == 0x2C
+            let afterIndicator = [0, 0x3A, 0x2D, 0x3F, 0x5B, 0x7B, 0x2C].contains(lastSignificant)
             if b == 0x23 && (before == 0x20 || before == 0x09) {
                 inComment = true
-            } else if (b == 0x22 || b == 0x27) && startsToken {
+            } else if separated && afterIndicator && (b == 0x22 || b == 0x27) {
                 quote = b
-            } else if (b == 0x26 || b == 0x2A) && startsToken {
+            } else if separated && afterIndicator && (b == 0x26 || b == 0x2A) {
                 pendingIndicator = true
             }
+            if b != 0x20 && b != 0x09 { lastSignificant = b }
         }
         return nil
     }
@@ -221,22 +225,11 @@ struct YAMLReader {
     }
 
     private mutating func hexBytes(_ text: String, _ node: Node, _ what: String) -> [UInt8]? {
-        var t = text.lowercased()
-        if t.hasPrefix("0x") { t.removeFirst(2) }
-        t.removeAll { $0 == " " || $0 == ":" || $0 == "-" }
-        guard t.count % 2 == 0, t.allSatisfy(\.isHexDigit) else {
+        guard let bytes = HexText.parse(text) else {
             error(node, "\(what) must be hex bytes such as 'AC 01' (or {text: \"EOF\"}), not '\(text)'")
             return nil
         }
-        var out: [UInt8] = []
-        var i = t.startIndex
-        while i < t.endIndex {
-            let j = t.index(i, offsetBy: 2)
-            guard let b = UInt8(t[i..<j], radix: 16) else { return nil }
-            out.append(b)
-            i = j
-        }
-        return out
+        return bytes
     }
 
     static func parseInteger(_ text: String) -> Int64? {
@@ -281,23 +274,9 @@ struct YAMLReader {
     static func closest(_ word: String, in candidates: [String]) -> String? {
         var best: (String, Int)? = nil
         for c in candidates {
-            let d = distance(Array(word), Array(c))
+            let d = EditDistance.levenshtein(Array(word.utf8), Array(c.utf8))
             if d <= 2, best.map({ d < $0.1 }) ?? true { best = (c, d) }
         }
         return best?.0
-    }
-
-    private static func distance(_ a: [Character], _ b: [Character]) -> Int {
-        guard !a.isEmpty else { return b.count }
-        guard !b.isEmpty else { return a.count }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var row = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = row
-        }
-        return previous[b.count]
     }
 }

@@ -79,6 +79,53 @@ import Testing
         )
     }
 
+    /// Types used four times over, sixteen levels deep (4^16 uses), and a switch whose cases all
+    /// reuse one name (fields shared, so the field limit alone would not stop it): loading stops
+    /// at the item limit instead of walking the tree.
+    @Test func exponentialLayoutsStopEarly() {
+        var wide = [
+            "plugin: wide", "characteristics:", "  - uuid: 5A1C0001-7E3D-4C8B-9F2A-1B0E5D4C3A20", "    fields: t0",
+            "types:",
+        ]
+        for i in 0..<15 {
+            wide.append(
+                "  t\(i): [{name: a, type: t\(i + 1)}, {name: b, type: t\(i + 1)}, {name: c, type: t\(i + 1)}, {name: d, type: t\(i + 1)}]"
+            )
+        }
+        wide.append("  t15: [{name: v, type: uint8}]")
+        var shared = [
+            "plugin: shared", "characteristics:", "  - uuid: 5A1C0001-7E3D-4C8B-9F2A-1B0E5D4C3A20", "    fields: s0",
+            "types:",
+        ]
+        for i in 0..<7 {
+            shared.append("  s\(i):")
+            shared.append("    - {name: op, type: uint8}")
+            shared.append("    - switch: op")
+            shared.append(
+                "      cases: {1: [{name: x, type: s\(i + 1)}], 2: [{name: x, type: s\(i + 1)}], 3: [{name: x, type: s\(i + 1)}], 4: [{name: x, type: s\(i + 1)}], 5: [{name: x, type: s\(i + 1)}], 6: [{name: x, type: s\(i + 1)}], 7: [{name: x, type: s\(i + 1)}], 8: [{name: x, type: s\(i + 1)}]}"
+            )
+        }
+        shared.append("  s7: [{name: v, type: uint8}]")
+        for (name, lines) in [("wide", wide), ("shared", shared)] {
+            let started = Date()
+            let result = PluginCompiler.compile(lines.joined(separator: "\n"), file: "\(name).yaml")
+            guard case .failure(let rejection) = result else {
+                Issue.record("\(name) accepted")
+                continue
+            }
+            #expect(
+                rejection.diagnostics.contains {
+                    $0.message.contains("more than \(PluginLimits.maximumFields) fields")
+                        || $0.message.contains("more than \(PluginLimits.maximumLayoutItems) items")
+                        || $0.message.contains("nesting deeper")
+                },
+                "\(name): \(rejection)"
+            )
+            // A hang guard: the full walk would be billions of steps.
+            #expect(Date().timeIntervalSince(started) < 30, "\(name)")
+        }
+    }
+
     /// A YAML "billion laughs" is refused before it is composed.
     @Test func aliasBomb() {
         var lines = ["plugin: laughs", "types:", "  l0: &l0 [{name: a, type: uint8}]"]

@@ -124,10 +124,49 @@ import Testing
         let mine = report("AA 01 34 12")
         let snaps = Dissect.frames([beacon, mine], registry: registry)
         #expect(snaps[0].uints("bluetooth.apple.ibeacon.major") == [1], "the built-in iBeacon decoder still runs")
+        // A run that needs only the built-in fields (`-Y bluetooth.apple…`) skips stateless
+        // bindings owned by no module it needs: the plugin's binding, which runs the Apple
+        // decoder, must not be one of them.
+        let major = try #require(registry.field(named: "bluetooth.apple.ibeacon.major"))
+        var engine = DissectionEngine(registry: registry)
+        engine.skipStateless(unlessOwnedBy: [registry.owner(of: major)])
+        let skipped = engine.dissect(beacon, wantsInfo: false) {
+            FrameSnapshot(frame: beacon, tree: $0, registry: registry)
+        }
+        #expect(skipped.uints("bluetooth.apple.ibeacon.major") == [1])
         #expect(!snaps[0].has("applex"))
         #expect(snaps[1].uints("applex.value") == [0x1234])
         #expect(snaps[1].hex("applex.prefix") == ["aa01"])
         #expect(!snaps[1].has("bluetooth.apple.ibeacon.major"))
+    }
+
+    /// A plugin's name for a UUID that a module also names replaces the module's, as its bindings
+    /// do, instead of failing the registry.
+    @Test func pluginNameReplacesModuleName() throws {
+        enum NamingModule: DissectorModule {
+            static let name = "naming"
+            static func register(_ registry: inout RegistryBuilder) {
+                registry.name(BluetoothUUID(uuid16: 0xFFF0), "Module Name")
+            }
+        }
+        let plugin = try PluginCompiler.compile(
+            "plugin: renamer\nservices:\n  - {uuid: 0xFFF0, name: Plugin Name}",
+            file: "renamer.yaml"
+        ).get()
+        let registry = try RegistryBuilder.build(
+            modules: StandardModules.builtIn + [NamingModule.self],
+            plugins: [PluginSet([plugin])]
+        )
+        #expect(registry.name(of: BluetoothUUID(uuid16: 0xFFF0)) == "Plugin Name")
+    }
+
+    /// `*` and `&` are anchors and aliases only where a node starts.
+    @Test func anchorScan() {
+        #expect(YAMLReader.firstAnchorOrAlias("help: multiply by *factor & add") == nil)
+        #expect(YAMLReader.firstAnchorOrAlias("unit: m*s\nname: \"*x\"") == nil)
+        #expect(YAMLReader.firstAnchorOrAlias("a: *b")?.column == 4)
+        #expect(YAMLReader.firstAnchorOrAlias("a: [x, *b]")?.column == 8)
+        #expect(YAMLReader.firstAnchorOrAlias("x: 1\n- &a y")?.line == 2)
     }
 
     /// Replacing a built-in decoder is reported, unless the plugin says it means to.

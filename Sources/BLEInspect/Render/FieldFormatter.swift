@@ -122,6 +122,12 @@ public struct FieldFormatter: Sendable {
         FieldText.text(ref, texts)
     }
 
+    /// A UUID's name: the one in `names` (a registry's `uuidNames`: plugins', modules'), else the
+    /// SIG's.
+    public static func uuidName(_ u: BluetoothUUID, names: [BluetoothUUID: String]) -> String? {
+        names.isEmpty ? uuidName(u) : names[u] ?? uuidName(u)
+    }
+
     /// The SIG name of a UUID, if it has one.
     public static func uuidName(_ u: BluetoothUUID) -> String? {
         if let short = u.uuid16 { return AssignedNumbers.uuid16Name(short) }

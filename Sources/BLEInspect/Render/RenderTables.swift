@@ -227,9 +227,7 @@ struct NameCache: ~Copyable {
     /// (`FieldFormatter.uuidName`); nil when it has none. Valid until the next call.
     @inline(__always)
     mutating func uuidName(_ u: BluetoothUUID, tables: RenderTables) -> UnsafeBufferPointer<UInt8>? {
-        find(Self.uuidField, u.high, u.low) {
-            tables.uuidNames.isEmpty ? FieldFormatter.uuidName(u) : tables.uuidNames[u] ?? FieldFormatter.uuidName(u)
-        }
+        find(Self.uuidField, u.high, u.low) { FieldFormatter.uuidName(u, names: tables.uuidNames) }
     }
 
     private mutating func find(

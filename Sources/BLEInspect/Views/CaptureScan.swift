@@ -64,12 +64,10 @@ public struct CaptureScan {
         case .failure(let status): return status
         }
         guard RunSetup.fieldsPresent(consumer.missing, view: name, errorOutput) else { return .software }
-        return run(
-            registry: prepared.registry,
-            filter: prepared.filter,
-            derived: consumer.readsDevices,
-            consumer.take
-        )
+        // What a view writes while it reads (follow) names UUIDs as the registry does.
+        return ViewText.$registryNames.withValue(prepared.registry.uuidNames) {
+            run(registry: prepared.registry, filter: prepared.filter, derived: consumer.readsDevices, consumer.take)
+        }
     }
 
     /// Reads every input and calls `body` with each frame that passes the filter and its tree

@@ -436,7 +436,7 @@ public enum GATTCommandRunner {
             return .success(.init(missing: builder.missingFields, take: { builder.add($0, $1) }))
         }
         guard let builder = built, status != .software else { return status }
-        ViewText.$pluginNames.withValue(names) {
+        ViewText.$registryNames.withValue(names) {
             output.append(json ? GATTReport.json(builder.model).text : GATTReport.text(builder.model))
         }
         output.flush()

@@ -98,13 +98,11 @@ enum ViewText {
     }
 
     /// Names plugins and modules gave UUIDs, for the view being written (the registry's
-    /// `uuidNames`).
-    @TaskLocal static var pluginNames: [BluetoothUUID: String] = [:]
+    /// `uuidNames`; set by `CaptureScan.runView` while it reads, and by `gatt` while it writes).
+    @TaskLocal static var registryNames: [BluetoothUUID: String] = [:]
 
     /// A UUID's name: a plugin's or a module's, else the SIG's (or a vendor's).
-    static func uuidName(_ u: BluetoothUUID) -> String? {
-        pluginNames.isEmpty ? FieldFormatter.uuidName(u) : pluginNames[u] ?? FieldFormatter.uuidName(u)
-    }
+    static func uuidName(_ u: BluetoothUUID) -> String? { FieldFormatter.uuidName(u, names: registryNames) }
 
     /// The UUID and its name: `0x180F Battery`.
     static func uuidWithName(_ u: BluetoothUUID) -> String {

@@ -133,6 +133,18 @@ public struct ByteReader: Sendable {
         return v
     }
 
+    /// Reads an unsigned integer of `count` bytes (1...8) in either byte order.
+    @inlinable
+    public mutating func readUnsigned(bytes count: Int, bigEndian: Bool) throws(DecodeError) -> UInt64 {
+        guard bigEndian else { return try readUnsigned(bytes: count) }
+        precondition(count >= 1 && count <= 8)
+        try need(count)
+        var v: UInt64 = 0
+        for k in 0..<count { v = v << 8 | UInt64(storage[index + k]) }
+        index += count
+        return v
+    }
+
     /// Reads a 6-byte Bluetooth device address (little-endian on the wire).
     @inlinable
     public mutating func readAddress() throws(DecodeError) -> BDAddr {

@@ -43,6 +43,9 @@ public final class Binding: Sendable {
     /// dissector may still run for PDUs it does not claim (a manufacturer-data prefix that does
     /// not match, for example).
     public let shadowed: Binding?
+    /// Other modules whose fields the dissector adds: the plugins sharing one binding, the module
+    /// of the binding it replaced (for `DissectorRegistry.ownersBeneath`).
+    let coOwners: [String]
 
     init(
         dissector: any Dissector,
@@ -51,7 +54,8 @@ public final class Binding: Sendable {
         keepsNoState: Bool = false,
         dispatchesInto: [TableID] = [],
         fromPlugin: Bool = false,
-        shadowed: Binding? = nil
+        shadowed: Binding? = nil,
+        coOwners: [String] = []
     ) {
         self.dissector = dissector
         self.owner = owner
@@ -60,19 +64,36 @@ public final class Binding: Sendable {
         self.dispatchesInto = dispatchesInto
         self.fromPlugin = fromPlugin
         self.shadowed = shadowed
+        self.coOwners = coOwners
     }
 
-    func with(keepsNoState: Bool? = nil, shadowed: Binding? = nil) -> Binding {
-        let stateless = keepsNoState ?? self.keepsNoState
-        guard stateless != self.keepsNoState || shadowed != nil else { return self }
-        return Binding(
+    func with(keepsNoState: Bool) -> Binding {
+        keepsNoState == self.keepsNoState
+            ? self
+            : Binding(
+                dissector: dissector,
+                owner: owner,
+                label: label,
+                keepsNoState: keepsNoState,
+                dispatchesInto: dispatchesInto,
+                fromPlugin: fromPlugin,
+                shadowed: shadowed,
+                coOwners: coOwners
+            )
+    }
+
+    /// This plugin binding in place of the module binding `builtIn`, which it may still run: it
+    /// keeps no state only if both keep none, and reaches what both reach.
+    func replacing(_ builtIn: Binding) -> Binding {
+        Binding(
             dissector: dissector,
             owner: owner,
             label: label,
-            keepsNoState: stateless,
-            dispatchesInto: dispatchesInto,
-            fromPlugin: fromPlugin,
-            shadowed: shadowed ?? self.shadowed
+            keepsNoState: keepsNoState && builtIn.keepsNoState,
+            dispatchesInto: dispatchesInto + builtIn.dispatchesInto,
+            fromPlugin: true,
+            shadowed: builtIn,
+            coOwners: coOwners + [builtIn.owner] + builtIn.coOwners
         )
     }
 }
@@ -105,6 +126,8 @@ public struct RegistryBuilder: Sendable {
     private var postDissectors: [Binding] = []
     private var problems: [String] = []
     private var uuidNames: [BluetoothUUID: String] = [:]
+    /// The UUIDs a plugin named (a plugin's name replaces a module's).
+    private var pluginNamed: Set<BluetoothUUID> = []
     /// The module registering now; set by `build(modules:)`.
     public var currentModule = "core"
     /// Whether the module registering now is a plugin; set by `build(modules:plugins:)`.
@@ -114,18 +137,11 @@ public struct RegistryBuilder: Sendable {
 
     /// Registers a field set; its layer descriptor first, then its cases in raw-value order.
     public mutating func register<F: FieldSet>(_ type: F.Type) -> Fields<F> {
-        let layer = FieldID(UInt32(fields.count))
-        fields.append(F.layer)
-        fieldOwners.append(currentModule)
-        let base = UInt32(fields.count)
         let cases = Array(F.allCases).sorted { $0.rawValue < $1.rawValue }
-        for (i, c) in cases.enumerated() {
-            if Int(c.rawValue) != i {
-                problems.append("\(F.self): raw values must run 0, 1, 2…; \(c) is \(c.rawValue), expected \(i)")
-            }
-            fields.append(c.descriptor)
-            fieldOwners.append(currentModule)
+        for (i, c) in cases.enumerated() where Int(c.rawValue) != i {
+            problems.append("\(F.self): raw values must run 0, 1, 2…; \(c) is \(c.rawValue), expected \(i)")
         }
+        let (layer, base) = register(layer: F.layer, fields: cases.map(\.descriptor))
         return Fields(layer: layer, base: base)
     }
 
@@ -144,8 +160,13 @@ public struct RegistryBuilder: Sendable {
     }
 
     /// Names a UUID (a custom service, characteristic or descriptor) wherever it is shown.
-    /// The assigned numbers name the SIG's own UUIDs; a name given here is shown first.
+    /// The assigned numbers name the SIG's own UUIDs; a name given here is shown first. A plugin's
+    /// name replaces a module's, as its bindings do.
     public mutating func name(_ uuid: BluetoothUUID, _ name: String) {
+        if registeringPlugin, uuidNames[uuid] != nil, !pluginNamed.contains(uuid) {
+            uuidNames[uuid] = nil
+        }
+        if registeringPlugin { pluginNamed.insert(uuid) }
         if let existing = uuidNames[uuid], existing != name {
             problems.append("UUID \(uuid) named twice (\"\(existing)\" and \"\(name)\" by \(currentModule))")
             return
@@ -177,13 +198,16 @@ public struct RegistryBuilder: Sendable {
     /// `dispatchesInto` lists every table it dispatches into. The binding counts as stateless
     /// only when all bindings in those tables are too, so a stateful plugin bound beneath it
     /// makes it stateful. Stateless PDUs may be decoded by another engine on another thread.
+    /// `coOwners` names other modules whose fields the dissector adds (several plugins sharing
+    /// one binding), so that skipping by field owner (`DissectionEngine.skipStateless`) sees them.
     public mutating func bind(
         _ dissector: any Dissector,
         to table: TableID,
         key: DissectorKey,
         label: String = "",
         keepsNoState: Bool = false,
-        dispatchesInto: [TableID] = []
+        dispatchesInto: [TableID] = [],
+        coOwners: [String] = []
     ) {
         let binding = Binding(
             dissector: dissector,
@@ -191,7 +215,8 @@ public struct RegistryBuilder: Sendable {
             label: label,
             keepsNoState: keepsNoState,
             dispatchesInto: dispatchesInto,
-            fromPlugin: registeringPlugin
+            fromPlugin: registeringPlugin,
+            coOwners: coOwners
         )
         pendingBindings.append((table, key, binding))
     }
@@ -315,7 +340,7 @@ public struct RegistryBuilder: Sendable {
             if let existing = t.bindings[key] {
                 if existing.fromPlugin != binding.fromPlugin {
                     let (plugin, builtIn) = binding.fromPlugin ? (binding, existing) : (existing, binding)
-                    t.bindings[key] = plugin.with(shadowed: builtIn)
+                    t.bindings[key] = plugin.replacing(builtIn)
                     tables[table] = t
                     overrides.append(
                         BindingOverride(
@@ -473,12 +498,14 @@ public final class DissectorRegistry: Sendable {
     /// into, those of every binding beneath it.
     public func ownersBeneath(_ binding: Binding) -> Set<String> {
         var owners: Set<String> = [binding.owner]
+        owners.formUnion(binding.coOwners)
         var seen = Set<TableID>()
         var pending = binding.dispatchesInto
         while let id = pending.popLast() {
             guard seen.insert(id).inserted, let table = tables[id] else { continue }
             for inner in table.bindings.values {
                 owners.insert(inner.owner)
+                owners.formUnion(inner.coOwners)
                 pending += inner.dispatchesInto
             }
         }
