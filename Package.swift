@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// Dissector modules: each is its own target and never imports another (they meet through tables).
-let dissectors = ["HCI", "Advertising", "L2CAP", "ATT", "SMP", "Device"]
+let dissectors = ["HCI", "Advertising", "L2CAP", "ATT", "SMP", "Device", "LinkLayer"]
 let dissectorTargets: [Target] = dissectors.flatMap { name -> [Target] in
     [
         .target(name: "BLEDissector\(name)", dependencies: ["BLEInspectCore", "BLEAssignedNumbers"]),

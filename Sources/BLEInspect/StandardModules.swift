@@ -3,6 +3,7 @@ import BLEDissectorAdvertising
 import BLEDissectorDevice
 import BLEDissectorHCI
 import BLEDissectorL2CAP
+import BLEDissectorLinkLayer
 import BLEDissectorSMP
 public import BLEInspectCore
 public import BLEInspectPlugins
@@ -15,7 +16,10 @@ public enum StandardModules {
     /// The modules built into bleinspect. Computed, not stored: a stored array of metatypes is
     /// global state that Swift 6 cannot prove safe to share between threads.
     public static var builtIn: [any DissectorModule.Type] {
-        [HCIModule.self, AdvertisingModule.self, L2CAPModule.self, ATTModule.self, SMPModule.self, DeviceModule.self]
+        [
+            HCIModule.self, AdvertisingModule.self, L2CAPModule.self, ATTModule.self, SMPModule.self, DeviceModule.self,
+            LinkLayerModule.self,
+        ]
     }
 
     /// The built-in modules, then the extra ones: what every registry of the process is built from

@@ -6,6 +6,36 @@ public struct PacketInfo: Sendable {
     public var cid: UInt16?
     /// The PSM of the current credit-based channel.
     public var psm: UInt16?
+    /// What a sniffer header said about the current link-layer packet.
+    public var linkLayer: LinkLayerInfo?
+    public init() {}
+}
+
+/// What a sniffer's header says about one over-the-air packet, for the link-layer dissector.
+public struct LinkLayerInfo: Sendable {
+    /// Whether the sniffer checked the CRC, and what it found.
+    public enum CRC: UInt8, Sendable { case unchecked, valid, invalid }
+    /// Who sent a data-channel packet, when the sniffer says.
+    public enum Sender: UInt8, Sendable { case unknown, central, peripheral }
+
+    /// RF channel index 0–39, when known.
+    public var channel: UInt8?
+    public var crc: CRC = .unchecked
+    public var sender: Sender = .unknown
+    /// Whether the sniffer says which packets were sent encrypted (`encrypted`); when it does
+    /// not, the link layer follows the encryption procedure itself.
+    public var reportsEncryption = false
+    /// The sniffer says the packet was sent encrypted.
+    public var encrypted = false
+    /// The sniffer decrypted the packet: its payload is plain text (and carries no MIC).
+    public var decrypted = false
+    /// The sniffer says the MIC was checked and is wrong.
+    public var badMIC = false
+    /// The sniffer says the packet is an auxiliary advertising PDU (secondary channel).
+    public var auxiliary = false
+    /// 0 LE 1M, 1 LE 2M, 2 LE Coded, when known.
+    public var phy: UInt8?
+
     public init() {}
 }
 
@@ -17,7 +47,9 @@ public struct DissectionContext {
     public var tree: ProtocolTree
     public internal(set) var frameNumber: Int
     public internal(set) var timestamp: Timestamp
-    public internal(set) var direction: Direction
+    /// Which way the frame went: from the capture, or set by a dissector that learns it from the
+    /// frame itself (a sniffer's central-to-peripheral packets count as sent, as tshark shows them).
+    public var direction: Direction
     public internal(set) var controller: UInt16
     public var packet = PacketInfo()
     /// Whether one-line summaries are wanted; when false, `setInfo` does not build strings.

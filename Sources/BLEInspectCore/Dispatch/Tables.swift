@@ -92,6 +92,13 @@ public enum StandardTables {
     /// packets nor text: index records (0 New, 1 Delete, 8 Open, 9 Close, 10 Info), vendor
     /// diagnostics, management control. The dissector gets the record's payload.
     public static let monitorOpcode = TableID("hci_mon.opcode", standardSlot: 15)
+    /// Link-layer frames from sniffers by pcap link type (`FrameKind.linkLayer`): 251 LE link
+    /// layer, 256 LE link layer with RF header, 272 nRF Sniffer, 192 PPI, 147 (user 0, which
+    /// Ubertooth and crackle use for the LE link layer). The dissector gets the whole record.
+    public static let linkType = TableID("pcap.dlt", standardSlot: 16)
+    /// LE link-layer packets (access address, header, PDU, CRC), key 0: what the sniffer headers
+    /// hand on. `PacketInfo.linkLayer` carries what the sniffer header said about the packet.
+    public static let btle = TableID("btle", standardSlot: 17)
 
     /// Every standard table with its description and key kind.
     public static let declarations: [(TableID, String, TableKeyKind)] = [
@@ -111,6 +118,8 @@ public enum StandardTables {
         (advertisingData, "Advertising data blocks", .integer(bits: 8)),
         (smpOpcode, "SMP PDUs by opcode", .integer(bits: 8)),
         (monitorOpcode, "Linux monitor records (not HCI, not text) by opcode", .integer(bits: 16)),
+        (linkType, "Sniffer link-layer frames by pcap link type", .integer(bits: 16)),
+        (btle, "LE link-layer packets after the sniffer header", .integer(bits: 8)),
     ]
 }
 

@@ -1,0 +1,311 @@
+import BLEInspectCore
+
+extension LinkLayerDissector {
+    /// A data-channel PDU: the header, then by LLID an L2CAP fragment or a control PDU, unless it
+    /// was sent encrypted and is not decrypted, or is a retransmission, or its CRC is bad.
+    func dataPDU(
+        _ r: inout ByteReader,
+        _ packet: inout Packet,
+        _ accessAddress: UInt32,
+        complete: Bool,
+        _ ctx: inout DissectionContext
+    ) throws(DecodeError) -> ByteReader? {
+        let hs = r.offset
+        let header = try r.readUInt16()
+        let hr = hs..<(hs + 2)
+        let llid = UInt8(header & 0x03)
+        let length = Int(header >> 8)
+        ctx.tree.open(f[.dataHeader], .none, hr, source: r.source)
+        ctx.addBits(f[.llid], UInt64(header), mask: 0x03, hr, source: r.source)
+        ctx.addBits(f[.nesn], UInt64(header), mask: 0x04, hr, source: r.source)
+        ctx.addBits(f[.sn], UInt64(header), mask: 0x08, hr, source: r.source)
+        ctx.addFlag(f[.md], UInt64(header), mask: 0x10, hr, source: r.source)
+        ctx.addFlag(f[.cp], UInt64(header), mask: 0x20, hr, source: r.source)
+        ctx.addBits(f[.dataRFU], UInt64(header), mask: 0xC0, hr, source: r.source)
+        ctx.tree.add(f[.dataLength], .unsigned(UInt64(length)), hs + 1..<hs + 2, source: r.source)
+        if header & 0x20 != 0 { try ctx.addUInt8(f[.dataCTEInfo], &r) }
+        ctx.tree.close()
+
+        let state = LinkLayerState.of(ctx)
+        var connection = state.connections[accessAddress]
+        if connection == nil && packet.crcOK {
+            // Followed from the middle: the sniffer missed (or was not there for) the CONNECT_IND.
+            let c = state.open(accessAddress, frame: ctx.frameNumber, &ctx)
+            ctx.state.openConnection(
+                c.key,
+                ConnectionInfo(peer: BDAddr(rawValue: 0), peerAddressType: 0, role: 0, openedInFrame: ctx.frameNumber)
+            )
+            ctx.expert(
+                .note,
+                "Connection start not captured: first packet on access address 0x\(String(accessAddress, radix: 16))",
+                hr,
+                source: r.source
+            )
+            connection = c
+        }
+        let sender = senderOf(&packet, connection, &ctx)
+        if let connection {
+            ctx.tree.add(f[.connection], .unsigned(UInt64(connection.number)), hr, source: r.source)
+            if let a = connection.central { ctx.tree.add(f[.centralAddress], .address(a), hr, source: r.source) }
+            if let a = connection.peripheral { ctx.tree.add(f[.peripheralAddress], .address(a), hr, source: r.source) }
+            if let frame = connection.connectFrame {
+                ctx.tree.add(f[.connectionParametersIn], .unsigned(UInt64(frame)), hr, source: r.source)
+            }
+            if packet.crcOK { connection.lastFrame = ctx.frameNumber }
+        }
+        ctx.tree.add(f[.sender], .unsigned(UInt64(sender.rawValue)), hr, source: r.source)
+        if packet.info.sender == .unknown && sender != .unknown {
+            ctx.tree.add(f[.senderInferred], .boolean(true), hr, source: r.source)
+        }
+        switch sender {
+        case .central: ctx.direction = .hostToController
+        case .peripheral: ctx.direction = .controllerToHost
+        case .unknown: break
+        }
+        let arrow = sender == .central ? "C→P " : sender == .peripheral ? "P→C " : ""
+
+        if length == 0 {
+            ctx.setInfo(arrow + (llid == 1 ? "Empty PDU" : "Empty PDU (LLID \(llid))"))
+            return nil
+        }
+        // Encrypted, unless the sniffer decrypted it: the payload and its 4-byte MIC.
+        let encrypted =
+            !packet.info.decrypted
+            && (packet.info.reportsEncryption ? packet.info.encrypted : connection?.encrypted ?? false)
+        if encrypted {
+            ctx.tree.add(f[.encrypted], .boolean(true), hr, source: r.source)
+            ctx.setInfo(arrow + "Encrypted PDU (LLID \(llid), \(length) bytes)")
+            if r.remaining > 4 {
+                _ = try ctx.addBytes(f[.encryptedData], &r, r.remaining - 4)
+            }
+            if r.remaining == 4 { try ctx.addUInt32(f[.mic], &r, bigEndian: true) }
+            ctx.expert(.note, "Encrypted: the payload is not decoded (no key)", hr, source: r.source)
+            return nil
+        }
+        if !packet.crcOK || !complete {
+            ctx.setInfo(arrow + (packet.crcOK ? "Cut PDU" : "PDU with a bad CRC"))
+            if llid == 3 && packet.crcOK == false {
+                // Shown, but it changes nothing.
+                ctx.run(control, &r)
+            } else if !r.isAtEnd {
+                ctx.addRest(ctx.core[.data], &r)
+            }
+            return nil
+        }
+        if let connection, let index = sender.index,
+            let previous = connection.lastPacket[index], retransmits(previous, header: header, r)
+        {
+            ctx.tree.add(f[.retransmission], .boolean(true), hr, source: r.source)
+            ctx.expert(.note, "Retransmission of frame \(previous.frame): not passed on again", hr, source: r.source)
+            ctx.setInfo(arrow + "Retransmission of frame \(previous.frame)")
+            ctx.addRest(ctx.core[.data], &r)
+            return nil
+        }
+        if let connection, let index = sender.index {
+            connection.lastPacket[index] = (UInt8((header >> 3) & 1), Self.digest(r.remainingSlice), ctx.frameNumber)
+        }
+        switch llid {
+        case 3:
+            if let connection { follow(control: r, connection, sender, &ctx) }
+            // The control dissector appends the PDU's name.
+            ctx.setInfo(arrow)
+            ctx.run(control, &r)
+        case 1, 2:
+            guard let connection, let index = sender.index else {
+                ctx.setInfo(arrow + "L2CAP fragment (sender unknown)")
+                ctx.addRest(ctx.core[.data], &r)
+                return nil
+            }
+            ctx.packet.connection = connection.key
+            return reassemble(start: llid == 2, &r, connection, index, arrow, &ctx)
+        default:
+            ctx.setInfo(arrow + "Reserved LLID 0")
+            ctx.expert(.warning, "Reserved LLID 0", hr, source: r.source)
+            ctx.addRest(ctx.core[.data], &r)
+        }
+        return nil
+    }
+
+    /// Who sent the packet: the sniffer's word, else inferred from timing. Within a connection
+    /// event the two sides take turns, the central first; an event starts after a gap longer
+    /// than any packet takes.
+    private func senderOf(_ packet: inout Packet, _ connection: LLConnection?, _ ctx: inout DissectionContext)
+        -> LinkLayerInfo.Sender
+    {
+        let nanos = ctx.timestamp.seconds &* 1_000_000_000 &+ Int64(ctx.timestamp.nanoseconds)
+        defer { connection?.lastNanos = nanos }
+        if packet.info.sender != .unknown {
+            connection?.lastSender = packet.info.sender
+            return packet.info.sender
+        }
+        guard let connection else { return .unknown }
+        let sender: LinkLayerInfo.Sender
+        if let last = connection.lastNanos, nanos &- last < 3_000_000, nanos >= last,
+            connection.lastSender != .unknown
+        {
+            sender = connection.lastSender == .central ? .peripheral : .central
+        } else {
+            sender = .central
+        }
+        connection.lastSender = sender
+        return sender
+    }
+
+    /// Whether the packet repeats the sender's previous one: the same sequence number and
+    /// payload.
+    private func retransmits(_ previous: (sn: UInt8, digest: UInt64, frame: Int), header: UInt16, _ r: ByteReader)
+        -> Bool
+    {
+        previous.sn == UInt8((header >> 3) & 1) && previous.digest == Self.digest(r.remainingSlice)
+    }
+
+    /// FNV-1a over the payload and its length.
+    static func digest(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(bytes.count)
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }
+        return h
+    }
+
+    /// What a control PDU changes in the connection's state: encryption starting or pausing,
+    /// the connection ending.
+    private func follow(
+        control r: ByteReader,
+        _ connection: LLConnection,
+        _ sender: LinkLayerInfo.Sender,
+        _ ctx: inout DissectionContext
+    ) {
+        guard let opcode = r.peekUInt8() else { return }
+        switch opcode {
+        case 0x02:  // LL_TERMINATE_IND: the connection's upper-layer state goes
+            connection.terminated = true
+            LinkLayerState.of(ctx).forget(connection, ctx)
+        case 0x05:  // LL_START_ENC_REQ: sent in the clear; everything after it is encrypted
+            connection.encrypted = true
+        case 0x0B:  // LL_PAUSE_ENC_RSP: the central's, sent in the clear, ends encryption
+            if sender == .central { connection.encrypted = false }
+        default:
+            break
+        }
+    }
+
+    /// Feeds one fragment to the sender's reassembly; returns the complete L2CAP PDU when there
+    /// is one (in the packet's bytes, or in a new data source).
+    private func reassemble(
+        start: Bool,
+        _ r: inout ByteReader,
+        _ connection: LLConnection,
+        _ index: Int,
+        _ arrow: String,
+        _ ctx: inout DissectionContext
+    ) -> ByteReader? {
+        let state = LinkLayerState.of(ctx)
+        let range = r.offset..<(r.offset + r.remaining)
+        let source = r.source
+        func expected(_ bytes: ArraySlice<UInt8>) -> Int? {
+            guard bytes.count >= 2 else { return nil }
+            return (Int(bytes[bytes.startIndex + 1]) << 8 | Int(bytes[bytes.startIndex])) + 4
+        }
+        if start {
+            if let old = connection.partials[index] {
+                connection.partials[index] = nil
+                state.buffered -= old.bytes.count
+                ctx.expert(
+                    .warning,
+                    "Incomplete L2CAP PDU discarded (\(old.bytes.count) of \(old.expected.map(String.init) ?? "?") bytes, started in frame \(old.startFrame))",
+                    range,
+                    source: source
+                )
+            }
+            let bytes = r.remainingSlice
+            let total = expected(bytes)
+            if let total, bytes.count >= total {
+                ctx.setInfo(arrow + "L2CAP")
+                return r.readRest()
+            }
+            guard state.buffered + bytes.count <= LinkLayerState.maximumBuffered else {
+                ctx.expert(
+                    .warning,
+                    "Limit reached: \(LinkLayerState.maximumBuffered) bytes of incomplete L2CAP PDUs; fragment not kept",
+                    range,
+                    source: source
+                )
+                ctx.addRest(ctx.core[.data], &r)
+                return nil
+            }
+            connection.partials[index] = LLPartial(
+                bytes: Array(bytes),
+                expected: total,
+                startFrame: ctx.frameNumber,
+                fragments: 1
+            )
+            state.buffered += bytes.count
+            ctx.setInfo(arrow + "L2CAP fragment (start, \(bytes.count) of \(total.map(String.init) ?? "?") bytes)")
+            ctx.addRest(ctx.core[.data], &r)
+            return nil
+        }
+        guard var partial = connection.partials[index] else {
+            ctx.expert(
+                .warning,
+                "L2CAP continuation fragment without a start fragment; discarded",
+                range,
+                source: source
+            )
+            ctx.setInfo(arrow + "L2CAP fragment (continuation, no start)")
+            ctx.addRest(ctx.core[.data], &r)
+            return nil
+        }
+        connection.partials[index] = nil
+        state.buffered -= partial.bytes.count
+        let bytes = r.remainingSlice
+        guard partial.bytes.count + bytes.count <= LinkLayerState.maximumPDU,
+            state.buffered + partial.bytes.count + bytes.count <= LinkLayerState.maximumBuffered
+        else {
+            ctx.expert(
+                .warning,
+                "Limit reached: the L2CAP PDU started in frame \(partial.startFrame) is too large; discarded",
+                range,
+                source: source
+            )
+            ctx.addRest(ctx.core[.data], &r)
+            return nil
+        }
+        partial.bytes.append(contentsOf: bytes)
+        partial.fragments += 1
+        if partial.expected == nil { partial.expected = expected(partial.bytes[...]) }
+        guard let total = partial.expected, partial.bytes.count >= total else {
+            ctx.setInfo(
+                arrow
+                    + "L2CAP fragment (continuation, \(partial.bytes.count) of \(partial.expected.map(String.init) ?? "?") bytes)"
+            )
+            state.buffered += partial.bytes.count
+            connection.partials[index] = partial
+            ctx.addRest(ctx.core[.data], &r)
+            return nil
+        }
+        if partial.bytes.count > total {
+            ctx.expert(
+                .warning,
+                "LL fragments carry \(partial.bytes.count - total) bytes beyond the L2CAP length",
+                range,
+                source: source
+            )
+        }
+        ctx.addRest(ctx.core[.data], &r)
+        ctx.tree.add(f[.fragmentCount], .unsigned(UInt64(partial.fragments)), range, source: source)
+        ctx.tree.add(f[.reassembledLength], .unsigned(UInt64(partial.bytes.count)), range, source: source)
+        ctx.setInfo(arrow + "L2CAP, reassembled from \(partial.fragments) fragments")
+        let src = ctx.tree.addSource(partial.bytes, name: "Reassembled L2CAP")
+        return ByteReader(partial.bytes, source: src)
+    }
+}
+
+extension LinkLayerInfo.Sender {
+    /// 0 for the central, 1 for the peripheral.
+    var index: Int? {
+        switch self {
+        case .central: 0
+        case .peripheral: 1
+        case .unknown: nil
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import BLEInspectCore
+
+/// One connection the sniffer followed, by access address.
+final class LLConnection {
+    let number: UInt16
+    let accessAddress: UInt32
+    /// The key the L2CAP, ATT and SMP modules know the connection by.
+    let key: ConnectionKey
+    var crcInit: UInt32?
+    var central: BDAddr?
+    var peripheral: BDAddr?
+    var connectFrame: Int?
+    /// Connection interval in units of 1.25 ms, when known.
+    var interval: UInt16?
+    var lastNanos: Int64?
+    var lastSender: LinkLayerInfo.Sender = .unknown
+    /// Both sides send encrypted (non-empty) PDUs: from LL_START_ENC_REQ until a pause.
+    var encrypted = false
+    var terminated = false
+    var lastFrame: Int
+    /// Per sender (0 central, 1 peripheral): the L2CAP PDU being reassembled, and the last
+    /// packet's sequence number and payload digest (for retransmissions).
+    var partials: [LLPartial?] = [nil, nil]
+    var lastPacket: [(sn: UInt8, digest: UInt64, frame: Int)?] = [nil, nil]
+
+    init(number: UInt16, accessAddress: UInt32, frame: Int) {
+        self.number = number
+        self.accessAddress = accessAddress
+        self.key = ConnectionKey(controller: LinkLayerState.controller, handle: number)
+        self.lastFrame = frame
+    }
+}
+
+/// An L2CAP PDU being put together from LL fragments.
+struct LLPartial {
+    var bytes: [UInt8]
+    var expected: Int?
+    var startFrame: Int
+    var fragments: Int
+}
+
+/// The link layer's capture state: the connections, by access address.
+final class LinkLayerState {
+    /// The controller number of `ConnectionKey`s for sniffed connections: no HCI controller has it,
+    /// so they never meet an HCI connection's state.
+    static let controller: UInt16 = 0xFFFF
+    /// The most connections followed at once; the one idle longest is forgotten past it.
+    static let maximumConnections = 512
+    /// The largest L2CAP PDU (a 65,535-byte payload and its header).
+    static let maximumPDU = 65_539
+    /// The most bytes held in incomplete L2CAP PDUs, over all connections.
+    static let maximumBuffered = 4 << 20
+
+    var connections: [UInt32: LLConnection] = [:]
+    var nextNumber: UInt16 = 1
+    var buffered = 0
+
+    static func of(_ ctx: DissectionContext) -> LinkLayerState {
+        ctx.state.module(LinkLayerState.self) { LinkLayerState() }
+    }
+
+    /// A new connection on `accessAddress`, replacing any earlier one there. Returns it and the
+    /// connection it evicted to make room, if any.
+    func open(_ accessAddress: UInt32, frame: Int, _ ctx: inout DissectionContext) -> LLConnection {
+        if let old = connections.removeValue(forKey: accessAddress) { forget(old, ctx) }
+        if connections.count >= Self.maximumConnections,
+            let idle = connections.values.min(by: { $0.lastFrame < $1.lastFrame })
+        {
+            connections[idle.accessAddress] = nil
+            forget(idle, ctx)
+        }
+        let connection = LLConnection(number: nextNumber, accessAddress: accessAddress, frame: frame)
+        nextNumber = nextNumber == 0xFFFE ? 1 : nextNumber + 1
+        connections[accessAddress] = connection
+        return connection
+    }
+
+    func forget(_ connection: LLConnection, _ ctx: DissectionContext) {
+        for p in connection.partials { if let p { buffered -= p.bytes.count } }
+        connection.partials = [nil, nil]
+        ctx.state.closeConnection(connection.key)
+    }
+}
+
+/// The LE CRC-24 (Core Specification Vol 6 Part B 3.1.1): polynomial x²⁴ + x¹⁰ + x⁹ + x⁶ + x⁴ + x³ +
+/// x + 1, bits taken least significant first, the register started from the CRC init with its
+/// bits reversed. The result's low byte is sent first.
+enum LinkLayerCRC {
+    static func compute(_ bytes: ArraySlice<UInt8>, initial: UInt32) -> UInt32 {
+        var state = reversed24(initial)
+        for byte in bytes {
+            var b = byte
+            for _ in 0..<8 {
+                let bit = (state ^ UInt32(b)) & 1
+                b >>= 1
+                state >>= 1
+                if bit != 0 { state = (state | 0x80_0000) ^ 0x5A_6000 }
+            }
+        }
+        return state
+    }
+
+    static func reversed24(_ value: UInt32) -> UInt32 {
+        var r: UInt32 = 0
+        for i in 0..<24 { r = r << 1 | (value >> UInt32(i)) & 1 }
+        return r
+    }
+}
