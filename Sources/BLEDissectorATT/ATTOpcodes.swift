@@ -809,6 +809,8 @@ struct ATTOpcodeDissector: Dissector {
                 at..<at,
                 source: source
             )
+            // Its answer is missing (a sniffer lost it): the next answer belongs to this request.
+            pdu.bearer.remove(earlier)
         }
         if let dropped = pdu.bearer.add(request) {
             context.expert(

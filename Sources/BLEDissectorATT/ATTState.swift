@@ -64,6 +64,13 @@ final class ATTBearer {
         return pending.last { ($0.opcode == 0x1D) == indication && $0.direction == request.direction }
     }
 
+    /// Forgets `request` (matched by frame, opcode and direction).
+    func remove(_ request: PendingRequest) {
+        pending.removeAll {
+            $0.frame == request.frame && $0.opcode == request.opcode && $0.direction == request.direction
+        }
+    }
+
     /// Takes the oldest pending request with `opcode` sent the other way from `direction`.
     func take(requestOpcode opcode: UInt8, answeredFrom direction: Direction) -> PendingRequest? {
         for i in pending.indices {

@@ -7,7 +7,6 @@ extension LinkLayerDissector {
         _ r: inout ByteReader,
         _ packet: inout Packet,
         _ accessAddress: UInt32,
-        complete: Bool,
         _ ctx: inout DissectionContext
     ) throws(DecodeError) -> ByteReader? {
         let hs = r.offset
@@ -62,6 +61,14 @@ extension LinkLayerDissector {
         case .peripheral: ctx.direction = .controllerToHost
         case .unknown: break
         }
+        if let connection, let index = sender.index, packet.crcOK {
+            // The peer's NESN says whether it has the sender's previous packet.
+            if let last = connection.lastPacket[1 - index], !last.acknowledged,
+                last.sn != UInt8((header >> 2) & 1)
+            {
+                connection.lastPacket[1 - index]?.acknowledged = true
+            }
+        }
         let arrow = sender == .central ? "C→P " : sender == .peripheral ? "P→C " : ""
 
         if length == 0 {
@@ -82,8 +89,8 @@ extension LinkLayerDissector {
             ctx.expert(.note, "Encrypted: the payload is not decoded (no key)", hr, source: r.source)
             return nil
         }
-        if !packet.crcOK || !complete {
-            ctx.setInfo(arrow + (packet.crcOK ? "Cut PDU" : "PDU with a bad CRC"))
+        if !packet.crcOK {
+            ctx.setInfo(arrow + "PDU with a bad CRC")
             if llid == 3 && packet.crcOK == false {
                 // Shown, but it changes nothing.
                 ctx.run(control, &r)
@@ -102,7 +109,11 @@ extension LinkLayerDissector {
             return nil
         }
         if let connection, let index = sender.index {
-            connection.lastPacket[index] = (UInt8((header >> 3) & 1), Self.digest(r.remainingSlice), ctx.frameNumber)
+            connection.lastPacket[index] = LLSent(
+                sn: UInt8((header >> 3) & 1),
+                digest: Self.digest(r.remainingSlice),
+                frame: ctx.frameNumber
+            )
         }
         switch llid {
         case 3:
@@ -151,12 +162,11 @@ extension LinkLayerDissector {
         return sender
     }
 
-    /// Whether the packet repeats the sender's previous one: the same sequence number and
-    /// payload.
-    private func retransmits(_ previous: (sn: UInt8, digest: UInt64, frame: Int), header: UInt16, _ r: ByteReader)
-        -> Bool
-    {
-        previous.sn == UInt8((header >> 3) & 1) && previous.digest == Self.digest(r.remainingSlice)
+    /// Whether the packet repeats the sender's previous one, which the peer has not acknowledged:
+    /// the same sequence number and payload.
+    private func retransmits(_ previous: LLSent, header: UInt16, _ r: ByteReader) -> Bool {
+        !previous.acknowledged && previous.sn == UInt8((header >> 3) & 1)
+            && previous.digest == Self.digest(r.remainingSlice)
     }
 
     /// FNV-1a over the payload and its length.

@@ -35,19 +35,29 @@ struct LinkLayerDissector: Dissector {
         let cp = !advertising && (r.peekUInt8() ?? 0) & 0x20 != 0
         let pduLength = 2 + (cp ? 1 : 0) + Int(length)
         let pduStart = r.offset
-        if r.remaining >= pduLength + 3 {
+        // Every sniffer format ends the packet with its CRC. A length field that claims more
+        // than the packet holds (an attack, or damage) is believed only as far as the bytes go.
+        let available = r.remaining >= 5 ? r.remaining - 3 : r.remaining
+        let overstated = available < pduLength
+        if !overstated {
             checkCRC(&packet, r, pduLength: pduLength, advertising: advertising, accessAddress, &ctx)
         }
-        var pdu = try r.readSlice(min(pduLength, r.remaining))
-        let complete = pdu.remaining == pduLength
+        var pdu = try r.readSlice(min(pduLength, available))
         var l2cap: ByteReader? = nil
         if advertising {
-            try advertisingPDU(&pdu, &packet, complete: complete, &ctx)
+            try advertisingPDU(&pdu, &packet, complete: !overstated, &ctx)
         } else {
-            l2cap = try dataPDU(&pdu, &packet, accessAddress, complete: complete, &ctx)
+            l2cap = try dataPDU(&pdu, &packet, accessAddress, &ctx)
         }
-        if !complete {
-            throw DecodeError(.truncated, offset: pduStart + pdu.offset, "the header says \(length) bytes of payload")
+        if overstated {
+            ctx.malformed(
+                DecodeError(
+                    .malformed,
+                    offset: pduStart,
+                    "the header says \(length) bytes of payload, the packet has \(max(0, available - pduLength + Int(length)))"
+                ),
+                ByteReader([], source: r.source)
+            )
         }
         if r.remaining >= 3 {
             let cs = r.offset
@@ -234,8 +244,15 @@ struct LinkLayerDissector: Dissector {
         ctx.tree.open(f[.extHeader], .none, es..<(es + min(1 + length, r.remaining + 1)), source: r.source)
         ctx.addBits(f[.extLength], UInt64(first), mask: 0x3F, es..<r.offset, source: r.source)
         ctx.addBits(f[.extMode], UInt64(first), mask: 0xC0, es..<r.offset, source: r.source)
-        var h = try r.readSlice(length)
+        // Fields that fit are shown even when the length claims more (as in a damaged packet).
+        var h = try r.readSlice(min(length, r.remaining))
         defer { ctx.tree.close() }
+        if h.remaining < length {
+            ctx.malformed(
+                DecodeError(.truncated, offset: es, "extended header length \(length), \(h.remaining) bytes left"),
+                h
+            )
+        }
         if length > 0 {
             let fs = h.offset
             let flags = try ctx.addUInt8(f[.extFlags], &h)

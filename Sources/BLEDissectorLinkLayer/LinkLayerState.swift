@@ -21,7 +21,7 @@ final class LLConnection {
     /// Per sender (0 central, 1 peripheral): the L2CAP PDU being reassembled, and the last
     /// packet's sequence number and payload digest (for retransmissions).
     var partials: [LLPartial?] = [nil, nil]
-    var lastPacket: [(sn: UInt8, digest: UInt64, frame: Int)?] = [nil, nil]
+    var lastPacket: [LLSent?] = [nil, nil]
 
     init(number: UInt16, accessAddress: UInt32, frame: Int) {
         self.number = number
@@ -29,6 +29,15 @@ final class LLConnection {
         self.key = ConnectionKey(controller: LinkLayerState.controller, handle: number)
         self.lastFrame = frame
     }
+}
+
+/// A sender's last non-empty packet, for telling retransmissions.
+struct LLSent {
+    var sn: UInt8
+    var digest: UInt64
+    var frame: Int
+    /// The peer has sent a NESN past this packet's sequence number.
+    var acknowledged = false
 }
 
 /// An L2CAP PDU being put together from LL fragments.

@@ -33,6 +33,18 @@ final class ConnsBuilder {
         case sduLength = "coc.sdu_len", localCID = "coc.local_cid", peerCID = "coc.peer_cid"
         case initiator = "coc.initiator", mode = "coc.mode", linkType = "bthci_evt.link_type"
         case device, deviceAddress = "device.addr"
+        // Sniffed connections (the link layer).
+        case llConnection = "ll.connection", llSender = "ll.sender", llCRCValid = "ll.crc_valid"
+        case llPDUType = "btle.advertising_header.pdu_type", llAdvA = "btle.advertising_address"
+        case llInitA = "btle.initiator_address", llRxAdd = "btle.advertising_header.randomized_rx"
+        case llInterval = "btle.link_layer_data.interval", llLatency = "btle.link_layer_data.latency"
+        case llTimeout = "btle.link_layer_data.timeout", llControl = "btle.control_opcode"
+        case llUpdateInterval = "btle.control.interval", llUpdateLatency = "btle.control.latency"
+        case llUpdateTimeout = "btle.control.timeout", llError = "btle.control.error_code"
+        case llPHYCentral = "btle.control.m_to_s_phy", llPHYPeripheral = "btle.control.s_to_m_phy"
+        case llMaxTxOctets = "btle.control.max_tx_octets", llMaxTxTime = "btle.control.max_tx_time"
+        case llMaxRxOctets = "btle.control.max_rx_octets", llMaxRxTime = "btle.control.max_rx_time"
+        case llAccessAddress = "btle.access_address", llNewAccessAddress = "btle.link_layer_data.access_address"
     }
 
     /// At most this many connections are open at once; more are counted, not followed.
@@ -74,11 +86,15 @@ final class ConnsBuilder {
         let moment = ConnsMoment(frame)
         lastMoment = moment
         TreeWalk.with(frame, tree) { walk in
-            guard frame.kind == .hciEvent || frame.kind == .aclData else { return }
+            switch frame.kind {
+            case .hciEvent, .aclData, .linkLayer: break
+            default: return
+            }
             f.firstNodes(walk, into: &firsts)
             switch frame.kind {
             case .hciEvent: event(frame, moment, walk)
             case .aclData: acl(frame, moment, walk)
+            case .linkLayer: linkLayer(frame, moment, walk)
             default: break
             }
         }
@@ -260,7 +276,11 @@ final class ConnsBuilder {
             return
         }
         notePeer(r, walk)
-        let local = frame.direction == .hostToController
+        upperLayers(r, moment, walk, local: frame.direction == .hostToController)
+    }
+
+    /// What went over the connection above the link: ATT, SMP, L2CAP signalling, LE CoC.
+    private func upperLayers(_ r: ConnsRecord, _ moment: ConnsMoment, _ walk: TreeWalk, local: Bool) {
         if let layer = node(.att), let op = value(.attOpcode, walk, in: layer..<walk.end(of: layer)) {
             att(UInt8(truncatingIfNeeded: op), r, moment, walk, local: local)
         }
@@ -279,6 +299,109 @@ final class ConnsBuilder {
             )
         }
         if let c = node(.coc) { for c in walk.all(f[.coc], in: c..<walk.nodes.count) { channel(c, r, moment, walk) } }
+    }
+
+    // MARK: Sniffed link layer
+
+    /// A sniffer's packet: a CONNECT_IND starts a connection; data-channel packets carry its
+    /// parameter, PHY and data length changes, the start of encryption and its end (LL control
+    /// PDUs), and the upper layers. Packets with a bad CRC change nothing. The central counts as
+    /// the local side.
+    private func linkLayer(_ frame: CapturedFrame, _ moment: ConnsMoment, _ walk: TreeWalk) {
+        if value(.llCRCValid, walk) == 0 { return }
+        if let type = value(.llPDUType, walk) {
+            let advertiser = node(.llAdvA).flatMap(walk.address)
+            if type == 5, let n = value(.llConnection, walk) {
+                connectIndication(frame, moment, walk, number: UInt16(truncatingIfNeeded: n), advertiser: advertiser)
+            } else if let advertiser, type != 3 {
+                sightings.saw(advertiser, at: moment)
+            }
+            return
+        }
+        guard let n = value(.llConnection, walk),
+            let r = record(frame, UInt16(truncatingIfNeeded: n), moment)
+        else { return }
+        r.sniffed = true
+        r.transport = r.transport ?? "LE"
+        r.localIsCentral = true
+        if r.accessAddress == nil {
+            r.accessAddress = value(.llAccessAddress, walk).map { UInt32(truncatingIfNeeded: $0) }
+        }
+        let central = value(.llSender, walk) == 1
+        switch value(.llControl, walk) {
+        case 0x00?:  // LL_CONNECTION_UPDATE_IND
+            r.parameters.append(
+                .init(
+                    moment: moment,
+                    event: "update (LL)",
+                    status: nil,
+                    interval: value(.llUpdateInterval, walk),
+                    latency: value(.llUpdateLatency, walk),
+                    timeout: value(.llUpdateTimeout, walk)
+                )
+            )
+        case 0x02?:  // LL_TERMINATE_IND
+            r.reason = byte(.llError, walk)
+            end(r, frame, .disconnected, at: moment)
+            return
+        case 0x05?:  // LL_START_ENC_REQ: encryption starts
+            r.encryption.append(.init(moment: moment, status: 0, enabled: 1, keySize: nil, refresh: false))
+            if var pairing = r.pairing, pairing.responded, pairing.failed == nil, pairing.encrypted == nil {
+                pairing.encrypted = moment
+                r.pairing = pairing
+            }
+        case 0x15?:  // LL_LENGTH_RSP ends the procedure: the sender's limits, as the central sees them
+            let tx = (value(.llMaxTxOctets, walk), value(.llMaxTxTime, walk))
+            let rx = (value(.llMaxRxOctets, walk), value(.llMaxRxTime, walk))
+            let (send, receive) = central ? (tx, rx) : (rx, tx)
+            r.dataLength.append(
+                .init(
+                    moment: moment,
+                    maxTxOctets: send.0,
+                    maxTxTime: send.1,
+                    maxRxOctets: receive.0,
+                    maxRxTime: receive.1
+                )
+            )
+        case 0x18?:  // LL_PHY_UPDATE_IND
+            r.phy.append(
+                .init(moment: moment, status: 0, tx: value(.llPHYCentral, walk), rx: value(.llPHYPeripheral, walk))
+            )
+        default:
+            break
+        }
+        upperLayers(r, moment, walk, local: central)
+    }
+
+    private func connectIndication(
+        _ frame: CapturedFrame,
+        _ moment: ConnsMoment,
+        _ walk: TreeWalk,
+        number: UInt16,
+        advertiser: BDAddr?
+    ) {
+        if let old = open[Self.key(frame, number)] { end(old, frame, .handleReused, at: moment) }
+        guard let r = record(frame, number, moment) else { return }
+        r.start = moment
+        r.transport = "LE"
+        r.sniffed = true
+        r.localIsCentral = true
+        r.centralAddress = node(.llInitA).flatMap(walk.address)
+        r.accessAddress = value(.llNewAccessAddress, walk).map { UInt32(truncatingIfNeeded: $0) }
+        r.peerAddress = advertiser
+        r.peerAddressType = value(.llRxAdd, walk)
+        r.notePeer(address: advertiser)
+        r.parameters.append(
+            .init(
+                moment: moment,
+                event: "connection",
+                status: nil,
+                interval: value(.llInterval, walk),
+                latency: value(.llLatency, walk),
+                timeout: value(.llTimeout, walk)
+            )
+        )
+        r.firstAdvertisement = sightings.take(r.peerAddresses)
     }
 
     private func att(_ opcode: UInt8, _ r: ConnsRecord, _ moment: ConnsMoment, _ walk: TreeWalk, local: Bool) {

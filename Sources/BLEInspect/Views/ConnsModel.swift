@@ -326,6 +326,11 @@ final class ConnsRecord {
     var reason: UInt8?
     /// The capturing host's role: true central, false peripheral.
     var localIsCentral: Bool?
+    /// For a connection a sniffer followed over the air: the central's address (the peer is the
+    /// peripheral, and the central stands in for the local side).
+    var sniffed = false
+    var centralAddress: BDAddr?
+    var accessAddress: UInt32?
     var peerAddress: BDAddr?
     var peerAddressType: UInt64?
     var peerIdentity: BDAddr?

@@ -196,11 +196,23 @@ enum ConnsText {
         let origin = r.origin
 
         var heading = "Connection \(r.number): handle " + ViewText.handle(r.handle)
+        if r.sniffed {
+            heading =
+                "Connection \(r.number): access address "
+                + (r.accessAddress.map { "0x" + String($0, radix: 16, uppercase: true) } ?? "not known")
+        }
         if let t = r.transport { heading += ", " + t }
         if let c = r.controller { heading += " on hci\(c)" }
         lines.append(heading)
         line("peer:", peer(r, names))
         switch r.localIsCentral {
+        case _ where r.sniffed:
+            line(
+                "role:",
+                "sniffed over the air; central "
+                    + (r.centralAddress.map { ViewText.address($0, upperCase: true) } ?? "not known")
+                    + ", peer peripheral (the central's side counts as local)"
+            )
         case true?: line("role:", "local host central, peer peripheral")
         case false?: line("role:", "local host peripheral, peer central")
         case nil: line("role:", "not known (connection complete not in the capture)")
@@ -474,6 +486,9 @@ enum ConnsJSON {
             ),
             ("transport", .optional(r.transport)),
             ("local_role", .optional(r.localIsCentral.map { $0 ? "central" : "peripheral" })),
+            ("sniffed", .bool(r.sniffed)),
+            ("central_address", .optional(r.centralAddress.map { ViewText.address($0, upperCase: false) })),
+            ("access_address", .optional(r.accessAddress)),
             ("start", moment(r.start)),
             ("first_frame", moment(r.first)),
             ("end", moment(r.end)),
