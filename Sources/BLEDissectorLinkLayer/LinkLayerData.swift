@@ -42,7 +42,7 @@ extension LinkLayerDissector {
             )
             connection = c
         }
-        let sender = senderOf(&packet, connection, &ctx)
+        let sender = senderOf(&packet, connection, header: header, &ctx)
         if let connection {
             ctx.tree.add(f[.connection], .unsigned(UInt64(connection.number)), hr, source: r.source)
             if let a = connection.central { ctx.tree.add(f[.centralAddress], .address(a), hr, source: r.source) }
@@ -105,7 +105,13 @@ extension LinkLayerDissector {
             ctx.tree.add(f[.retransmission], .boolean(true), hr, source: r.source)
             ctx.expert(.note, "Retransmission of frame \(previous.frame): not passed on again", hr, source: r.source)
             ctx.setInfo(arrow + "Retransmission of frame \(previous.frame)")
-            ctx.addRest(ctx.core[.data], &r)
+            if llid == 3 {
+                // Shown again, but it changes nothing.
+                if ctx.wantsInfo { ctx.tree.appendInfo(": ") }
+                ctx.run(control, &r)
+            } else {
+                ctx.addRest(ctx.core[.data], &r)
+            }
             return nil
         }
         if let connection, let index = sender.index {
@@ -140,9 +146,12 @@ extension LinkLayerDissector {
     /// Who sent the packet: the sniffer's word, else inferred from timing. Within a connection
     /// event the two sides take turns, the central first; an event starts after a gap longer
     /// than any packet takes.
-    private func senderOf(_ packet: inout Packet, _ connection: LLConnection?, _ ctx: inout DissectionContext)
-        -> LinkLayerInfo.Sender
-    {
+    private func senderOf(
+        _ packet: inout Packet,
+        _ connection: LLConnection?,
+        header: UInt16,
+        _ ctx: inout DissectionContext
+    ) -> LinkLayerInfo.Sender {
         let nanos = ctx.timestamp.seconds &* 1_000_000_000 &+ Int64(ctx.timestamp.nanoseconds)
         defer { connection?.lastNanos = nanos }
         if packet.info.sender != .unknown {
@@ -150,13 +159,20 @@ extension LinkLayerDissector {
             return packet.info.sender
         }
         guard let connection else { return .unknown }
-        let sender: LinkLayerInfo.Sender
+        var sender: LinkLayerInfo.Sender
         if let last = connection.lastNanos, nanos &- last < 3_000_000, nanos >= last,
             connection.lastSender != .unknown
         {
             sender = connection.lastSender == .central ? .peripheral : .central
         } else {
             sender = .central
+        }
+        // A sniffer misses packets, which breaks the turns. An L2CAP continuation belongs to a
+        // side with a PDU under way: when only the other side has one, it is the other side's.
+        if header & 0x03 == 1, header >> 8 != 0, packet.crcOK, let mine = sender.index,
+            connection.partials[mine] == nil, connection.partials[1 - mine] != nil
+        {
+            sender = sender == .central ? .peripheral : .central
         }
         connection.lastSender = sender
         return sender

@@ -27,6 +27,12 @@ struct LinkLayerDissector: Dissector {
         if let channel = packet.info.channel {
             ctx.tree.add(f[.channelIndex], .unsigned(UInt64(channel)), start..<start, source: r.source)
         }
+        // On the LE Coded PHY a coding indicator comes first (outside the CRC).
+        if packet.info.phy == 2 {
+            let cs = r.offset
+            let ci = try r.readUInt8()
+            ctx.addBits(f[.codingIndicator], UInt64(ci), mask: 0x03, cs..<r.offset, source: r.source)
+        }
         // The PDU is the header and its length of payload; the CRC follows.
         guard r.remaining >= 2, let length = r.peekUInt8(at: 1) else {
             throw DecodeError(.truncated, offset: r.offset, "no packet header")
@@ -65,7 +71,7 @@ struct LinkLayerDissector: Dissector {
             ctx.tree.add(f[.crc], .unsigned(UInt64(LinkLayerCRC.reversed24(raw))), cs..<r.offset, source: r.source)
             if packet.info.crc == .invalid {
                 ctx.expert(
-                    .warning,
+                    .error,
                     "Bad CRC: the packet may be damaged; its payload is not passed on",
                     cs..<r.offset,
                     source: r.source

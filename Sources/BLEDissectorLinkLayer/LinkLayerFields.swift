@@ -36,7 +36,7 @@ enum LinkLayerNames {
 /// Wireshark's (`btle.*`); what Wireshark lacks is under `ll.*`: the connection a packet belongs
 /// to, who sent it and how that is known, the CRC check, encryption and retransmission.
 public enum LinkLayerField: UInt16, FieldSet {
-    case accessAddress
+    case accessAddress, codingIndicator
     case advHeader, pduType, chSel, txAdd, rxAdd, advLength
     case advertisingAddress, initiatorAddress, targetAddress, scanningAddress
     case llData, llAccessAddress, crcInit, windowSize, windowOffset, interval, latency, timeout, channelMap, hop, sca
@@ -63,6 +63,15 @@ public enum LinkLayerField: UInt16, FieldSet {
         switch self {
         case .accessAddress:
             FieldDescriptor("btle.access_address", "Access Address", .unsigned(bits: 32), base: .hex)
+        case .codingIndicator:
+            FieldDescriptor(
+                "btle.coding_indicator",
+                "Coding Indicator",
+                .unsigned(bits: 8),
+                names: ValueNames([(0, "FEC block 2 coded with S=8"), (1, "FEC block 2 coded with S=2")]),
+                bitmask: 0x03,
+                help: "LE Coded PHY: how the rest of the packet is coded"
+            )
         case .advHeader: FieldDescriptor("btle.advertising_header", "Packet Header", .unsigned(bits: 16), base: .hex)
         case .pduType:
             FieldDescriptor(
