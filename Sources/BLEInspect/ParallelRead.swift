@@ -228,7 +228,9 @@ final class ReadWorker: @unchecked Sendable {
                     tree.load(flat: batch.tree(at: i))
                     finisher.finish(batch, i, frame, tree)
                 } else {
-                    engine.dissect(frame, wantsInfo: wantsInfo) { tree in finisher.finish(batch, i, frame, tree) }
+                    engine.dissect(frame, wantsInfo: wantsInfo) { tree in
+                        finisher.finish(batch, i, frame.withDirection(of: tree), tree)
+                    }
                 }
             }
             batch.done.signal()
@@ -378,7 +380,9 @@ struct ParallelReader {
                     batch.storeBytes(frame, at: i)
                 } else if mine {
                     batch.frames[i].owner = k
-                    engine.dissect(frame, wantsInfo: wantsInfo) { tree in main.finish(batch, i, frame, tree) }
+                    engine.dissect(frame, wantsInfo: wantsInfo) { tree in
+                        main.finish(batch, i, frame.withDirection(of: tree), tree)
+                    }
                     if capture != nil { batch.storeBytes(frame, at: i) }
                 } else {
                     batch.frames[i].owner = owner

@@ -117,7 +117,7 @@ public struct ReadRunner {
         engine.dissect(frame, wantsInfo: printLines && renderer.wantsInfo) { tree in
             if let filter { matched = filter.matches(tree, frameBytes: frame.bytes) }
             if matched && printLines {
-                renderer.render(frame, tree, first: first, previous: previous, to: out)
+                renderer.render(frame.withDirection(of: tree), tree, first: first, previous: previous, to: out)
             }
         }
         return matched

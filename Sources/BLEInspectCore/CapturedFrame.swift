@@ -50,6 +50,15 @@ public struct CapturedFrame: Sendable {
         )
     }
 
+    /// This frame with the direction its dissection learnt (`ProtocolTree.learnedDirection`),
+    /// for the renderers and views, which show and count frames by direction.
+    public func withDirection(of tree: borrowing ProtocolTree) -> CapturedFrame {
+        guard let d = tree.learnedDirection, d != direction else { return self }
+        var copy = self
+        copy.direction = d
+        return copy
+    }
+
     /// True when the capture holds fewer bytes than the record had.
     public var isTruncated: Bool { bytes.count < originalLength }
 }

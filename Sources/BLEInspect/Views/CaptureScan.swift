@@ -94,7 +94,7 @@ public struct CaptureScan {
                     remaining -= 1
                     engine.dissect(frame, wantsInfo: false) { tree in
                         if let filter, !filter.matches(tree, frameBytes: frame.bytes) { return }
-                        body(frame, tree)
+                        body(frame.withDirection(of: tree), tree)
                     }
                 }
             } catch {

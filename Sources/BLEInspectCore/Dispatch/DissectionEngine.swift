@@ -146,6 +146,7 @@ public struct DissectionEngine {
                 all
             )
         }
+        if context.direction != frame.direction { context.tree.learnedDirection = context.direction }
         return body(context.tree)
     }
 }

@@ -15,6 +15,10 @@ public struct FieldNode: Sendable, BitwiseCopyable {
 /// A frame's decoded fields: a flat, pre-order array of nodes with depths, plus the extra data
 /// sources (reassembled PDUs) that nodes may point into. Reused from frame to frame.
 public struct ProtocolTree: Sendable {
+    /// The direction the dissectors learnt from the frame itself, when the capture did not give
+    /// one (a sniffer's packets: central to peripheral counts as sent). See
+    /// `CapturedFrame.withDirection(of:)`.
+    public internal(set) var learnedDirection: Direction?
     /// The nodes, in one buffer kept from frame to frame (copied on write, like an array).
     @usableFromInline var storage = TreeBuffer<FieldNode>(capacity: 64, limit: ProtocolTree.maximumNodes)
     /// The nodes as an array (a copy: hot paths use `withNodes`).
@@ -67,6 +71,7 @@ public struct ProtocolTree: Sendable {
     /// Empties the tree, keeping its capacity.
     public mutating func reset() {
         attempted = 0
+        learnedDirection = nil
         if fieldMask != nil {
             if isKnownUniquelyReferenced(&keptAt) { keptAt.count = 0 } else { keptAt = TreeBuffer<Int32>(capacity: 64) }
         }
