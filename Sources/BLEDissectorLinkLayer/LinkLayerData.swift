@@ -81,7 +81,7 @@ extension LinkLayerDissector {
             && (packet.info.reportsEncryption ? packet.info.encrypted : connection?.encrypted ?? false)
         if encrypted {
             ctx.tree.add(f[.encrypted], .boolean(true), hr, source: r.source)
-            ctx.setInfo(arrow + "Encrypted PDU (LLID \(llid), \(length) bytes)")
+            ctx.setInfo(arrow + "Encrypted PDU (LLID \(llid), \(length) byte\(length == 1 ? "" : "s"))")
             if r.remaining > 4 {
                 _ = try ctx.addBytes(f[.encryptedData], &r, r.remaining - 4)
             }
