@@ -83,7 +83,13 @@ struct LinkLayerDissector: Dissector {
         if !r.isAtEnd { ctx.addRest(ctx.core[.data], &r) }
         ctx.tree.close()
         // The L2CAP layer follows the link layer (it does not nest in it).
-        if var l2cap { ctx.dispatch(StandardTables.l2cap, DissectorKey(0), &l2cap) }
+        if var l2cap {
+            ctx.dispatch(StandardTables.l2cap, DissectorKey(0), &l2cap)
+            // The summary the layers above set keeps the mark of a damaged packet.
+            if overstated && ctx.wantsInfo && !ctx.tree.info.hasSuffix("[Malformed]") {
+                ctx.tree.appendInfo(" [Malformed]")
+            }
+        }
     }
 
     /// Checks the CRC when the sniffer did not and the CRC init is known (always, on advertising
