@@ -51,14 +51,6 @@ struct HCIACLPacket: Dissector {
         ctx.tree.add(ctx.core[.data], .bytes, r.offset..<(r.offset + r.remaining), source: r.source)
     }
 
-    /// The PDU's full length from its first bytes, when its length field is there.
-    private static func expectedLength(_ bytes: ArraySlice<UInt8>) -> Int? {
-        guard bytes.count >= 2 else { return nil }
-        let lo = Int(bytes[bytes.startIndex])
-        let hi = Int(bytes[bytes.startIndex + 1])
-        return (hi << 8 | lo) + 4
-    }
-
     /// Feeds one fragment to the reassembly of its connection and direction; returns the
     /// complete PDU when there is one (in the frame's bytes, or in a new data source).
     private func reassemble(
@@ -76,14 +68,13 @@ struct HCIACLPacket: Dissector {
             if let old = state.partials.removeValue(forKey: key) {
                 ctx.expert(
                     .warning,
-                    "Incomplete L2CAP PDU discarded (\(old.bytes.count) of \(old.expected.map(String.init) ?? "?") bytes, started in frame \(old.startFrame))",
+                    "Incomplete L2CAP PDU discarded (\(old.progress), started in frame \(old.startFrame))",
                     range,
                     source: source
                 )
             }
             let bytes = payload.remainingSlice
-            let expected = Self.expectedLength(bytes)
-            if let expected, bytes.count >= expected {
+            if let expected = L2CAPFragments.expectedLength(bytes), bytes.count >= expected {
                 // The whole PDU in one packet: decoded in place.
                 return payload.readRest()
             }
@@ -101,18 +92,10 @@ struct HCIACLPacket: Dissector {
                     source: source
                 )
             }
-            var stored = [UInt8]()
-            stored.reserveCapacity(expected ?? bytes.count)
-            stored.append(contentsOf: bytes)
-            state.partials[key] = HCIState.Partial(
-                bytes: stored,
-                expected: expected,
-                startFrame: ctx.frameNumber,
-                fragments: 1
-            )
+            let partial = L2CAPFragments(start: bytes, frame: ctx.frameNumber)
+            state.partials[key] = partial
             showBytes(payload, &ctx)
-            let have = bytes.count
-            ctx.setInfo("ACL fragment (start, \(have) of \(expected.map(String.init) ?? "?") bytes)")
+            ctx.setInfo("ACL fragment (start, \(partial.progress))")
             return nil
         }
 
@@ -123,26 +106,22 @@ struct HCIACLPacket: Dissector {
             return nil
         }
         let bytes = payload.remainingSlice
-        guard partial.bytes.count + bytes.count <= HCIState.maximumPDU else {
+        guard partial.bytes.count + bytes.count <= L2CAPFragments.maximumPDU else {
             showBytes(payload, &ctx)
             ctx.expert(
                 .warning,
-                "L2CAP PDU started in frame \(partial.startFrame) would exceed \(HCIState.maximumPDU) bytes; discarded",
+                "L2CAP PDU started in frame \(partial.startFrame) would exceed \(L2CAPFragments.maximumPDU) bytes; discarded",
                 range,
                 source: source
             )
             ctx.setInfo("ACL fragment (continuation, over the size limit)")
             return nil
         }
-        partial.bytes.append(contentsOf: bytes)
-        partial.fragments += 1
-        if partial.expected == nil { partial.expected = Self.expectedLength(partial.bytes[...]) }
-        guard let expected = partial.expected, partial.bytes.count >= expected else {
-            let have = partial.bytes.count
-            let total = partial.expected.map(String.init) ?? "?"
+        partial.append(bytes)
+        guard partial.isComplete, let expected = partial.expected else {
             state.partials[key] = partial
             showBytes(payload, &ctx)
-            ctx.setInfo("ACL fragment (continuation, \(have) of \(total) bytes)")
+            ctx.setInfo("ACL fragment (continuation, \(partial.progress))")
             return nil
         }
         if partial.bytes.count > expected {

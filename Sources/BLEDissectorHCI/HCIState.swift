@@ -11,22 +11,12 @@ final class HCIState: ConnectionScopedState {
     }
 
     /// An L2CAP PDU whose fragments are still arriving.
-    struct Partial {
-        var bytes: [UInt8]
-        /// The PDU's full length (L2CAP header included), once its length field has arrived.
-        var expected: Int?
-        var startFrame: Int
-        var fragments: Int
-    }
-
     /// The most partial PDUs tracked at once.
     static let maximumPartials = 256
-    /// The largest L2CAP PDU: a 16-bit length plus the 4-byte header.
-    static let maximumPDU = 65535 + 4
     /// The most connections remembered as open.
     static let maximumConnections = CaptureState.maximumConnections
 
-    var partials: [ReassemblyKey: Partial] = [:]
+    var partials: [ReassemblyKey: L2CAPFragments] = [:]
     /// Open connections, with the frame that opened them.
     var open: [ConnectionKey: Int] = [:]
 

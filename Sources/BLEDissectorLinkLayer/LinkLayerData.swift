@@ -78,7 +78,8 @@ extension LinkLayerDissector {
         // Encrypted, unless the sniffer decrypted it: the payload and its 4-byte MIC.
         let encrypted =
             !packet.info.decrypted
-            && (packet.info.reportsEncryption ? packet.info.encrypted : connection?.encrypted ?? false)
+            && (packet.info.reportsEncryption
+                ? packet.info.encrypted : packet.info.badMIC || (connection?.encrypted ?? false))
         if encrypted {
             ctx.tree.add(f[.encrypted], .boolean(true), hr, source: r.source)
             ctx.setInfo(arrow + "Encrypted PDU (LLID \(llid), \(length) byte\(length == 1 ? "" : "s"))")
@@ -99,8 +100,10 @@ extension LinkLayerDissector {
             }
             return nil
         }
-        if let connection, let index = sender.index,
-            let previous = connection.lastPacket[index], retransmits(previous, header: header, r)
+        // What tells a retransmission: the sequence number and the payload's digest.
+        let sent = LLSent(sn: UInt8((header >> 3) & 1), digest: Self.digest(r.remainingSlice), frame: ctx.frameNumber)
+        if let connection, let index = sender.index, let previous = connection.lastPacket[index],
+            !previous.acknowledged, previous.sn == sent.sn, previous.digest == sent.digest
         {
             ctx.tree.add(f[.retransmission], .boolean(true), hr, source: r.source)
             ctx.expert(.note, "Retransmission of frame \(previous.frame): not passed on again", hr, source: r.source)
@@ -114,13 +117,7 @@ extension LinkLayerDissector {
             }
             return nil
         }
-        if let connection, let index = sender.index {
-            connection.lastPacket[index] = LLSent(
-                sn: UInt8((header >> 3) & 1),
-                digest: Self.digest(r.remainingSlice),
-                frame: ctx.frameNumber
-            )
-        }
+        if let connection, let index = sender.index { connection.lastPacket[index] = sent }
         switch llid {
         case 3:
             if let connection { follow(control: r, connection, sender, &ctx) }
@@ -178,13 +175,6 @@ extension LinkLayerDissector {
         return sender
     }
 
-    /// Whether the packet repeats the sender's previous one, which the peer has not acknowledged:
-    /// the same sequence number and payload.
-    private func retransmits(_ previous: LLSent, header: UInt16, _ r: ByteReader) -> Bool {
-        !previous.acknowledged && previous.sn == UInt8((header >> 3) & 1)
-            && previous.digest == Self.digest(r.remainingSlice)
-    }
-
     /// FNV-1a over the payload and its length.
     static func digest(_ bytes: ArraySlice<UInt8>) -> UInt64 {
         var h: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(bytes.count)
@@ -203,7 +193,6 @@ extension LinkLayerDissector {
         guard let opcode = r.peekUInt8() else { return }
         switch opcode {
         case 0x02:  // LL_TERMINATE_IND: the connection's upper-layer state goes
-            connection.terminated = true
             LinkLayerState.of(ctx).forget(connection, ctx)
         case 0x05:  // LL_START_ENC_REQ: sent in the clear; everything after it is encrypted
             connection.encrypted = true
@@ -227,96 +216,55 @@ extension LinkLayerDissector {
         let state = LinkLayerState.of(ctx)
         let range = r.offset..<(r.offset + r.remaining)
         let source = r.source
-        func expected(_ bytes: ArraySlice<UInt8>) -> Int? {
-            guard bytes.count >= 2 else { return nil }
-            return (Int(bytes[bytes.startIndex + 1]) << 8 | Int(bytes[bytes.startIndex])) + 4
-        }
+        let bytes = r.remainingSlice
+        // A fragment is shown as data (a whole PDU is read out first), and kept or not in
+        // `connection.partials`.
+        defer { ctx.addRest(ctx.core[.data], &r) }
+        func warn(_ message: @autoclosure () -> String) { ctx.expert(.warning, message(), range, source: source) }
+        // The sender's PDU under way comes out of the table (and the byte count) until it is put back.
+        let under = connection.partials[index]
+        connection.partials[index] = nil
+        state.buffered -= under?.bytes.count ?? 0
         if start {
-            if let old = connection.partials[index] {
-                connection.partials[index] = nil
-                state.buffered -= old.bytes.count
-                ctx.expert(
-                    .warning,
-                    "Incomplete L2CAP PDU discarded (\(old.bytes.count) of \(old.expected.map(String.init) ?? "?") bytes, started in frame \(old.startFrame))",
-                    range,
-                    source: source
-                )
+            if let old = under {
+                warn("Incomplete L2CAP PDU discarded (\(old.progress), started in frame \(old.startFrame))")
             }
-            let bytes = r.remainingSlice
-            let total = expected(bytes)
-            if let total, bytes.count >= total {
+            if let total = L2CAPFragments.expectedLength(bytes), bytes.count >= total {
                 ctx.setInfo(arrow + "L2CAP")
                 return r.readRest()
             }
             guard state.buffered + bytes.count <= LinkLayerState.maximumBuffered else {
-                ctx.expert(
-                    .warning,
-                    "Limit reached: \(LinkLayerState.maximumBuffered) bytes of incomplete L2CAP PDUs; fragment not kept",
-                    range,
-                    source: source
+                warn(
+                    "Limit reached: \(LinkLayerState.maximumBuffered) bytes of incomplete L2CAP PDUs; fragment not kept"
                 )
-                ctx.addRest(ctx.core[.data], &r)
                 return nil
             }
-            connection.partials[index] = LLPartial(
-                bytes: Array(bytes),
-                expected: total,
-                startFrame: ctx.frameNumber,
-                fragments: 1
-            )
+            let partial = L2CAPFragments(start: bytes, frame: ctx.frameNumber)
+            connection.partials[index] = partial
             state.buffered += bytes.count
-            ctx.setInfo(arrow + "L2CAP fragment (start, \(bytes.count) of \(total.map(String.init) ?? "?") bytes)")
-            ctx.addRest(ctx.core[.data], &r)
+            ctx.setInfo(arrow + "L2CAP fragment (start, \(partial.progress))")
             return nil
         }
-        guard var partial = connection.partials[index] else {
-            ctx.expert(
-                .warning,
-                "L2CAP continuation fragment without a start fragment; discarded",
-                range,
-                source: source
-            )
+        guard var partial = under else {
+            warn("L2CAP continuation fragment without a start fragment; discarded")
             ctx.setInfo(arrow + "L2CAP fragment (continuation, no start)")
-            ctx.addRest(ctx.core[.data], &r)
             return nil
         }
-        connection.partials[index] = nil
-        state.buffered -= partial.bytes.count
-        let bytes = r.remainingSlice
-        guard partial.bytes.count + bytes.count <= LinkLayerState.maximumPDU,
-            state.buffered + partial.bytes.count + bytes.count <= LinkLayerState.maximumBuffered
-        else {
-            ctx.expert(
-                .warning,
-                "Limit reached: the L2CAP PDU started in frame \(partial.startFrame) is too large; discarded",
-                range,
-                source: source
-            )
-            ctx.addRest(ctx.core[.data], &r)
+        let size = partial.bytes.count + bytes.count
+        guard size <= L2CAPFragments.maximumPDU, state.buffered + size <= LinkLayerState.maximumBuffered else {
+            warn("Limit reached: the L2CAP PDU started in frame \(partial.startFrame) is too large; discarded")
             return nil
         }
-        partial.bytes.append(contentsOf: bytes)
-        partial.fragments += 1
-        if partial.expected == nil { partial.expected = expected(partial.bytes[...]) }
-        guard let total = partial.expected, partial.bytes.count >= total else {
-            ctx.setInfo(
-                arrow
-                    + "L2CAP fragment (continuation, \(partial.bytes.count) of \(partial.expected.map(String.init) ?? "?") bytes)"
-            )
+        partial.append(bytes)
+        guard partial.isComplete, let total = partial.expected else {
+            ctx.setInfo(arrow + "L2CAP fragment (continuation, \(partial.progress))")
             state.buffered += partial.bytes.count
             connection.partials[index] = partial
-            ctx.addRest(ctx.core[.data], &r)
             return nil
         }
         if partial.bytes.count > total {
-            ctx.expert(
-                .warning,
-                "LL fragments carry \(partial.bytes.count - total) bytes beyond the L2CAP length",
-                range,
-                source: source
-            )
+            warn("LL fragments carry \(partial.bytes.count - total) bytes beyond the L2CAP length")
         }
-        ctx.addRest(ctx.core[.data], &r)
         ctx.tree.add(f[.fragmentCount], .unsigned(UInt64(partial.fragments)), range, source: source)
         ctx.tree.add(f[.reassembledLength], .unsigned(UInt64(partial.bytes.count)), range, source: source)
         ctx.setInfo(arrow + "L2CAP, reassembled from \(partial.fragments) fragments")

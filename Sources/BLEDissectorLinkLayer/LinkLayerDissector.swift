@@ -7,6 +7,10 @@ import BLEInspectCore
 struct LinkLayerDissector: Dissector {
     let f: Fields<LinkLayerField>
     let control: LLControlDissector
+    /// The extended header's flag bits and their masks, made once.
+    static let extendedFlags: [(LinkLayerField, UInt64)] = [
+        .flagAdvA, .flagTargetA, .flagCTEInfo, .flagADI, .flagAuxPtr, .flagSyncInfo, .flagTxPower, .flagReserved,
+    ].map { ($0, $0.descriptor.bitmask) }
 
     /// What is known of the packet once its header is read.
     struct Packet {
@@ -102,9 +106,9 @@ struct LinkLayerDissector: Dissector {
         _ accessAddress: UInt32,
         _ ctx: inout DissectionContext
     ) {
-        var initial: UInt32? = advertising ? 0x55_5555 : nil
-        if !advertising { initial = LinkLayerState.of(ctx).connections[accessAddress]?.crcInit }
-        if packet.info.crc == .unchecked, let initial {
+        if packet.info.crc == .unchecked,
+            let initial = advertising ? 0x55_5555 : LinkLayerState.of(ctx).connections[accessAddress]?.crcInit
+        {
             let bytes = r.remainingSlice
             let pdu = bytes.prefix(pduLength)
             let sent = bytes.dropFirst(pduLength).prefix(3)
@@ -269,11 +273,9 @@ struct LinkLayerDissector: Dissector {
             let fs = h.offset
             let flags = try ctx.addUInt8(f[.extFlags], &h)
             let fr = fs..<h.offset
-            let bits: [(LinkLayerField, UInt64)] = [
-                (.flagAdvA, 0x01), (.flagTargetA, 0x02), (.flagCTEInfo, 0x04), (.flagADI, 0x08), (.flagAuxPtr, 0x10),
-                (.flagSyncInfo, 0x20), (.flagTxPower, 0x40), (.flagReserved, 0x80),
-            ]
-            for (field, mask) in bits { ctx.addFlag(f[field], UInt64(flags), mask: mask, fr, source: h.source) }
+            for (field, mask) in Self.extendedFlags {
+                ctx.addFlag(f[field], UInt64(flags), mask: mask, fr, source: h.source)
+            }
             if flags & 0x01 != 0 {
                 let a = try ctx.addAddress(f[.advertisingAddress], &h)
                 ctx.appendInfo(a.description)

@@ -16,11 +16,10 @@ final class LLConnection {
     var lastSender: LinkLayerInfo.Sender = .unknown
     /// Both sides send encrypted (non-empty) PDUs: from LL_START_ENC_REQ until a pause.
     var encrypted = false
-    var terminated = false
     var lastFrame: Int
     /// Per sender (0 central, 1 peripheral): the L2CAP PDU being reassembled, and the last
     /// packet's sequence number and payload digest (for retransmissions).
-    var partials: [LLPartial?] = [nil, nil]
+    var partials: [L2CAPFragments?] = [nil, nil]
     var lastPacket: [LLSent?] = [nil, nil]
 
     init(number: UInt16, accessAddress: UInt32, frame: Int) {
@@ -40,14 +39,6 @@ struct LLSent {
     var acknowledged = false
 }
 
-/// An L2CAP PDU being put together from LL fragments.
-struct LLPartial {
-    var bytes: [UInt8]
-    var expected: Int?
-    var startFrame: Int
-    var fragments: Int
-}
-
 /// The link layer's capture state: the connections, by access address.
 final class LinkLayerState {
     /// The controller number of `ConnectionKey`s for sniffed connections: no HCI controller has it,
@@ -55,8 +46,6 @@ final class LinkLayerState {
     static let controller: UInt16 = 0xFFFF
     /// The most connections followed at once; the one idle longest is forgotten past it.
     static let maximumConnections = 512
-    /// The largest L2CAP PDU (a 65,535-byte payload and its header).
-    static let maximumPDU = 65_539
     /// The most bytes held in incomplete L2CAP PDUs, over all connections.
     static let maximumBuffered = 4 << 20
 

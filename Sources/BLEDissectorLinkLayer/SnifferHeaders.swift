@@ -99,6 +99,11 @@ struct NordicHeader: Dissector {
 /// pcap link type 256: the RF header, then the packet.
 struct RFHeader: Dissector {
     let f: Fields<RFField>
+    /// The one-bit flags and their masks, made once.
+    static let flagFields: [(RFField, UInt64)] = [
+        .dewhitened, .signalValid, .noiseValid, .decrypted, .referenceValid, .offensesValid, .aliased, .crcChecked,
+        .crcValid, .micChecked, .micValid,
+    ].map { ($0, $0.descriptor.bitmask) }
 
     func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
         ctx.tree.open(f.layer, .none, r.offset..<min(r.offset + 10, r.offset + r.remaining), source: r.source)
@@ -120,12 +125,9 @@ struct RFHeader: Dissector {
         let fs = header.offset
         try ctx.addUInt16(f[.flags], &header)
         let fr = fs..<header.offset
-        let bits: [(RFField, UInt64)] = [
-            (.dewhitened, 0x0001), (.signalValid, 0x0002), (.noiseValid, 0x0004), (.decrypted, 0x0008),
-            (.referenceValid, 0x0010), (.offensesValid, 0x0020), (.aliased, 0x0040), (.crcChecked, 0x0400),
-            (.crcValid, 0x0800), (.micChecked, 0x1000), (.micValid, 0x2000),
-        ]
-        for (field, mask) in bits { ctx.addFlag(f[field], UInt64(flags), mask: mask, fr, source: header.source) }
+        for (field, mask) in Self.flagFields {
+            ctx.addFlag(f[field], UInt64(flags), mask: mask, fr, source: header.source)
+        }
         ctx.addBits(f[.pduType], UInt64(flags), mask: 0x0380, fr, source: header.source)
         ctx.addBits(f[.phy], UInt64(flags), mask: 0xC000, fr, source: header.source)
         ctx.tree.close()

@@ -1,3 +1,4 @@
+import BLEInspectTestSupport
 import Testing
 
 @testable import BLEDissectorLinkLayer
@@ -7,7 +8,7 @@ struct CRCTests {
     /// An ADV_SCAN_IND an nRF Sniffer captured with its CRC marked good: the CRC computed over
     /// the PDU with the advertising channels' CRC init matches the three bytes sent.
     @Test func advertisingPacketFromASniffer() {
-        let packet: [UInt8] = HexBytes.parse(
+        let packet: [UInt8] = Hex.bytes(
             "d6be898e 2621 053 43a43ca48 0201061716d2fc440c50284154084366036 2c0912100638 09d0500 e44999"
         )
         let pdu = packet[4..<(packet.count - 3)]
@@ -17,18 +18,5 @@ struct CRCTests {
         var damaged = Array(pdu)
         damaged[5] ^= 0x01
         #expect(LinkLayerCRC.compute(damaged[...], initial: 0x55_5555) != crc)
-    }
-}
-
-enum HexBytes {
-    static func parse(_ text: String) -> [UInt8] {
-        let digits = text.filter(\.isHexDigit)
-        var out: [UInt8] = []
-        var i = digits.startIndex
-        while i < digits.endIndex, let j = digits.index(i, offsetBy: 2, limitedBy: digits.endIndex) {
-            if let b = UInt8(digits[i..<j], radix: 16) { out.append(b) }
-            i = j
-        }
-        return out
     }
 }

@@ -19,17 +19,16 @@ struct SyntheticConnection {
 
     static func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
     static func le24(_ v: UInt32) -> [UInt8] { [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF)] }
-    static func le32(_ v: UInt32) -> [UInt8] { le24(v) + [UInt8(v >> 24)] }
 
     /// A packet: access address, PDU, and its CRC (spoiled when `badCRC`).
     static func packet(_ accessAddress: UInt32, _ pdu: [UInt8], crcInit: UInt32, badCRC: Bool = false) -> [UInt8] {
         var crc = LinkLayerCRC.compute(pdu[...], initial: crcInit)
         if badCRC { crc ^= 0x00_0100 }
-        return le32(accessAddress) + pdu + le24(crc)
+        return CaptureBytes.le32(accessAddress) + pdu + le24(crc)
     }
 
     mutating func connectIndication() {
-        var payload = Self.central + Self.peripheral + Self.le32(Self.accessAddress) + Self.le24(Self.crcInit)
+        var payload = Self.central + Self.peripheral + CaptureBytes.le32(Self.accessAddress) + Self.le24(Self.crcInit)
         payload += [2] + Self.le16(3) + Self.le16(40) + Self.le16(0) + Self.le16(400)  // 50 ms, 4 s
         payload += [0xFF, 0xFF, 0xFF, 0xFF, 0x1F, 0x25]  // all 37 channels; hop 5, SCA 1
         // CONNECT_IND, ChSel 0, TxAdd random (the central), RxAdd public.

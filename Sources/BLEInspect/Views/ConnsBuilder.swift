@@ -34,7 +34,7 @@ final class ConnsBuilder {
         case initiator = "coc.initiator", mode = "coc.mode", linkType = "bthci_evt.link_type"
         case device, deviceAddress = "device.addr"
         // Sniffed connections (the link layer).
-        case llConnection = "ll.connection", llSender = "ll.sender", llCRCValid = "ll.crc_valid"
+        case llConnection = "ll.connection", llCRCValid = "ll.crc_valid"
         case llPDUType = "btle.advertising_header.pdu_type", llAdvA = "btle.advertising_address"
         case llInitA = "btle.initiator_address", llRxAdd = "btle.advertising_header.randomized_rx"
         case llInterval = "btle.link_layer_data.interval", llLatency = "btle.link_layer_data.latency"
@@ -327,7 +327,8 @@ final class ConnsBuilder {
         if r.accessAddress == nil {
             r.accessAddress = value(.llAccessAddress, walk).map { UInt32(truncatingIfNeeded: $0) }
         }
-        let central = value(.llSender, walk) == 1
+        // The direction the link layer learnt: the central's packets count as sent.
+        let central = frame.direction == .hostToController
         switch value(.llControl, walk) {
         case 0x00?:  // LL_CONNECTION_UPDATE_IND
             r.parameters.append(

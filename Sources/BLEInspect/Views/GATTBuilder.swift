@@ -21,9 +21,9 @@ public struct GATTBuilder {
         case endingHandle = "btatt.ending_handle", attributeType = "gatt.uuid", serviceUUID = "gatt.service_uuid"
         case offset = "btatt.offset", cccd = "btatt.characteristic_configuration_client"
         case chandle = "bthci_acl.chandle"
-        /// Sniffed connections: the link layer's number for the connection, who sent the packet,
-        /// and the peripheral's address.
-        case llConnection = "ll.connection", llSender = "ll.sender", peripheral = "btle.slave_bd_addr"
+        /// Sniffed connections: the link layer's number for the connection, and the peripheral's
+        /// address.
+        case llConnection = "ll.connection", peripheral = "btle.slave_bd_addr"
     }
 
     public init(registry: DissectorRegistry) {
@@ -75,18 +75,13 @@ public struct GATTBuilder {
 
     private func device(for frame: CapturedFrame, opcode: UInt8, _ walk: TreeWalk) -> GATTDevice? {
         // The server is whoever sent a server PDU, or the other side of a client PDU. "Sent"
-        // frames go from the capturing host to its controller. In a sniffer's capture the central
-        // stands in for the local side, and the peripheral is the peer.
-        var direction = frame.direction
-        var sniffedPeer: BDAddr? = nil
-        if case .linkLayer = frame.kind, let sender = walk.first(f[.llSender]).flatMap(walk.unsigned) {
-            direction = sender == 1 ? .hostToController : sender == 2 ? .controllerToHost : .unknown
-            sniffedPeer = walk.first(f[.peripheral]).flatMap(walk.address)
-        }
-        let fromHost = direction == .hostToController
-        let local = Self.sentByServer(opcode) ? fromHost : (direction == .controllerToHost)
+        // frames go from the capturing host to its controller; in a sniffer's capture, from the
+        // central, which stands in for the local side, and the peripheral is the peer.
+        let fromHost = frame.direction == .hostToController
+        let local = Self.sentByServer(opcode) ? fromHost : (frame.direction == .controllerToHost)
         let d = devices.read(walk) ?? DeviceNode()
-        let (address, identity, addressType, name) = (d.address ?? sniffedPeer, d.identity, d.addressType, d.name)
+        let address = d.address ?? walk.first(f[.peripheral]).flatMap(walk.address)
+        let (identity, addressType, name) = (d.identity, d.addressType, d.name)
         let connection =
             walk.first(f[.chandle]).flatMap(walk.uint16) ?? walk.first(f[.llConnection]).flatMap(walk.uint16)
         let peer: GATTOwner.Peer

@@ -118,9 +118,8 @@ public struct DissectionEngine {
         {
             // Linux monitor records other than HCI packets and text: index records and the like.
             context.dispatch(StandardTables.monitorOpcode, DissectorKey(opcode), &reader)
-        } else if case .linkLayer(let linkType) = frame.kind,
-            registry.binding(StandardTables.linkType, DissectorKey(linkType)) != nil
-        {
+        } else if case .linkLayer(let linkType) = frame.kind {
+            // Unbound link types are shown as data by the dispatch itself.
             context.dispatch(StandardTables.linkType, DissectorKey(linkType), &reader)
         } else if !frame.bytes.isEmpty {
             context.tree.add(core[.data], .bytes, all)
