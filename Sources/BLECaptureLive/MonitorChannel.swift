@@ -13,6 +13,14 @@ public protocol MonitorChannel: AnyObject {
     var fd: Int32 { get }
     /// Receives one record into `buffer` without blocking.
     func receive(into buffer: UnsafeMutableRawBufferPointer) -> MonitorReceive
+    /// The records the kernel dropped for this channel since it was opened (its receive buffer
+    /// was full), nil when the channel keeps no such count.
+    func droppedByKernel() -> Int?
+}
+
+extension MonitorChannel {
+    /// No count of dropped records.
+    public func droppedByKernel() -> Int? { nil }
 }
 
 /// The outcome of one receive.
@@ -67,6 +75,21 @@ public final class SocketMonitorChannel: MonitorChannel {
             return err == EAGAIN || err == EWOULDBLOCK ? .wouldBlock : .failed(err)
         }
     }
+
+    /// The socket's drop count (SO_MEMINFO, Linux 4.12 and later): records the kernel could not
+    /// queue because the receive buffer was full. Nil when the kernel does not say.
+    public func droppedByKernel() -> Int? {
+        var info = [UInt32](repeating: 0, count: Self.memInfoCount)
+        var size = socklen_t(MemoryLayout<UInt32>.stride * Self.memInfoCount)
+        let rc = info.withUnsafeMutableBytes { p in getsockopt(fd, SOL_SOCKET, SO_MEMINFO, p.baseAddress, &size) }
+        let needed = MemoryLayout<UInt32>.stride * (Self.memInfoDrops + 1)
+        guard rc == 0, Int(size) >= needed else { return nil }
+        return Int(info[Self.memInfoDrops])
+    }
+
+    /// SK_MEMINFO_VARS and SK_MEMINFO_DROPS (linux/sock_diag.h).
+    private static let memInfoCount = 9
+    private static let memInfoDrops = 8
 }
 
 /// The system calls that open the HCI monitor socket, replaceable in tests.

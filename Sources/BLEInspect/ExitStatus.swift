@@ -19,7 +19,9 @@ public enum ExitStatus: Int32, Sendable, Error {
     case cannotCreateOutput = 73
     /// A live source failed while being read.
     case readFailed = 74
-    /// Live capture: the controller being captured went away.
+    /// The controller being captured went away. `live` no longer ends for that (it waits for
+    /// the controller to return), so it no longer exits with this status; the number is kept
+    /// so that it is not given another meaning.
     case controllerGone = 75
     /// Live capture: no permission to open the HCI monitor channel.
     case permissionDenied = 77

@@ -31,11 +31,17 @@ public final class LiveRunner {
     private let errorOutput: (String) -> Void
     private let stop: LiveStop
     private let monitorChannel: () throws(CaptureError) -> any MonitorChannel
+    private let monitorRetry: MonitorRetry
     private var status = ExitStatus.success
     private var dropped = 0
     private var damaged = 0
+    /// The monitor reader, for its counts at the end; nil for stream sources.
+    private var monitor: MonitorReader?
+    /// The first error writing the -w file, once reported.
+    private var writeError: CaptureError?
 
-    /// `monitorChannel` opens the HCI monitor channel; tests pass one of their own.
+    /// `monitorChannel` opens the HCI monitor channel and `monitorRetry` bounds the retries of
+    /// its receive errors that may pass; tests pass their own.
     public init(
         options: LiveOptions,
         output: OutputSink,
@@ -43,13 +49,15 @@ public final class LiveRunner {
         stop: LiveStop,
         monitorChannel: @escaping () throws(CaptureError) -> any MonitorChannel = { () throws(CaptureError) in
             try HCIMonitorSocket.open()
-        }
+        },
+        monitorRetry: MonitorRetry = .standard
     ) {
         self.options = options
         self.out = output
         self.errorOutput = errorOutput
         self.stop = stop
         self.monitorChannel = monitorChannel
+        self.monitorRetry = monitorRetry
     }
 
     public func run() -> ExitStatus {
@@ -78,9 +86,18 @@ public final class LiveRunner {
         let capture = options.read.outputPath.map {
             CaptureOutput(path: $0, format: prepared.format ?? .pcap, layout: layout, rotation: options.rotation)
         }
-        stop.onIdle = { [out, stop] in
+        stop.onIdle = { [weak self, out, stop] in
             out.flush()
-            if let capture { try? capture.flush() }
+            if let capture, self?.writeError == nil {
+                do throws(CaptureError) {
+                    try capture.flush()
+                } catch {
+                    // The file cannot take more: say so now and stop, rather than capture on
+                    // with nothing saved.
+                    self?.failedWriting(error)
+                    stop.request()
+                }
+            }
             if out.failure != nil { stop.request() }
         }
         defer { stop.onIdle = nil }
@@ -120,8 +137,7 @@ public final class LiveRunner {
             }
         } catch {
             if error.code == .writeFailed {
-                errorOutput("bleinspect: \(error)")
-                status = .cannotCreateOutput
+                failedWriting(error)
             } else if stop.reason == nil {
                 out.flush()
                 errorOutput("bleinspect: \(name): \(error)")
@@ -129,12 +145,12 @@ public final class LiveRunner {
             }
         }
         out.flush()
+        monitor?.countKernelDrops()
         if let capture {
             do throws(CaptureError) {
                 try capture.finish()
             } catch {
-                errorOutput("bleinspect: \(error)")
-                status = .cannotCreateOutput
+                failedWriting(error)
             }
             if let summary = capture.skippedSummary { errorOutput("bleinspect: note: \(summary)") }
             if options.rotation != nil {
@@ -151,12 +167,27 @@ public final class LiveRunner {
         return finish(name: name, started: started, frames: frames, shown: shown)
     }
 
+    /// Reports the first error writing the -w file (later ones repeat it) and sets the status.
+    private func failedWriting(_ error: CaptureError) {
+        status = .cannotCreateOutput
+        guard writeError == nil else { return }
+        writeError = error
+        out.flush()
+        errorOutput("bleinspect: \(error)")
+    }
+
     /// Opens the source; nil when stopped before it gave anything.
     private func open() throws(CaptureError) -> (any FrameReader)? {
         switch options.source {
         case .monitor(let controller):
-            let reader = MonitorReader(channel: try monitorChannel(), controller: controller, stop: stop)
+            let reader = MonitorReader(
+                channel: try monitorChannel(),
+                controller: controller,
+                stop: stop,
+                retry: monitorRetry
+            )
             reader.onNotice = { [weak self] notice in self?.report(notice) }
+            monitor = reader
             // Notices about the records queued at binding come after the announcement.
             announceFormat = reader.format
             try reader.start()
@@ -205,7 +236,10 @@ public final class LiveRunner {
             errorOutput("bleinspect: \(name): \(error)")
             if status == .success { status = .damagedInput }
         case .dropped(let count):
-            dropped += count
+            let (sum, full) = dropped.addingReportingOverflow(count)
+            dropped = full ? Int.max : sum
+        case .readError(let error):
+            errorOutput("bleinspect: \(name): \(error); capture goes on")
         }
     }
 
@@ -215,6 +249,9 @@ public final class LiveRunner {
         var line = "bleinspect: \(name): \(frames) frame\(frames == 1 ? "" : "s")"
         if options.read.filter != nil { line += " (\(shown) shown)" }
         line += ", \(dropped) dropped"
+        if let readErrors = monitor?.readErrors, readErrors > 0 {
+            line += ", \(readErrors) read error\(readErrors == 1 ? "" : "s")"
+        }
         if damaged > 0 { line += ", \(damaged) damaged" }
         line += ", " + Self.formatSeconds(seconds)
         if let reason = stop.reason { line += " (\(reason))" }

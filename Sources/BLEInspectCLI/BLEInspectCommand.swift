@@ -18,7 +18,7 @@ public struct BLEInspectCommand: ParsableCommand {
 
             Exit status: 0 success, 64 usage error, 65 damaged input, 66 unreadable input,
             73 output could not be written; live also uses 68 no such controller, 69 no Bluetooth
-            in the kernel, 74 read error, 75 controller went away, 77 no permission.
+            in the kernel, 74 read error, 77 no permission.
             """,
         version: "0.1.0",
         subcommands: [

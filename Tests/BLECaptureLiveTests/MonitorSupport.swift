@@ -37,6 +37,27 @@ final class FakeMonitor {
             let record: [UInt8] = [0x02, 0x00, UInt8(index & 0xFF), UInt8(index >> 8), 0x03, 0x00, 0x03, 0x0C, 0x00]
             _ = record.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, 0) }
         }
+
+        /// New Index for `hciN` (type Primary, bus USB), as `FakeMonitor.newIndex` sends it.
+        func newIndex(_ index: UInt16) {
+            var name = Array("hci\(index)".utf8)
+            name += [UInt8](repeating: 0, count: 8 - name.count)
+            send(opcode: 0, index: index, [0x00, 0x01, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66] + name)
+        }
+
+        func openIndex(_ index: UInt16) { send(opcode: 8, index: index, []) }
+        func deleteIndex(_ index: UInt16) { send(opcode: 1, index: index, []) }
+
+        /// One record: the 6-byte header and `payload`.
+        func send(opcode: UInt16, index: UInt16, _ payload: [UInt8]) {
+            let length = UInt16(payload.count)
+            let record: [UInt8] =
+                [
+                    UInt8(opcode & 0xFF), UInt8(opcode >> 8), UInt8(index & 0xFF), UInt8(index >> 8),
+                    UInt8(length & 0xFF), UInt8(length >> 8),
+                ] + payload
+            _ = record.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, 0) }
+        }
     }
 
     /// The channel a `MonitorReader` reads (it does not own the descriptor).
@@ -109,5 +130,78 @@ final class FailingChannel: MonitorChannel {
         let result = inner.receive(into: buffer)
         if case .record = result { remaining -= 1 }
         return result
+    }
+}
+
+/// A channel that plays a script over a `FakeMonitor`'s channel: records pass through from the
+/// socketpair, failures (any errno) come when the script says, and the kernel's drop count is
+/// set as the script goes. Once the script is done, everything passes through, or with
+/// `failForever` set every receive fails with that errno.
+final class ScriptedChannel: MonitorChannel {
+    enum Step {
+        /// Pass this many records through.
+        case records(Int)
+        /// Fail one receive with this errno.
+        case fail(Int32)
+        /// Fail this many receives in a row with this errno.
+        case failRepeatedly(Int32, times: Int)
+        /// Set the kernel's drop count (the channel then keeps one).
+        case kernelDrops(Int)
+    }
+
+    private let inner: any MonitorChannel
+    private var script: [Step]
+    private let failForever: Int32?
+    /// The kernel's drop count, nil when the channel keeps none.
+    private var drops: Int?
+    /// Every receive asked for, and those that failed.
+    private(set) var receives = 0
+    private(set) var failures = 0
+
+    init(_ inner: any MonitorChannel, script: [Step], kernelDrops: Int? = nil, failForever: Int32? = nil) {
+        self.inner = inner
+        self.script = script
+        self.drops = kernelDrops
+        self.failForever = failForever
+    }
+
+    var fd: Int32 { inner.fd }
+
+    func droppedByKernel() -> Int? { drops }
+
+    func receive(into buffer: UnsafeMutableRawBufferPointer) -> MonitorReceive {
+        receives += 1
+        while let step = script.first {
+            switch step {
+            case .kernelDrops(let count):
+                drops = count
+                script.removeFirst()
+            case .fail(let code):
+                script.removeFirst()
+                failures += 1
+                return .failed(code)
+            case .failRepeatedly(let code, let times):
+                script.removeFirst()
+                if times > 1 { script.insert(.failRepeatedly(code, times: times - 1), at: 0) }
+                failures += 1
+                return .failed(code)
+            case .records(let count):
+                guard count > 0 else {
+                    script.removeFirst()
+                    continue
+                }
+                let result = inner.receive(into: buffer)
+                if case .record = result {
+                    script.removeFirst()
+                    if count > 1 { script.insert(.records(count - 1), at: 0) }
+                }
+                return result
+            }
+        }
+        if let failForever {
+            failures += 1
+            return .failed(failForever)
+        }
+        return inner.receive(into: buffer)
     }
 }
