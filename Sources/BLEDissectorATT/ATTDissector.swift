@@ -56,7 +56,7 @@ struct ATTPDU {
         if evicted {
             context.expert(
                 .note,
-                "ATT state of \(ATTState.maximumConnections) bearers reached; an older bearer was forgotten",
+                "Limit reached: ATT state of \(ATTState.maximumConnections) bearers reached; an older bearer was forgotten",
                 range,
                 source: source
             )
@@ -73,7 +73,7 @@ struct ATTPDU {
         if evicted {
             context.expert(
                 .note,
-                "GATT databases of \(ATTState.maximumConnections) connections reached; an older one was forgotten",
+                "Limit reached: GATT databases of \(ATTState.maximumConnections) connections reached; an older one was forgotten",
                 range,
                 source: source
             )

@@ -815,7 +815,7 @@ struct ATTOpcodeDissector: Dissector {
         if let dropped = pdu.bearer.add(request) {
             context.expert(
                 .note,
-                "\(ATTBearer.maximumPending) requests are waiting for responses; the oldest (#\(dropped.frame)) "
+                "Limit reached: \(ATTBearer.maximumPending) requests are waiting for responses; the oldest (#\(dropped.frame)) "
                     + "is no longer matched",
                 at..<at,
                 source: source
@@ -975,7 +975,7 @@ struct ATTOpcodeDissector: Dissector {
         db.fullNoted = true
         context.expert(
             .note,
-            "GATT table of this connection is full (\(GATTDatabase.maximumAttributes) attributes, "
+            "Limit reached: GATT table of this connection is full (\(GATTDatabase.maximumAttributes) attributes, "
                 + "\(GATTDatabase.maximumServices) services); later handles are not named",
             range,
             source: source

@@ -65,7 +65,7 @@ struct HCIACLPacket: Dissector {
         let source = payload.source
 
         if start {
-            if let old = state.partials.removeValue(forKey: key) {
+            if let old = state.take(key) {
                 ctx.expert(
                     .warning,
                     "Incomplete L2CAP PDU discarded (\(old.progress), started in frame \(old.startFrame))",
@@ -83,23 +83,35 @@ struct HCIACLPacket: Dissector {
                 return nil
             }
             if state.partials.count >= HCIState.maximumPartials, let oldest = state.oldestPartial(),
-                let dropped = state.partials.removeValue(forKey: oldest)
+                let dropped = state.take(oldest)
             {
                 ctx.expert(
                     .warning,
-                    "Too many incomplete L2CAP PDUs (\(HCIState.maximumPartials)); dropped the one started in frame \(dropped.startFrame)",
+                    "Limit reached: \(HCIState.maximumPartials) incomplete L2CAP PDUs; dropped the one started in frame \(dropped.startFrame)",
+                    range,
+                    source: source
+                )
+            }
+            // Over the byte budget: the oldest PDUs make room (a start fragment is at most
+            // 65,535 bytes, far below the budget).
+            while state.buffered + bytes.count > HCIState.maximumBuffered, let oldest = state.oldestPartial(),
+                let dropped = state.take(oldest)
+            {
+                ctx.expert(
+                    .warning,
+                    "Limit reached: \(HCIState.maximumBuffered) bytes of incomplete L2CAP PDUs; dropped the one started in frame \(dropped.startFrame)",
                     range,
                     source: source
                 )
             }
             let partial = L2CAPFragments(start: bytes, frame: ctx.frameNumber)
-            state.partials[key] = partial
+            state.put(partial, key)
             showBytes(payload, &ctx)
             ctx.setInfo("ACL fragment (start, \(partial.progress))")
             return nil
         }
 
-        guard var partial = state.partials.removeValue(forKey: key) else {
+        guard var partial = state.take(key) else {
             showBytes(payload, &ctx)
             ctx.expert(.warning, "ACL continuation fragment without a start fragment; discarded", range, source: source)
             ctx.setInfo("ACL fragment (continuation, no start)")
@@ -110,16 +122,27 @@ struct HCIACLPacket: Dissector {
             showBytes(payload, &ctx)
             ctx.expert(
                 .warning,
-                "L2CAP PDU started in frame \(partial.startFrame) would exceed \(L2CAPFragments.maximumPDU) bytes; discarded",
+                "Limit reached: L2CAP PDU started in frame \(partial.startFrame) would exceed \(L2CAPFragments.maximumPDU) bytes; discarded",
                 range,
                 source: source
             )
             ctx.setInfo("ACL fragment (continuation, over the size limit)")
             return nil
         }
+        guard state.buffered + partial.bytes.count + bytes.count <= HCIState.maximumBuffered else {
+            showBytes(payload, &ctx)
+            ctx.expert(
+                .warning,
+                "Limit reached: \(HCIState.maximumBuffered) bytes of incomplete L2CAP PDUs; the one started in frame \(partial.startFrame) is discarded",
+                range,
+                source: source
+            )
+            ctx.setInfo("ACL fragment (continuation, over the reassembly budget)")
+            return nil
+        }
         partial.append(bytes)
         guard partial.isComplete, let expected = partial.expected else {
-            state.partials[key] = partial
+            state.put(partial, key)
             showBytes(payload, &ctx)
             ctx.setInfo("ACL fragment (continuation, \(partial.progress))")
             return nil

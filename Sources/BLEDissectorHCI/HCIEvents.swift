@@ -152,12 +152,21 @@ enum HCIEventDecoders {
     {
         let e = f.evt
         let status = try ctx.addUInt8(e[.status], &r)
+        let hs = r.offset
         let h = try ctx.handle(e[.connectionHandle], &r)
         let peer = try ctx.addAddress(e[.bdAddr], &r)
         let link = try ctx.addUInt8(e[.linkType], &r)
         try ctx.addUInt8(e[.encryptionMode], &r)
         if status == 0 && link == 0x01 {
-            HCIConnections.opened(&ctx, handle: h, peer: peer, peerAddressType: 0, role: 0)
+            HCIConnections.opened(
+                &ctx,
+                handle: h,
+                peer: peer,
+                peerAddressType: 0,
+                role: 0,
+                at: hs..<(hs + 2),
+                source: r.source
+            )
         }
         if status != 0 { ctx.appendInfo(HCIEventNames.errorName(status)) }
     }

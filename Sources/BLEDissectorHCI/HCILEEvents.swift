@@ -50,6 +50,7 @@ enum HCILEEventDecoders {
     ) throws(DecodeError) {
         let e = f.evt
         let status = try ctx.addUInt8(e[.status], &r)
+        let hs = r.offset
         let h = try ctx.handle(e[.connectionHandle], &r)
         let role = try ctx.addUInt8(e[.role], &r)
         let peerType = try ctx.addUInt8(e[.lePeerAddressType], &r)
@@ -67,7 +68,15 @@ enum HCILEEventDecoders {
             try ctx.addUInt16(e[.syncHandle], &r)
         }
         if status == 0 {
-            HCIConnections.opened(&ctx, handle: h, peer: peer, peerAddressType: peerType, role: role)
+            HCIConnections.opened(
+                &ctx,
+                handle: h,
+                peer: peer,
+                peerAddressType: peerType,
+                role: role,
+                at: hs..<(hs + 2),
+                source: r.source
+            )
         } else {
             ctx.appendInfo(HCIEventNames.errorName(status))
         }

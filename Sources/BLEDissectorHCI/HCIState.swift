@@ -10,13 +10,19 @@ final class HCIState: ConnectionScopedState {
         let direction: UInt8
     }
 
-    /// An L2CAP PDU whose fragments are still arriving.
-    /// The most partial PDUs tracked at once.
+    /// The most partial PDUs tracked at once, over all connections (one per connection and
+    /// direction at most).
     static let maximumPartials = 256
+    /// The most bytes held in partial PDUs, over all connections.
+    static let maximumBuffered = 4 << 20
     /// The most connections remembered as open.
     static let maximumConnections = CaptureState.maximumConnections
 
-    var partials: [ReassemblyKey: L2CAPFragments] = [:]
+    /// The L2CAP PDUs whose fragments are still arriving. Change it through `take` and `put`,
+    /// which keep `buffered` right.
+    private(set) var partials: [ReassemblyKey: L2CAPFragments] = [:]
+    /// Bytes held in `partials`.
+    private(set) var buffered = 0
     /// Open connections, with the frame that opened them.
     var open: [ConnectionKey: Int] = [:]
 
@@ -24,8 +30,21 @@ final class HCIState: ConnectionScopedState {
         open[key] = nil
         guard !partials.isEmpty else { return }
         for k in partials.keys where k.controller == key.controller && k.handle == key.handle {
-            partials[k] = nil
+            _ = take(k)
         }
+    }
+
+    /// Removes and returns the partial PDU under `key`.
+    func take(_ key: ReassemblyKey) -> L2CAPFragments? {
+        guard let p = partials.removeValue(forKey: key) else { return nil }
+        buffered -= p.bytes.count
+        return p
+    }
+
+    /// Stores a partial PDU under `key` (where there is none).
+    func put(_ partial: L2CAPFragments, _ key: ReassemblyKey) {
+        if let old = partials.updateValue(partial, forKey: key) { buffered -= old.bytes.count }
+        buffered += partial.bytes.count
     }
 
     /// The partial PDU started longest ago.
@@ -49,16 +68,34 @@ enum HCIConnections {
         handle: UInt16,
         peer: BDAddr,
         peerAddressType: UInt8,
-        role: UInt8
+        role: UInt8,
+        at range: Range<Int>,
+        source: Int
     ) {
         let key = ConnectionKey(controller: ctx.controller, handle: handle)
         let state = HCIState.of(ctx)
         // A handle reused without a disconnection: forget what belonged to the old connection.
-        if state.open[key] != nil { ctx.state.closeConnection(key) }
+        if let earlier = state.open[key] ?? ctx.state.connections[key]?.openedInFrame {
+            ctx.expert(
+                .note,
+                "Connection handle \(HCIPacket.hex16(handle)) reused without a disconnection: the connection opened in frame \(earlier) is forgotten",
+                range,
+                source: source
+            )
+            ctx.state.closeConnection(key)
+            state.open[key] = nil
+        }
         if state.open.count >= HCIState.maximumConnections,
-            let oldest = state.open.min(by: { $0.value < $1.value })?.key
+            let oldest = state.open.min(by: { $0.value < $1.value })
         {
-            state.open[oldest] = nil
+            ctx.expert(
+                .warning,
+                "Limit reached: \(HCIState.maximumConnections) open connections; the one opened in frame \(oldest.value) (handle \(HCIPacket.hex16(oldest.key.handle))) is forgotten",
+                range,
+                source: source
+            )
+            ctx.state.closeConnection(oldest.key)
+            state.open[oldest.key] = nil
         }
         state.open[key] = ctx.frameNumber
         ctx.state.openConnection(

@@ -155,15 +155,20 @@ final class L2CAPState: ConnectionScopedState {
     static let maximumChannels = 512
     /// The most signalling requests waiting for a response; past it the oldest is dropped.
     static let maximumPending = 64
-    /// The most bytes held in SDUs being reassembled, over all channels.
+    /// The most bytes held in SDUs being reassembled, over all channels: an SDU counts its
+    /// stated length from its first K-frame on, so the budget holds however the rest arrives.
     static let reassemblyBudget = 4 << 20
+    /// The most bytes held in SDUs being reassembled on one connection.
+    static let reassemblyBudgetPerConnection = 1 << 20
 
     private(set) var endpoints: [EndpointKey: Channel] = [:]
     private(set) var channelCount = 0
     private var nextNumber: UInt32 = 1
     private(set) var pending: [PendingRequest] = []
-    /// Bytes held in `Endpoint.sdu` buffers.
-    var bufferedBytes = 0
+    /// Bytes reserved for the SDUs being collected (their stated lengths), in all and per
+    /// connection.
+    private(set) var bufferedBytes = 0
+    private(set) var bufferedByConnection: [ConnectionKey: Int] = [:]
 
     init() {}
 
@@ -174,6 +179,23 @@ final class L2CAPState: ConnectionScopedState {
         }
         for c in dropped { remove(c) }
         pending.removeAll { $0.connection == key }
+        bufferedByConnection[key] = nil
+    }
+
+    /// Which budget refused an SDU.
+    enum BudgetRefusal {
+        case total, connection
+    }
+
+    /// Reserves `length` bytes for an SDU on `connection`; nil when done, else the budget that
+    /// has no room.
+    func reserve(_ length: Int, on connection: ConnectionKey) -> BudgetRefusal? {
+        let used = bufferedByConnection[connection] ?? 0
+        guard bufferedBytes + length <= Self.reassemblyBudget else { return .total }
+        guard used + length <= Self.reassemblyBudgetPerConnection else { return .connection }
+        bufferedBytes += length
+        bufferedByConnection[connection] = used + length
+        return nil
     }
 
     /// The channel whose endpoint on `side` receives on `cid`.
@@ -268,13 +290,20 @@ final class L2CAPState: ConnectionScopedState {
             found = true
         }
         if found { channelCount -= 1 }
-        release(&c.local)
-        release(&c.peer)
+        release(&c.local, of: conn)
+        release(&c.peer, of: conn)
     }
 
-    /// Ends the SDU in progress towards `e` and returns its buffer to the budget.
-    func release(_ e: inout Endpoint) {
-        bufferedBytes -= e.sdu.count
+    /// Ends the SDU in progress towards `e`, on `connection`, and returns its reservation to the
+    /// budgets.
+    func release(_ e: inout Endpoint, of connection: ConnectionKey) {
+        if e.sduCollecting {
+            bufferedBytes -= e.sduExpected
+            if let used = bufferedByConnection[connection] {
+                let left = used - e.sduExpected
+                bufferedByConnection[connection] = left > 0 ? left : nil
+            }
+        }
         e.sdu = []
         e.sduActive = false
         e.sduCollecting = false

@@ -133,7 +133,7 @@ struct L2CAPDissector: Dissector {
         var mps: UInt16 = 0
         var sduLengthOverMTU: Int?
         var excess = 0
-        var budgetRefused = false
+        var budgetRefused: L2CAPState.BudgetRefusal?
         var abandoned = false
         var completed: [UInt8]?
         var completedLength = 0
@@ -192,12 +192,13 @@ struct L2CAPDissector: Dissector {
                 e.sduStartFrame = frame
                 e.sduFirstSize = size
                 if sduLength > Int(e.mtu) { result.sduLengthOverMTU = sduLength }
-                if state.bufferedBytes + sduLength <= L2CAPState.reassemblyBudget {
-                    e.sduCollecting = true
-                    e.sdu.reserveCapacity(sduLength)
-                } else {
+                if let refusal = state.reserve(sduLength, on: channel.connection) {
                     e.sduCollecting = false
-                    result.budgetRefused = true
+                    result.budgetRefused = refusal
+                } else {
+                    e.sduCollecting = true
+                    // The buffer grows with the bytes that come, not with the stated length.
+                    e.sdu.reserveCapacity(min(sduLength, data.count))
                 }
             }
             e.sduSegments &+= 1
@@ -206,22 +207,19 @@ struct L2CAPDissector: Dissector {
             result.startFrame = e.sduStartFrame
             let take = min(data.count, e.sduExpected - e.sduReceived)
             result.excess = data.count - take
-            if e.sduCollecting {
-                e.sdu.append(contentsOf: data.prefix(take))
-                state.bufferedBytes += take
-            }
+            if e.sduCollecting { e.sdu.append(contentsOf: data.prefix(take)) }
             e.sduReceived += take
             result.pending = e.sduExpected - e.sduReceived
             result.parts = e.estimatedParts(e.sduSegments)
             if cut {
                 result.abandoned = true
-                state.release(&e)
+                state.release(&e, of: channel.connection)
             } else if e.sduReceived == e.sduExpected {
                 result.parts = e.sduSegments
                 result.segments = e.sduSegments
                 result.completedLength = e.sduExpected
                 if e.sduCollecting { result.completed = e.sdu }
-                state.release(&e)
+                state.release(&e, of: channel.connection)
             }
         }
         if receiver == .local {
@@ -304,10 +302,15 @@ struct L2CAPDissector: Dissector {
                 source: source
             )
         }
-        if result.budgetRefused {
+        if let refusal = result.budgetRefused {
+            let budget =
+                switch refusal {
+                case .total: "\(L2CAPState.reassemblyBudget) bytes in progress"
+                case .connection: "\(L2CAPState.reassemblyBudgetPerConnection) bytes in progress on this connection"
+                }
             context.expert(
                 .note,
-                "Reassembly limit of \(L2CAPState.reassemblyBudget) bytes in progress reached: this SDU is followed but not reassembled",
+                "Limit reached: reassembly budget of \(budget) reached: this SDU is followed but not reassembled",
                 whole,
                 source: source
             )

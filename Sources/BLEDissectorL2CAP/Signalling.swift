@@ -25,7 +25,7 @@ struct SignallingDissector: Dissector {
             if count == Self.maximumCommands {
                 context.expert(
                     .warning,
-                    "More than \(Self.maximumCommands) commands in one PDU: the rest are not decoded",
+                    "Limit reached: more than \(Self.maximumCommands) commands in one PDU: the rest are not decoded",
                     reader.offset..<(reader.offset + reader.remaining),
                     source: reader.source
                 )
@@ -793,7 +793,7 @@ struct SignallingDissector: Dissector {
         if let dropped = context.l2capState.addPending(request) {
             context.expert(
                 .note,
-                "Too many unanswered signalling requests (\(L2CAPState.maximumPending)): the one from frame \(dropped.frame) is forgotten",
+                "Limit reached: too many unanswered signalling requests (\(L2CAPState.maximumPending)): the one from frame \(dropped.frame) is forgotten",
                 r.offset..<r.offset,
                 source: r.source
             )
@@ -834,7 +834,7 @@ struct SignallingDissector: Dissector {
         case .tableFull:
             context.expert(
                 .warning,
-                "Channel table full (\(L2CAPState.maximumChannels) channels): channel \(Format.hex16(local.cid))/\(Format.hex16(peer.cid)) not followed",
+                "Limit reached: channel table full (\(L2CAPState.maximumChannels) channels): channel \(Format.hex16(local.cid))/\(Format.hex16(peer.cid)) not followed",
                 range,
                 source: source
             )

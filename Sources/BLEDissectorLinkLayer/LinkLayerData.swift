@@ -29,7 +29,7 @@ extension LinkLayerDissector {
         var connection = state.connections[accessAddress]
         if connection == nil && packet.crcOK {
             // Followed from the middle: the sniffer missed (or was not there for) the CONNECT_IND.
-            let c = state.open(accessAddress, frame: ctx.frameNumber, &ctx)
+            let c = state.open(accessAddress, frame: ctx.frameNumber, &ctx, at: hr, source: r.source)
             ctx.state.openConnection(
                 c.key,
                 ConnectionInfo(peer: BDAddr(rawValue: 0), peerAddressType: 0, role: 0, openedInFrame: ctx.frameNumber)

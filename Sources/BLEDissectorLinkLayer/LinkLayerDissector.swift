@@ -234,7 +234,7 @@ struct LinkLayerDissector: Dissector {
         ctx.appendInfo("access address 0x" + String(aa, radix: 16) + ", interval \(Double(interval) * 1.25) ms")
         guard packet.crcOK else { return }
         let state = LinkLayerState.of(ctx)
-        let connection = state.open(aa, frame: ctx.frameNumber, &ctx)
+        let connection = state.open(aa, frame: ctx.frameNumber, &ctx, at: ls..<r.offset, source: r.source)
         connection.crcInit = crcInit
         connection.central = initiator
         connection.peripheral = advertiser

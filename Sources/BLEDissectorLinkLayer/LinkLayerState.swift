@@ -52,26 +52,50 @@ final class LinkLayerState {
     var connections: [UInt32: LLConnection] = [:]
     var nextNumber: UInt16 = 1
     var buffered = 0
+    /// The numbers of the connections in `connections`.
+    private var numbersInUse = Set<UInt16>()
 
     static func of(_ ctx: DissectionContext) -> LinkLayerState {
         ctx.state.module(LinkLayerState.self) { LinkLayerState() }
     }
 
-    /// A new connection on `accessAddress`, replacing any earlier one there. Returns it and the
-    /// connection it evicted to make room, if any.
-    func open(_ accessAddress: UInt32, frame: Int, _ ctx: inout DissectionContext) -> LLConnection {
-        if let old = connections.removeValue(forKey: accessAddress) { forget(old, ctx) }
+    /// A new connection on `accessAddress`, replacing any earlier one there. When the table is
+    /// full the connection idle longest is forgotten, with a note at `range`.
+    func open(
+        _ accessAddress: UInt32,
+        frame: Int,
+        _ ctx: inout DissectionContext,
+        at range: Range<Int>,
+        source: Int
+    ) -> LLConnection {
+        if let old = connections.removeValue(forKey: accessAddress) {
+            numbersInUse.remove(old.number)
+            forget(old, ctx)
+        }
         if connections.count >= Self.maximumConnections,
             let idle = connections.values.min(by: { $0.lastFrame < $1.lastFrame })
         {
             connections[idle.accessAddress] = nil
+            numbersInUse.remove(idle.number)
             forget(idle, ctx)
+            ctx.expert(
+                .warning,
+                "Limit reached: \(Self.maximumConnections) connections followed; the one on access address 0x\(String(idle.accessAddress, radix: 16)), idle since frame \(idle.lastFrame), is forgotten",
+                range,
+                source: source
+            )
         }
+        // Numbers are reused after 65,534 connections: skip those still in use, so that two
+        // connections never share a `ConnectionKey` (the table holds far fewer than 65,534).
+        while numbersInUse.contains(nextNumber) { advanceNumber() }
         let connection = LLConnection(number: nextNumber, accessAddress: accessAddress, frame: frame)
-        nextNumber = nextNumber == 0xFFFE ? 1 : nextNumber + 1
+        advanceNumber()
+        numbersInUse.insert(connection.number)
         connections[accessAddress] = connection
         return connection
     }
+
+    private func advanceNumber() { nextNumber = nextNumber == 0xFFFE ? 1 : nextNumber + 1 }
 
     func forget(_ connection: LLConnection, _ ctx: DissectionContext) {
         for p in connection.partials { if let p { buffered -= p.bytes.count } }

@@ -213,7 +213,7 @@ struct SMPOpcodeDissector: Dissector {
             if state.remember(request, for: connection) {
                 context.expert(
                     .note,
-                    "SMP state of \(SMPState.maximumConnections) pairings reached; an older one was forgotten",
+                    "Limit reached: SMP state of \(SMPState.maximumConnections) pairings reached; an older one was forgotten",
                     at..<(at + 6),
                     source: src
                 )

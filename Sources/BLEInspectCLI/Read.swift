@@ -33,6 +33,7 @@ struct Read: ParsableCommand {
               cat btsnoop_hci.log | bleinspect read -
               bleinspect read capture.pklg -w capture.pcapng   # convert; format from the extension
               bleinspect read capture.pklg -w - -F btsnoop | bleinspect read -
+              bleinspect read --resource-report -Y btatt --count big.btsnoop
             """
     )
 
@@ -56,6 +57,14 @@ struct Read: ParsableCommand {
     )
     var threads: Int?
 
+    @Flag(
+        name: .customLong("resource-report"),
+        help: ArgumentHelp(
+            "At exit, write one line to standard error with the peak resident set size and the C heap in use, in KiB: 'bleinspect: resources: peak-rss-kib=N heap-kib=N'. For checking memory bounds."
+        )
+    )
+    var resourceReport = false
+
     func validate() throws {
         if files.isEmpty { throw ValidationError("Give at least one capture file, or - for standard input.") }
         if let threads, threads < 0 || threads > 16 { throw ValidationError("--threads takes 0 to 16.") }
@@ -63,6 +72,7 @@ struct Read: ParsableCommand {
     }
 
     func run() throws {
+        defer { if resourceReport { StandardError.print(ResourceUsage.current().line) } }
         var options = ReadOptions(paths: files)
         frameOutput.apply(to: &options)
         options.plugins = try frameOutput.plugins.load()

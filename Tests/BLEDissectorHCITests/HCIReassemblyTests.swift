@@ -145,11 +145,32 @@ struct HCIReassemblyTests {
         #expect(s[255].expertMessages.isEmpty)
         #expect(
             s[256].expertMessages.contains {
-                $0.contains("Too many incomplete L2CAP PDUs (256); dropped the one started in frame 1")
+                $0.contains("Limit reached: 256 incomplete L2CAP PDUs; dropped the one started in frame 1")
             }
         )
         #expect(s[257].expertMessages.contains { $0.contains("without a start") })
         #expect(s[258].uints("probe.l2cap_length") == [40])
+    }
+
+    @Test("the byte budget over all incomplete PDUs: the oldest make room, with a note")
+    func byteBudget() {
+        // Start fragments of 65,535 bytes (of PDUs of 65,539): 64 fit in 4 MiB, the 65th does not.
+        let start = Array(Self.pdu(65_539)[0..<65_535])
+        var frames: [CapturedFrame] = []
+        for h in 1...65 { frames.append(Self.acl(UInt16(h), pb: 2, start)) }
+        // The first handle's PDU was dropped; the second's goes on.
+        frames.append(Self.acl(1, pb: 1, Array(Self.pdu(65_539)[65_535...])))
+        frames.append(Self.acl(2, pb: 1, Array(Self.pdu(65_539)[65_535...])))
+        let s = HCIHarness.run(HCIHarness.numbered(frames))
+        #expect(s[63].expertMessages.isEmpty)
+        #expect(
+            s[64].expertMessages.contains {
+                $0.contains("Limit reached: 4194304 bytes of incomplete L2CAP PDUs; dropped the one started in frame 1")
+            },
+            "\(s[64].expertMessages)"
+        )
+        #expect(s[65].expertMessages.contains { $0.contains("without a start") })
+        #expect(s[66].uints("probe.l2cap_length") == [65_539])
     }
 
     @Test("a cut ACL packet is malformed and does not join reassembly")

@@ -224,12 +224,73 @@ struct CreditChannelTests {
         for i in 0..<512 { Self.open(feeder, handle: UInt16(i)) }
         feeder.pdu(PDU.le(0x14, 1, [0x0085, 0x0040, 512, 23, 1]), .hostToController, handle: 0x0600)
         let full = feeder.pdu(PDU.le(0x15, 1, [0x0041, 512, 64, 4, 0]), .controllerToHost, handle: 0x0600)
-        #expect(full.warnings.contains { $0.hasPrefix("Channel table full (512 channels)") })
+        #expect(full.warnings.contains { $0.hasPrefix("Limit reached: channel table full (512 channels)") })
         // Closing a connection makes room again.
         feeder.state.closeConnection(ConnectionKey(controller: 0, handle: 0))
         Self.open(feeder, handle: 0x0601)
         let ok = feeder.pdu(PDU.kframe(cid: 0x41, sduLength: 1, [1]), .hostToController, handle: 0x0601)
         #expect(ok.warnings.isEmpty)
+    }
+
+    @Test("SDU reassembly is bounded per connection and in all; the reservation is freed with the connection")
+    func reassemblyBudgets() {
+        let feeder = PDUFeeder.l2cap()
+        // Each connection (handles 0-4) opens one channel with MTU 65,535 and many credits.
+        // 16 SDUs of 65,535 bytes fill one connection's 1 MiB.
+        func start(_ handle: UInt16) -> FrameSnapshot {
+            feeder.pdu(PDU.kframe(cid: 0x40, sduLength: 65_535, [1, 2, 3]), .controllerToHost, handle: handle)
+        }
+        for h in UInt16(0)..<5 { Self.open(feeder, localMTU: 65_535, localCredits: 100, handle: h) }
+        // One channel per connection holds one SDU at a time: open 16 more channels on handle 0.
+        for k in 0..<16 {
+            let scid = 0x0050 + k
+            feeder.pdu(PDU.le(0x14, UInt8(2 + k), [0x0085, scid, 65_535, 23, 100]), .hostToController, handle: 0)
+            feeder.pdu(PDU.le(0x15, UInt8(2 + k), [0x0060 + k, 512, 64, 4, 0]), .controllerToHost, handle: 0)
+        }
+        var notes: [String] = []
+        for k in 0..<16 {
+            let f = feeder.pdu(
+                PDU.kframe(cid: 0x0050 + k, sduLength: 65_535, [1, 2, 3]),
+                .controllerToHost,
+                handle: 0
+            )
+            notes += f.expertMessages.filter { $0.hasPrefix("Limit reached") }
+        }
+        #expect(notes.isEmpty, "\(notes)")
+        // The 17th SDU on connection 0 is over its budget.
+        let over = start(0)
+        #expect(
+            over.expertMessages.contains {
+                $0.hasPrefix("Limit reached: reassembly budget of 1048576 bytes in progress on this connection")
+            },
+            "\(over.expertMessages)"
+        )
+        // Connections 1-3 take 3 MiB in all; with connection 0's 1 MiB the total budget (4 MiB)
+        // is spent, so connection 4's SDU is refused by the total.
+        for h in UInt16(1)...3 {
+            for k in 0..<16 {
+                let scid = 0x0050 + k
+                feeder.pdu(PDU.le(0x14, UInt8(2 + k), [0x0085, scid, 65_535, 23, 100]), .hostToController, handle: h)
+                feeder.pdu(PDU.le(0x15, UInt8(2 + k), [0x0060 + k, 512, 64, 4, 0]), .controllerToHost, handle: h)
+                feeder.pdu(
+                    PDU.kframe(cid: scid, sduLength: 65_535, [1, 2, 3]),
+                    .controllerToHost,
+                    handle: h
+                )
+            }
+        }
+        let total = start(4)
+        #expect(
+            total.expertMessages.contains {
+                $0.hasPrefix("Limit reached: reassembly budget of 4194304 bytes in progress reached")
+            },
+            "\(total.expertMessages)"
+        )
+        // Closing connection 0 frees its reservations: connection 4's next SDU is collected.
+        feeder.state.closeConnection(ConnectionKey(controller: 0, handle: 0))
+        Self.open(feeder, localMTU: 65_535, localCredits: 100, handle: 5)
+        let after = feeder.pdu(PDU.kframe(cid: 0x40, sduLength: 65_535, [1]), .controllerToHost, handle: 5)
+        #expect(!after.expertMessages.contains { $0.hasPrefix("Limit reached") }, "\(after.expertMessages)")
     }
 
     @Test("unanswered requests are bounded, with a note when one is forgotten")
@@ -239,7 +300,10 @@ struct CreditChannelTests {
         for i in 0..<65 {
             last = feeder.pdu(PDU.le(0x14, UInt8(i), [0x0085, 0x0040 + i, 512, 23, 1]), .hostToController)
         }
-        #expect(last?.expertMessages.contains { $0.hasPrefix("Too many unanswered signalling requests") } == true)
+        #expect(
+            last?.expertMessages.contains { $0.hasPrefix("Limit reached: too many unanswered signalling requests") }
+                == true
+        )
     }
 
     @Test("a reassembled SDU of a bound PSM goes to that PSM's dissector in its own data source")

@@ -153,6 +153,8 @@ public final class GATTModel {
     public static let maximumDevices = 10_000
     /// The longest value kept: ATT values are at most 512 bytes.
     public static let maximumValueLength = 512
+    /// The most connections listed per device.
+    public static let maximumConnectionsPerDevice = 1000
 
     public init() {}
 
@@ -178,10 +180,18 @@ public final class GATTModel {
 
     func noteConnection(_ peer: GATTOwner.Peer, handle: UInt16, frame: Int) {
         if connectionLog[peer] == nil {
-            guard connectionLog.count < Self.maximumDevices else { return }
+            guard connectionLog.count < Self.maximumDevices else {
+                limitReached = true
+                return
+            }
             connectionLog[peer] = []
         }
-        if let n = connectionLog[peer]?.count, n < 1000 { connectionLog[peer]?.append((handle, frame)) }
+        guard let n = connectionLog[peer]?.count else { return }
+        if n < Self.maximumConnectionsPerDevice {
+            connectionLog[peer]?.append((handle, frame))
+        } else {
+            limitReached = true
+        }
     }
 
     /// A device's connections: those whose connection complete event was seen, with its frame,

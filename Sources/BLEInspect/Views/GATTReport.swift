@@ -105,7 +105,7 @@ public enum GATTReport {
             }
         }
         if model.limitReached {
-            out += "\nNote: the attribute or device limit was reached; later ones are not shown.\n"
+            out += "\nNote: the attribute, device or connection-list limit was reached; later ones are not shown.\n"
         }
         return out
     }

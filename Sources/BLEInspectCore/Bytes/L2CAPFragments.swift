@@ -23,9 +23,9 @@ public struct L2CAPFragments: Sendable {
     /// A PDU begun by the start fragment `start`, seen in frame `frame`.
     public init(start: ArraySlice<UInt8>, frame: Int) {
         expected = Self.expectedLength(start)
-        bytes = []
-        bytes.reserveCapacity(expected ?? start.count)
-        bytes.append(contentsOf: start)
+        // Only the bytes that came: a start fragment's length field is untrusted, and room for
+        // 64 KiB per partial PDU would cost memory no table limit counts.
+        bytes = Array(start)
         startFrame = frame
     }
 

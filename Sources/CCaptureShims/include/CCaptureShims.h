@@ -37,4 +37,8 @@ int bleinspect_install_signal(int signo, void (*handler)(int));
 void bleinspect_stop_hint_bump(void);
 unsigned bleinspect_stop_hint(void);
 
+/// The bytes the C heap has handed out and not taken back (glibc's mallinfo2 `uordblks`), or -1
+/// where the C library does not say.
+long long bleinspect_heap_in_use(void);
+
 #endif
