@@ -80,6 +80,18 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Fuzz targets for libFuzzer (scripts/fuzz, docs/ROBUSTNESS.md), the seed corpora and the
+        // corrupted-capture sweep; the regression tests run the same targets.
+        .target(
+            name: "BLEInspectFuzz",
+            dependencies: [
+                "BLEInspect", "BLEInspectCore", "BLECapture", "BLECapturePcap", "BLECaptureLive", "BLEInspectFilter",
+                "BLEInspectPlugins", "BLEAdvBudget",
+            ]
+        ),
+        // Built by scripts/fuzz with libFuzzer and AddressSanitizer; the ordinary build replays
+        // inputs and runs the sweep.
+        .executableTarget(name: "bleinspect-fuzz", dependencies: ["BLEInspectFuzz"]),
         // The `bleinspect` executable: one `main.swift` that calls `BLEInspectTool.main()`.
         .executableTarget(name: "bleinspect", dependencies: ["BLEInspectCLI"]),
         // The example package's dissector module (examples/custom-dissector), built and tested here
@@ -127,7 +139,7 @@ let package = Package(
                 intent: .custom(verb: "lint-source", description: "Run the toolchain's swift-format lint over Sources")
             )
         ),
-        .target(name: "BLEInspectTestSupport", dependencies: ["BLEInspect"], path: "Tests/Support"),
+        .target(name: "BLEInspectTestSupport", dependencies: ["BLEInspect", "BLEInspectFuzz"], path: "Tests/Support"),
         .testTarget(
             name: "BLECaptureTests",
             dependencies: ["BLECapture", "BLECapturePcap", "BLEInspect", "BLEInspectTestSupport"]
@@ -143,7 +155,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BLEInspectTests",
-            dependencies: ["BLEInspect", "BLEInspectCLI", "BLEInspectTestSupport", "bleinspect"]
+            dependencies: ["BLEInspect", "BLEInspectCLI", "BLEInspectTestSupport", "BLEInspectFuzz", "bleinspect"]
         ),
         .testTarget(
             name: "BLEInspectPluginsTests",

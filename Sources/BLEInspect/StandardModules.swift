@@ -76,6 +76,9 @@ public enum StandardModules {
         return names
     }
 
+    /// The protocol names plugins may not take as their namespace.
+    public static var reservedNamespaceNames: Set<String> { reservedNamespaces(registered) }
+
     /// Loads the plugins `search` finds, checked against the built-in modules, with a notice for
     /// each binding that replaces a built-in decoder without saying so (`override: true`).
     public static func loadPlugins(_ search: PluginSearch) -> (catalog: PluginCatalog, notices: [String]) {

@@ -198,18 +198,3 @@ public enum Dissect {
     }
 }
 
-/// Hex helpers for test vectors.
-public enum Hex {
-    /// Bytes from hex text; spaces, colons and newlines are ignored.
-    public static func bytes(_ text: String) -> [UInt8] {
-        let digits = text.filter(\.isHexDigit)
-        var out: [UInt8] = []
-        var i = digits.startIndex
-        while i < digits.endIndex {
-            let j = digits.index(i, offsetBy: 2, limitedBy: digits.endIndex) ?? digits.endIndex
-            if let b = UInt8(digits[i..<j], radix: 16) { out.append(b) }
-            i = j
-        }
-        return out
-    }
-}
