@@ -24,7 +24,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// Advertising-budget plan YAML/JSON, parsed, checked and reported in every format.
     case advplan
 
-    /// Runs one input.
+    /// Runs one input. One at a time: the targets reuse one scratch file and one set of
+    /// renderers between inputs, as libFuzzer calls them.
     public func run(_ bytes: UnsafeRawBufferPointer) {
         switch self {
         case .btsnoop, .pklg, .pcap, .pcapng: ReaderTargets.run(self, bytes)

@@ -23,8 +23,8 @@ public enum Seeds {
             let frames = readFrames(bytes)
             // A few runs of consecutive frames from each capture: its start, where connections
             // open, and later parts.
-            let chunk = 192
-            for start in stride(from: 0, to: frames.count, by: max(chunk, frames.count / 6)).prefix(6) {
+            let chunk = 48
+            for start in stride(from: 0, to: frames.count, by: max(chunk, frames.count / 8)).prefix(8) {
                 let part = Array(frames[start..<min(frames.count, start + chunk)])
                 add(.pipeline, PipelineInput.encode(part))
                 let records = part.compactMap(monitorRecord)

@@ -105,8 +105,10 @@ func inputFiles(_ paths: [String]) -> [String] {
             return [path]
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        return names.sorted().filter { !$0.hasPrefix(".") && !$0.hasSuffix(".tsv") && !$0.hasSuffix(".md") }
-            .map { path + "/" + $0 }
+        return names.sorted().filter { name in
+            !name.hasPrefix(".") && ![".tsv", ".md", ".json"].contains { name.hasSuffix($0) }
+        }
+        .map { path + "/" + $0 }
     }
 }
 

@@ -19,9 +19,11 @@ private func regressionInputs() -> [String] {
     return out
 }
 
-@Suite("fuzz targets")
+/// Serialized: the targets reuse one scratch file and one set of renderers, as libFuzzer runs
+/// them, one input at a time.
+@Suite("fuzz targets", .serialized)
 struct FuzzTargetTests {
-    @Test("every checked-in fuzz finding runs through its target without a crash", arguments: regressionInputs())
+    @Test("every checked-in fuzz input runs through its target without a crash", arguments: regressionInputs())
     func regression(path: String) throws {
         let target = try #require(
             FuzzTarget(rawValue: URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent)
