@@ -82,7 +82,16 @@ func sweep(_ arguments: [String]) -> Int32 {
         return 0
     }
     let started = Date()
-    guard let totals = sweep.run(files, log: { print($0) }) else { return 3 }
+    // Each capture's line is out as soon as it is done, so a long sweep shows its progress.
+    guard
+        let totals = sweep.run(
+            files,
+            log: {
+                print($0)
+                fflush(nil)
+            }
+        )
+    else { return 3 }
     print(
         "sweep: \(totals.captures) captures, \(totals.variants) variants (seed \(sweep.seed)), \(totals.frames) frames decoded, "
             + "\(totals.damaged) stopped at damage, \(totals.rejected) rejected at the start, no crash, no hang; "
