@@ -19,8 +19,11 @@ public enum Seeds {
         for path in captureFiles(captureDirectories) {
             guard let data = FileManager.default.contents(atPath: path) else { continue }
             let bytes = [UInt8](data)
-            if let target = readerTarget(bytes) { add(target, Array(bytes.prefix(readerSeedSize))) }
-            let frames = readFrames(bytes)
+            let (container, frames) = read(bytes)
+            // The reader's target is named as its container is (btsnoop, pcap, pcapng, pklg).
+            if let target = container.flatMap({ FuzzTarget(rawValue: $0.rawValue) }) {
+                add(target, Array(bytes.prefix(readerSeedSize)))
+            }
             // A few runs of consecutive frames from each capture: its start, where connections
             // open, and later parts.
             let chunk = 48
@@ -79,27 +82,19 @@ public enum Seeds {
         "btatt.uuid16 == 0x2800 xor btatt.uuid16 == 0x2803", "btl2cap.cid ~ 0x41", "frame.time_relative > 0.5",
     ]
 
-    static func readerTarget(_ bytes: [UInt8]) -> FuzzTarget? {
-        if bytes.starts(with: BTSnoopReader.magic) { return .btsnoop }
-        guard bytes.count >= 4 else { return nil }
-        let magic = UInt32(bytes[0]) << 24 | UInt32(bytes[1]) << 16 | UInt32(bytes[2]) << 8 | UInt32(bytes[3])
-        switch magic {
-        case 0xA1B2_C3D4, 0xD4C3_B2A1, 0xA1B2_3C4D, 0x4D3C_B2A1: return .pcap
-        case 0x0A0D_0D0A: return .pcapng
-        default: return PacketLoggerReader.detectByteOrder(Array(bytes.prefix(16))) != nil ? .pklg : nil
-        }
-    }
-
-    static func readFrames(_ bytes: [UInt8]) -> [CapturedFrame] {
+    /// The container CaptureOpener finds in `bytes` (nil when it reads none), and the frames
+    /// read before the end or the first damage.
+    static func read(_ bytes: [UInt8]) -> (CaptureFormat.Container?, [CapturedFrame]) {
         var frames: [CapturedFrame] = []
-        guard let fd = bytes.withUnsafeBytes({ ScratchFile.shared.fill($0) }) else { return [] }
+        guard let fd = bytes.withUnsafeBytes({ ScratchFile.shared.fill($0) }),
+            let reader = try? CaptureOpener.open(input: ByteInput(fd: fd, ownsDescriptor: false))
+        else { return (nil, []) }
         do throws(CaptureError) {
-            let reader = try CaptureOpener.open(input: ByteInput(fd: fd, ownsDescriptor: false))
             while frames.count < 1 << 16, let frame = try reader.next() { frames.append(frame) }
         } catch {
             _ = error
         }
-        return frames
+        return (reader.format.container, frames)
     }
 
     /// The monitor record carrying `frame`, nil for kinds the monitor channel has no opcode for.

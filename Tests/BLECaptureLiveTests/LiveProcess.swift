@@ -58,6 +58,27 @@ final class LiveProcess {
         return lines
     }
 
+    /// Standard error read so far by `waitForStderr`.
+    private var stderrSoFar: [UInt8] = []
+
+    /// Waits up to `timeout` seconds until standard error has shown `text`; true when it has.
+    @discardableResult
+    func waitForStderr(containing text: String, timeout: Double = 10) -> Bool {
+        let fd = stderrPipe.fileHandleForReading.fileDescriptor
+        let deadline = Date().addingTimeInterval(timeout)
+        while !String(decoding: stderrSoFar, as: UTF8.self).contains(text) {
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { return false }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, Int32(left * 1000) + 1) > 0 else { return false }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard n > 0 else { return false }
+            stderrSoFar += chunk[0..<n]
+        }
+        return true
+    }
+
     /// Sends `signal` and waits for the exit; returns the status and everything on stderr.
     func finish(signal: Int32? = nil, timeout: Double = 20) -> (status: Int32, stderr: String) {
         if let signal { kill(process.processIdentifier, signal) }
@@ -69,7 +90,7 @@ final class LiveProcess {
             Issue.record("bleinspect did not exit within \(timeout) s; killed")
         }
         process.waitUntilExit()
-        let err = stderrPipe.fileHandleForReading.readDataToEndOfFile()
+        let err = stderrSoFar + stderrPipe.fileHandleForReading.readDataToEndOfFile()
         return (process.terminationStatus, String(decoding: err, as: UTF8.self))
     }
 }

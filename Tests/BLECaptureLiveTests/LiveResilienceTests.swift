@@ -71,10 +71,7 @@ struct LiveResilienceTests {
 
     @Test("ENOBUFS and the kernel's drop count reach the summary; the capture goes on to the end", arguments: formats)
     func dropsEndToEnd(format: OutputFormat) throws {
-        let fake = try FakeMonitor()
-        fake.newIndex(0)
-        for _ in 0..<4 { fake.reset(0) }
-        fake.closeWriter()
+        let fake = try FakeMonitor.resets(4)
         let channel = ScriptedChannel(
             fake.channel(),
             script: [
@@ -99,10 +96,7 @@ struct LiveResilienceTests {
     func transientErrorsEndToEnd() throws {
         for (code, name, reason) in [(ENETDOWN, "ENETDOWN", "Network is down"), (ENODEV, "ENODEV", "No such device")] {
             for format in Self.formats {
-                let fake = try FakeMonitor()
-                fake.newIndex(0)
-                for _ in 0..<4 { fake.reset(0) }
-                fake.closeWriter()
+                let fake = try FakeMonitor.resets(4)
                 let channel = ScriptedChannel(
                     fake.channel(),
                     script: [.records(2), .failRepeatedly(code, times: 3), .records(2), .fail(code)]

@@ -185,8 +185,9 @@ struct LiveStreamTests {
         let capture = try CaptureRecords(path: TestPaths.projectCapture("gatt-discovery.btsnoop"))
         let fields = ["-T", "fields", "-e", "frame.number", "-e", "frame.len"]
         let live = try LiveProcess(["live", "--follow", path, "-c", "25"] + fields)
-        // The file does not exist yet: the reader waits for it.
-        usleep(200_000)
+        // The file does not exist yet: the reader says it waits for it (a fixed sleep here was
+        // too short on a loaded machine, where the file then existed before the reader looked).
+        #expect(live.waitForStderr(containing: "waiting for \(path) to appear"))
         var file = try Self.create(path, capture.header)
         var expectedLens: [String] = []
         func feed(_ k: Int, split: Bool) {

@@ -198,9 +198,7 @@ struct MonitorReaderTests {
 
     @Test("the kernel's drop count is counted, and an ENOBUFS it already counted is not counted twice")
     func kernelDropCount() throws {
-        let fake = try FakeMonitor()
-        for _ in 0..<4 { fake.reset(0) }
-        fake.closeWriter()
+        let fake = try FakeMonitor.resets(4, announced: false)
         // Drops before the capture (the count at the start) are not this capture's.
         let channel = ScriptedChannel(
             fake.channel(),
@@ -226,10 +224,7 @@ struct MonitorReaderTests {
     @Test("ENETDOWN, ENODEV, ENXIO and EIO: reported once per run, retried, and later records are read")
     func transientErrors() throws {
         for code in [ENETDOWN, ENODEV, ENXIO, EIO] {
-            let fake = try FakeMonitor()
-            fake.newIndex(0)
-            for _ in 0..<3 { fake.reset(0) }
-            fake.closeWriter()
+            let fake = try FakeMonitor.resets(3)
             let channel = ScriptedChannel(
                 fake.channel(),
                 script: [.records(2), .failRepeatedly(code, times: 3), .records(1), .fail(code)]

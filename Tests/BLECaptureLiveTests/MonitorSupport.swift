@@ -81,6 +81,16 @@ final class FakeMonitor {
     }
 
     /// Closes the writing end: the reader sees the channel end.
+    /// A finished recording: hci0's New Index (unless `announced` is false), then `commands`
+    /// HCI Resets, and the writing end closed.
+    static func resets(_ commands: Int, announced: Bool = true) throws -> FakeMonitor {
+        let fake = try FakeMonitor()
+        if announced { fake.newIndex(0) }
+        for _ in 0..<commands { fake.reset(0) }
+        fake.closeWriter()
+        return fake
+    }
+
     func closeWriter() {
         if writerFD >= 0 { close(writerFD) }
         writerFD = -1
