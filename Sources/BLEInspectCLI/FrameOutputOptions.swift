@@ -13,8 +13,10 @@ struct FrameOutputOptions: ParsableArguments {
     @Flag(name: .customLong("count"), help: "Print only the number of frames.")
     var countOnly = false
 
+    // `.unconditional`: a filter may start with `-` (`-Y '-nordic_ble.rssi < 40'`).
     @Option(
         name: .customShort("Y"),
+        parsing: .unconditional,
         help: ArgumentHelp(
             "A display filter, in Wireshark's syntax: only matching frames are shown, written and counted.",
             valueName: "filter"

@@ -4,8 +4,10 @@ import BLEInspect
 
 /// The frames a view takes in: `-Y` and `-c`, as every view spells them.
 struct ViewFrameOptions: ParsableArguments {
+    // `.unconditional`: a filter may start with `-` (`-Y '-nordic_ble.rssi < 40'`).
     @Option(
         name: .customShort("Y"),
+        parsing: .unconditional,
         help: ArgumentHelp("A display filter: only matching frames are taken in.", valueName: "filter")
     )
     var displayFilter: String?

@@ -6,8 +6,11 @@ enum ValueType {
     /// A real number (`FieldKind.real`); literals are decimal numbers, integers included.
     case real
     case boolean(names: ValueNames?)
-    /// Nanoseconds since the epoch; literals are seconds.
+    /// Nanoseconds, an offset (Wireshark's FT_RELATIVE_TIME, which `frame.time_epoch` is too);
+    /// literals are seconds.
     case time
+    /// Nanoseconds since the epoch, a date (FT_ABSOLUTE_TIME); literals are dates in quotes.
+    case absoluteTime
     /// Bytes: byte fields, protocols, slices.
     case bytes
     /// An unsliced string field.
@@ -61,7 +64,7 @@ struct Compiler {
         return String(chars[r])
     }
 
-    private mutating func slot(_ id: FieldID) -> Int {
+    mutating func slot(_ id: FieldID) -> Int {
         if let s = slotIndex[id] { return s }
         let s = slotFields.count
         slotFields.append(id)
@@ -92,7 +95,7 @@ struct Compiler {
     mutating func resolve(_ term: Term) throws(FilterError) -> CompiledOperand? {
         switch term {
         case .word(let token):
-            guard let id = registry.index[token.text] else { return nil }
+            guard let id = try fieldID(token) else { return nil }
             let d = registry.descriptor(id)
             let type = Self.valueType(d)
             let reader: Reader =
@@ -115,7 +118,8 @@ struct Compiler {
             )
         case .string, .character:
             return nil
-        case .slice(let base, let spec, let brackets):
+        case .slice(let base, let specs, let brackets):
+            guard specs.count == 1, let spec = specs.first else { throw internalGeneral(term) }
             let b = try requireField(base)
             guard let view = Self.byteView(of: b) else {
                 throw FilterError(
@@ -131,7 +135,8 @@ struct Compiler {
                 typeName: "bytes",
                 range: term.range.lowerBound..<brackets.upperBound
             )
-        case .function(let name, let argument, let range):
+        case .function(let name, let arguments, let range):
+            guard arguments.count == 1, let argument = arguments.first else { throw internalGeneral(term) }
             let b = try requireField(argument)
             if name.text.lowercased() == "count" {
                 return CompiledOperand(
@@ -143,21 +148,19 @@ struct Compiler {
                     range: range
                 )
             }
-            guard let view = Self.byteView(of: b) else {
-                throw FilterError(
-                    "len() measures bytes, strings, addresses and protocols; \(b.text) is a \(b.typeName)",
-                    at: b.range
-                )
-            }
+            // Bytes, strings, addresses and protocols by their bytes; other fields by their type's
+            // width (`len(btatt.handle)` is 2, a flag's 0), as in Wireshark.
+            let d = registry.descriptor(b.operand.field)
+            let source: NumberSource = Self.byteView(of: b).map { .length($0) } ?? .width(d.kind.filterWidth)
             return CompiledOperand(
                 operand: b.operand,
                 type: .integer(signed: false, bits: 32, names: nil),
-                reader: .number(.length(view)),
+                reader: .number(source),
                 text: text(range),
                 typeName: "uint32",
                 range: range
             )
-        case .mask(let base, let maskTerm, let opRange):
+        case .arithmetic(.bitwiseAnd, let base, let maskTerm, let opRange):
             let b = try requireField(base)
             guard case .number(.value) = b.reader, case .integer(_, let bits, _) = b.type else {
                 throw FilterError(
@@ -180,7 +183,26 @@ struct Compiler {
                 typeName: b.typeName,
                 range: term.range
             )
+        case .arithmetic, .layer, .reference, .negate, .group:
+            throw internalGeneral(term)
         }
+    }
+
+    /// The field a word names: its text, or after a leading dot (`.btatt.opcode`), which marks a
+    /// field name (an unknown one is an error, never a literal). Nil for a literal.
+    func fieldID(_ token: Token) throws(FilterError) -> FieldID? {
+        if token.text.hasPrefix("."), token.text.dropFirst().first?.isLetter == true {
+            guard let id = registry.index[String(token.text.dropFirst())] else {
+                throw unknownField(.word(token))
+            }
+            return id
+        }
+        return registry.index[token.text]
+    }
+
+    /// A term that `isSimple` should have sent to the general evaluator.
+    private func internalGeneral(_ term: Term) -> FilterError {
+        FilterError("this expression cannot be used here", at: term.range)
     }
 
     /// `term` as a plain field (the base of a slice, function or mask).
@@ -201,7 +223,7 @@ struct Compiler {
             throw FilterError("a slice cannot be used here; name a field", at: operand.range)
         }
         switch operand.reader {
-        case .count, .number(.length), .number(.masked):
+        case .count, .number(.length), .number(.masked), .number(.width):
             throw FilterError("a function or mask cannot be used here; name a field", at: operand.range)
         default:
             return operand
@@ -211,15 +233,20 @@ struct Compiler {
     func unknownField(_ term: Term) -> FilterError {
         switch term {
         case .word(let t):
+            let name = t.text.hasPrefix(".") ? String(t.text.dropFirst()) : t.text
             return FilterError(
-                "`\(t.text)` is neither a field nor a protocol name",
+                "`\(name)` is neither a field nor a protocol name",
                 at: t.range,
-                suggestion: Suggestions.field(for: t.text, in: registry.index.keys)
+                suggestion: Suggestions.field(for: name, in: registry.index.keys)
             )
         case .string(let t, _), .character(let t, _):
             return FilterError("\(t.text) is a value; a test needs a field name here", at: t.range)
-        case .slice(let base, _, _), .function(_, let base, _), .mask(let base, _, _):
+        case .slice(let base, _, _), .arithmetic(_, let base, _, _), .layer(let base, _, _), .reference(let base, _),
+            .negate(let base, _), .group(let base, _):
             return unknownField(base)
+        case .function(_, let arguments, let range):
+            guard let first = arguments.first else { return FilterError("a field is missing", at: range) }
+            return unknownField(first)
         }
     }
 
@@ -241,15 +268,20 @@ struct Compiler {
     // MARK: Tests
 
     private mutating func compileTest(_ t: TestExpression) throws(FilterError) -> Program {
+        guard try isSimple(t) else {
+            return try compileGeneral(t)
+        }
         guard let lhs = try resolve(t.lhs) else {
-            // A literal on the left of a comparison with a field: `0x12 == btatt.opcode`.
-            if case .compare(let op, let opRange, let rhsTerm) = t.relation, let rhs = try resolve(rhsTerm) {
-                return try compare(rhs, op.mirrored, opRange, t.lhs)
-            }
-            throw unknownField(t.lhs)
+            throw try leftSideError(t)
         }
         switch t.relation {
         case nil:
+            if case .function = t.lhs {
+                throw FilterError(
+                    "a function's result cannot be tested alone; compare it, as in \(lhs.text) > 0",
+                    at: t.lhs.range
+                )
+            }
             switch lhs.reader {
             case .bytes(let view, .some(let slice)):
                 return .sliceExists(lhs.operand, view, slice)
@@ -259,13 +291,13 @@ struct Compiler {
                 return .exists(lhs.operand)
             }
         case .compare(let op, let opRange, let rhsTerm):
-            return try compare(lhs, op, opRange, rhsTerm)
+            return try compare(lhs, op, t.quantifier, opRange, rhsTerm)
         case .contains(let opRange, let rhsTerm):
-            return try contains(lhs, opRange, rhsTerm)
+            return try contains(lhs, t.quantifier ?? .any, opRange, rhsTerm)
         case .matches(let opRange, let rhsTerm):
-            return try matches(lhs, opRange, rhsTerm)
+            return try matches(lhs, t.quantifier ?? .any, opRange, rhsTerm)
         case .inSet(let negated, let opRange, let elements, _):
-            let program = try membership(lhs, opRange, elements)
+            let program = try membership(lhs, t.quantifier ?? .any, opRange, elements)
             return negated ? .not(program) : program
         }
     }
@@ -280,10 +312,12 @@ struct Compiler {
     private mutating func compare(
         _ lhs: CompiledOperand,
         _ op: ComparisonOperator,
+        _ quantifier: Quantifier?,
         _ opRange: Range<Int>,
         _ rhsTerm: Term
     ) throws(FilterError) -> Program {
-        let (q, c) = op.semantics
+        let (semantics, c) = op.semantics
+        let q = quantifier ?? semantics
         if let rhs = try resolve(rhsTerm) {
             return try compareFields(lhs, rhs, q, c, op, opRange)
         }
@@ -318,7 +352,7 @@ struct Compiler {
         switch lhs.type {
         case .none:
             throw noValue(lhs, opRange, op.spelling)
-        case .integer, .boolean, .time:
+        case .integer, .boolean, .time, .absoluteTime:
             let values = try Literals.numbers(rhsTerm, for: lhs, compiler: self)
             let predicate: NumberPredicate
             if values.count == 1, let v = values.first {
@@ -430,9 +464,12 @@ struct Compiler {
         )
     }
 
-    private mutating func contains(_ lhs: CompiledOperand, _ opRange: Range<Int>, _ rhsTerm: Term) throws(FilterError)
-        -> Program
-    {
+    private mutating func contains(
+        _ lhs: CompiledOperand,
+        _ q: Quantifier,
+        _ opRange: Range<Int>,
+        _ rhsTerm: Term
+    ) throws(FilterError) -> Program {
         if let rhs = try resolve(rhsTerm) {
             throw FilterError("`contains` needs a value after it, not the field \(rhs.text)", at: rhs.range)
         }
@@ -440,7 +477,7 @@ struct Compiler {
         case .bytes, .string, .address:
             let literal = try Literals.bytes(rhsTerm, for: lhs, compiler: self)
             let (view, slice, _) = byteAccess(lhs)
-            return .bytes(lhs.operand, view, slice, .any, .contains(literal))
+            return .bytes(lhs.operand, view, slice, q, .contains(literal))
         default:
             throw FilterError(
                 "`contains` applies to bytes, strings, addresses and protocols; \(lhs.text) is a \(lhs.typeName)",
@@ -449,9 +486,12 @@ struct Compiler {
         }
     }
 
-    private mutating func matches(_ lhs: CompiledOperand, _ opRange: Range<Int>, _ rhsTerm: Term) throws(FilterError)
-        -> Program
-    {
+    private mutating func matches(
+        _ lhs: CompiledOperand,
+        _ q: Quantifier,
+        _ opRange: Range<Int>,
+        _ rhsTerm: Term
+    ) throws(FilterError) -> Program {
         if let rhs = try resolve(rhsTerm) {
             throw FilterError(
                 "`matches` needs a regular expression in quotes, not the field \(rhs.text)",
@@ -468,10 +508,10 @@ struct Compiler {
         let box = try Literals.regex(pattern, range: rhsTerm.range)
         switch lhs.type {
         case .string:
-            return .stringMatches(lhs.operand, box)
+            return .stringMatches(lhs.operand, q, box)
         case .bytes, .address:
             let (view, slice, _) = byteAccess(lhs)
-            return .bytes(lhs.operand, view, slice, .any, .matches(box))
+            return .bytes(lhs.operand, view, slice, q, .matches(box))
         default:
             throw FilterError(
                 "`matches` applies to strings, bytes and protocols; \(lhs.text) is a \(lhs.typeName)",
@@ -480,9 +520,12 @@ struct Compiler {
         }
     }
 
-    private mutating func membership(_ lhs: CompiledOperand, _ opRange: Range<Int>, _ elements: [SetElement])
-        throws(FilterError) -> Program
-    {
+    private mutating func membership(
+        _ lhs: CompiledOperand,
+        _ q: Quantifier,
+        _ opRange: Range<Int>,
+        _ elements: [SetElement]
+    ) throws(FilterError) -> Program {
         for e in elements {
             for term in [e.low] + (e.high.map { [$0] } ?? []) {
                 if let f = try resolve(term) {
@@ -493,7 +536,7 @@ struct Compiler {
         switch lhs.type {
         case .none:
             throw noValue(lhs, opRange, "in")
-        case .integer, .boolean, .time:
+        case .integer, .boolean, .time, .absoluteTime:
             var ranges: [ClosedRange<Number>] = []
             for e in elements {
                 let lows = try Literals.numbers(e.low, for: lhs, compiler: self)
@@ -516,7 +559,7 @@ struct Compiler {
                     ranges += lows.map { $0...$0 }
                 }
             }
-            return numberProgram(lhs, .any, .ranges(ranges, outside: false))
+            return numberProgram(lhs, q, .ranges(ranges, outside: false))
         case .real:
             var ranges: [ClosedRange<Double>] = []
             for e in elements {
@@ -533,7 +576,7 @@ struct Compiler {
                 }
                 ranges.append(low...high)
             }
-            return .real(lhs.operand, .any, .ranges(ranges, outside: false))
+            return .real(lhs.operand, q, .ranges(ranges, outside: false))
         case .bytes, .string:
             let (view, slice, mode) = byteAccess(lhs)
             var set: [BytesRange] = []
@@ -544,7 +587,7 @@ struct Compiler {
                 }
                 set.append(BytesRange(low: low, high: high))
             }
-            return .bytes(lhs.operand, view, slice, .any, .set(set, mode))
+            return .bytes(lhs.operand, view, slice, q, .set(set, mode))
         case .address:
             var ranges: [ClosedRange<UInt64>] = []
             for e in elements {
@@ -561,7 +604,7 @@ struct Compiler {
                 }
                 ranges.append(low...high)
             }
-            return .address(lhs.operand, .any, .ranges(ranges))
+            return .address(lhs.operand, q, .ranges(ranges))
         case .uuid:
             var set: [BluetoothUUID] = []
             for e in elements {
@@ -573,7 +616,20 @@ struct Compiler {
                 }
                 set.append(try Literals.uuid(e.low, for: lhs, compiler: self))
             }
-            return .uuid(lhs.operand, .any, .set(set))
+            return .uuid(lhs.operand, q, .set(set))
+        }
+    }
+}
+
+extension FieldKind {
+    /// What `len()` gives for a field without bytes to see: the width of Wireshark's type (2 for
+    /// a 16-bit integer, 8 for a double, 16 for a UUID), 0 for flags and times.
+    var filterWidth: UInt8 {
+        switch self {
+        case .unsigned(let bits), .signed(let bits): UInt8((Int(bits) + 7) / 8)
+        case .real: 8
+        case .uuid: 16
+        default: 0
         }
     }
 }

@@ -23,17 +23,6 @@ enum ComparisonOperator: Sendable, Equatable {
         }
     }
 
-    /// The operator with its operands swapped (`a < b` is `b > a`).
-    var mirrored: ComparisonOperator {
-        switch self {
-        case .less: .greater
-        case .lessOrEqual: .greaterOrEqual
-        case .greater: .less
-        case .greaterOrEqual: .lessOrEqual
-        default: self
-        }
-    }
-
     /// The operator a keyword spells (`eq`, `all_ne`…).
     static func keyword(_ word: String) -> ComparisonOperator? {
         switch word.lowercased() {
@@ -63,6 +52,12 @@ enum TokenKind: Sendable, Equatable {
     case and, or, not
     case leftParen, rightParen, leftBrace, rightBrace, leftBracket, rightBracket
     case comma, dotDot, ampersand
+    /// Arithmetic: `+`, `-` (binary, or unary before an operand), `*`, `/`, `%`.
+    case plus, minus, star, slash, percent
+    /// `#`: the layer operator (`btatt.handle#2`).
+    case hash
+    /// `${`: the start of a field reference (`${btatt.handle}`).
+    case referenceStart
     case end
 }
 
@@ -117,7 +112,33 @@ struct Lexer {
         return i < position && chars[i].isASCII && chars[i].isNumber
     }
 
+    /// The kind of the token before `position`, for telling a minus sign from a negative literal.
+    private var previousKind: TokenKind? = nil
+
+    /// Whether the `-` at `start` is an operator rather than the sign of a literal (`-3`, `-0x40`,
+    /// `-1e3`, `-.5`). As in Wireshark, subtraction is written with a space before the `-` (`a - b`
+    /// or `a -b`; `a-b` is one word); after an operator, `(`, `{` or `,`, a `-` before a digit is a
+    /// sign, and before anything else (a field, `{`, `${`) it is unary minus.
+    private func isMinusOperator(_ start: Int) -> Bool {
+        let afterOperand: Bool
+        switch previousKind {
+        case .word?, .string?, .character?, .rightBracket?, .rightBrace?, .rightParen?: afterOperand = true
+        default: afterOperand = false
+        }
+        if afterOperand { return start > 0 && chars[start - 1].isWhitespace }
+        guard let next = peek(1) else { return true }
+        if next.isASCII && next.isNumber { return false }
+        if next == ".", let after = peek(2), after.isASCII, after.isNumber { return false }
+        return true
+    }
+
     mutating func next() throws(FilterError) -> Token {
+        let token = try scan()
+        previousKind = token.kind
+        return token
+    }
+
+    private mutating func scan() throws(FilterError) -> Token {
         while let c = peek(), c.isWhitespace { position += 1 }
         let start = position
         guard let c = peek() else { return Token(kind: .end, range: start..<start + 1, text: "") }
@@ -148,6 +169,16 @@ struct Lexer {
         case "<": return peek(1) == "=" ? make(.comparison(.lessOrEqual), 2) : make(.comparison(.less), 1)
         case ">": return peek(1) == "=" ? make(.comparison(.greaterOrEqual), 2) : make(.comparison(.greater), 1)
         case "&": return peek(1) == "&" ? make(.and, 2) : make(.ampersand, 1)
+        case "+": return make(.plus, 1)
+        case "*": return make(.star, 1)
+        case "/": return make(.slash, 1)
+        case "%": return make(.percent, 1)
+        case "#": return make(.hash, 1)
+        case "$":
+            if peek(1) == "{" { return make(.referenceStart, 2) }
+            throw FilterError("`$` starts a field reference, written ${field}", at: start..<start + 1)
+        case "-":
+            if isMinusOperator(start) { return make(.minus, 1) }
         case "|":
             if peek(1) == "|" { return make(.or, 2) }
             throw FilterError("`|` is not an operator; use `||` (or `or`)", at: start..<start + 1)

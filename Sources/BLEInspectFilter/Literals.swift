@@ -74,6 +74,8 @@ enum Literals {
             return [try boolean(term, names: names, lhs: lhs, compiler: compiler)]
         case .time:
             return [try time(term, lhs: lhs, compiler: compiler)]
+        case .absoluteTime:
+            return [Number(try absoluteTime(term, for: lhs, compiler: compiler))]
         default:
             throw notAValue(term, lhs, compiler: compiler)
         }
@@ -293,6 +295,20 @@ enum Literals {
         let (nanos, o2) = scaled.addingReportingOverflow(fraction)
         guard !o1, !o2 else { throw bad }
         return Number(negative ? -nanos : nanos)
+    }
+
+    /// A date and time, as nanoseconds since the epoch: ISO 8601 (`2020-07-04T12:34:56.5`, the `T`
+    /// optional, the time or its seconds optional, then `Z`, `UTC` or an offset such as `+02:00`)
+    /// or Wireshark's legacy form (`Jul 4, 2020 12:34:56.954975`, then optionally `UTC`). Without
+    /// a zone it is local time (the `TZ` environment variable), as in Wireshark.
+    static func absoluteTime(_ term: Term, for lhs: CompiledOperand, compiler: Compiler) throws(FilterError) -> Int64 {
+        guard let text = literalText(term), let nanos = DateLiteral.parse(text) else {
+            throw FilterError(
+                "\(compiler.text(term.range)) is not a date and time; \(lhs.text) takes \"2020-07-04 12:34:56\" or \"Jul 4, 2020 12:34:56.123\" (local time unless it ends in UTC, Z or an offset)",
+                at: term.range
+            )
+        }
+        return nanos
     }
 
     private static func pow10(_ n: Int) -> Int {

@@ -7,6 +7,8 @@ indirect enum Expression: Sendable {
 }
 
 struct TestExpression: Sendable {
+    /// An `any` or `all` written before the test: it overrides the operator's own quantifier.
+    var quantifier: Quantifier?
     var lhs: Term
     var relation: Relation?
 }
@@ -53,29 +55,67 @@ struct SliceSpec: Sendable, Equatable {
     }
 }
 
+/// The arithmetic operators, from the loosest: `&` (`bitwise_and`), then `+ -`, then `* / %`.
+enum ArithmeticOperator: Sendable, Equatable {
+    case bitwiseAnd, add, subtract, multiply, divide, modulo
+
+    var spelling: String {
+        switch self {
+        case .bitwiseAnd: "&"
+        case .add: "+"
+        case .subtract: "-"
+        case .multiply: "*"
+        case .divide: "/"
+        case .modulo: "%"
+        }
+    }
+}
+
+/// The layers a `#` selects: `#2`, or `#[2-4]`, `#[2:3]`, `#[2:]` (1 is the outermost).
+struct LayerSpec: Sendable, Equatable {
+    var ranges: [ClosedRange<Int>]
+
+    @inline(__always)
+    func contains(_ layer: Int) -> Bool {
+        for r in ranges where r.contains(layer) { return true }
+        return false
+    }
+}
+
 indirect enum Term: Sendable {
     /// A field name or an unquoted literal: which one is decided against the registry.
     case word(Token)
     case string(Token, [UInt8])
     case character(Token, UInt8)
-    case slice(Term, SliceSpec, bracketRange: Range<Int>)
-    case function(name: Token, argument: Term, range: Range<Int>)
-    /// `field & mask`: true when the masked value is not zero, or compared when followed by an
-    /// operator.
-    case mask(Term, Term, operatorRange: Range<Int>)
+    /// `term[…]`: one range, or several joined (`[0:1,3]`).
+    case slice(Term, [SliceSpec], bracketRange: Range<Int>)
+    /// `field#N`: the field's occurrences in the given layers of its protocol.
+    case layer(Term, LayerSpec, range: Range<Int>)
+    /// `${field}`: the field's value in the reference frame.
+    case reference(Term, range: Range<Int>)
+    case function(name: Token, arguments: [Term], range: Range<Int>)
+    case arithmetic(ArithmeticOperator, Term, Term, operatorRange: Range<Int>)
+    /// Unary minus.
+    case negate(Term, operatorRange: Range<Int>)
+    /// `{ … }` around an arithmetic expression.
+    case group(Term, range: Range<Int>)
 
     var range: Range<Int> {
         switch self {
         case .word(let t), .string(let t, _), .character(let t, _): t.range
         case .slice(let base, _, let brackets): base.range.lowerBound..<brackets.upperBound
-        case .function(_, _, let range): range
-        case .mask(let a, let b, _): a.range.lowerBound..<b.range.upperBound
+        case .layer(_, _, let range), .reference(_, let range), .function(_, _, let range), .group(_, let range):
+            range
+        case .arithmetic(_, let a, let b, _): a.range.lowerBound..<b.range.upperBound
+        case .negate(let inner, let op): op.lowerBound..<inner.range.upperBound
         }
     }
 }
 
-/// A hand-written recursive-descent parser: `||` < `&&` < `!` < comparisons < `&` < slices.
-/// Nesting of parentheses and `!` is bounded, so no filter can exhaust the stack.
+/// A hand-written recursive-descent parser. From the loosest: `||`, `&&`, `!`, comparisons (with
+/// an optional `any`/`all` before them), `&`, `+ -`, `* / %`, unary minus, then `#` layers and
+/// `[…]` slices. Nesting of parentheses, braces, function calls and `!` is bounded, so no filter
+/// can exhaust the stack.
 struct Parser {
     static let maximumNesting = 256
 
@@ -178,57 +218,105 @@ struct Parser {
     }
 
     private mutating func parseTest() throws(FilterError) -> TestExpression {
-        let lhs = try parseTerm(role: "a field name")
+        var quantifier: Quantifier? = nil
+        if isWord("any") || isWord("all") {
+            quantifier = isWord("any") ? .any : .all
+            _ = advance()
+        }
+        let lhs = try parseValue(role: "a field name")
         let t = current
         switch t.kind {
         case .comparison(let op):
             _ = advance()
-            return TestExpression(lhs: lhs, relation: .compare(op, operatorRange: t.range, try parseOperand(after: t)))
+            return TestExpression(
+                quantifier: quantifier,
+                lhs: lhs,
+                relation: .compare(op, operatorRange: t.range, try parseOperand(after: t))
+            )
         case .tilde:
             _ = advance()
-            return TestExpression(lhs: lhs, relation: .matches(operatorRange: t.range, try parseOperand(after: t)))
+            return TestExpression(
+                quantifier: quantifier,
+                lhs: lhs,
+                relation: .matches(operatorRange: t.range, try parseOperand(after: t))
+            )
         case .word:
             let word = t.text.lowercased()
             if let op = ComparisonOperator.keyword(word) {
                 _ = advance()
                 return TestExpression(
+                    quantifier: quantifier,
                     lhs: lhs,
                     relation: .compare(op, operatorRange: t.range, try parseOperand(after: t))
                 )
             }
             if word == "contains" {
                 _ = advance()
-                return TestExpression(lhs: lhs, relation: .contains(operatorRange: t.range, try parseOperand(after: t)))
+                return TestExpression(
+                    quantifier: quantifier,
+                    lhs: lhs,
+                    relation: .contains(operatorRange: t.range, try parseOperand(after: t))
+                )
             }
             if word == "matches" {
                 _ = advance()
-                return TestExpression(lhs: lhs, relation: .matches(operatorRange: t.range, try parseOperand(after: t)))
+                return TestExpression(
+                    quantifier: quantifier,
+                    lhs: lhs,
+                    relation: .matches(operatorRange: t.range, try parseOperand(after: t))
+                )
             }
             if word == "in" {
+                try requireEntity(lhs, before: t)
                 _ = advance()
-                return TestExpression(lhs: lhs, relation: try parseSet(negated: false, operatorRange: t.range))
+                return TestExpression(
+                    quantifier: quantifier,
+                    lhs: lhs,
+                    relation: try parseSet(negated: false, operatorRange: t.range)
+                )
             }
             if word == "not", isWord("in", tokens[min(index + 1, tokens.count - 1)]) {
+                try requireEntity(lhs, before: t)
                 _ = advance()
                 let inToken = advance()
                 return TestExpression(
+                    quantifier: quantifier,
                     lhs: lhs,
                     relation: try parseSet(negated: true, operatorRange: t.range.lowerBound..<inToken.range.upperBound)
                 )
             }
-            return TestExpression(lhs: lhs, relation: nil)
+            fallthrough
         default:
-            return TestExpression(lhs: lhs, relation: nil)
+            if let q = quantifier {
+                throw FilterError(
+                    "`\(q == .any ? "any" : "all")` needs a comparison after the field, such as `all btatt.handle > 3`",
+                    at: t.range
+                )
+            }
+            return TestExpression(quantifier: nil, lhs: lhs, relation: nil)
         }
     }
 
-    /// The right side of an operator: a term; a missing one is reported at the operator.
+    /// `in` tests a field, slice or function, as in Wireshark; not an arithmetic expression.
+    private func requireEntity(_ lhs: Term, before op: Token) throws(FilterError) {
+        switch lhs {
+        case .arithmetic, .negate, .group:
+            throw FilterError(
+                "`\(op.text)` was unexpected here: `in` tests a field, slice or function, not arithmetic",
+                at: op.range
+            )
+        default:
+            return
+        }
+    }
+
+    /// The right side of an operator: a value; a missing one is reported at the operator.
     private mutating func parseOperand(after op: Token) throws(FilterError) -> Term {
         switch current.kind {
         case .end, .and, .or, .rightParen:
             throw FilterError("`\(op.text)` needs a value after it", at: op.range)
         default:
-            return try parseTerm(role: "a value")
+            return try parseValue(role: "a value")
         }
     }
 
@@ -245,9 +333,32 @@ struct Parser {
             switch current.kind {
             case .rightBrace:
                 let close = advance()
-                guard !elements.isEmpty else {
+                if elements.isEmpty {
                     throw FilterError("the set is empty", at: open.range.lowerBound..<close.range.upperBound)
                 }
+                throw FilterError("a set element is missing after this `,`", at: previous?.range ?? close.range)
+            case .end:
+                throw FilterError("this `{` is never closed", at: open.range)
+            case .comma:
+                throw FilterError("a set element is missing before this `,`", at: current.range)
+            default:
+                break
+            }
+            let low = try parseUnaryValue(role: "a set element")
+            var high: Term? = nil
+            if current.kind == .dotDot {
+                let dots = advance()
+                guard current.kind != .rightBrace, current.kind != .end, current.kind != .comma else {
+                    throw FilterError("`..` needs an upper bound after it", at: dots.range)
+                }
+                high = try parseUnaryValue(role: "the upper bound of a range")
+            }
+            elements.append(SetElement(low: low, high: high))
+            switch current.kind {
+            case .comma:
+                _ = advance()
+            case .rightBrace:
+                let close = advance()
                 return .inSet(
                     negated: negated,
                     operatorRange: operatorRange,
@@ -256,46 +367,85 @@ struct Parser {
                 )
             case .end:
                 throw FilterError("this `{` is never closed", at: open.range)
-            case .comma:
-                if elements.isEmpty || previous?.kind == .comma {
-                    throw FilterError("a set element is missing before this `,`", at: current.range)
-                }
-                _ = advance()
-                if current.kind == .rightBrace {
-                    throw FilterError("a set element is missing after this `,`", at: previous?.range ?? current.range)
-                }
             default:
-                let low = try parseAtom(role: "a set element")
-                var high: Term? = nil
-                if current.kind == .dotDot {
-                    let dots = advance()
-                    guard current.kind != .rightBrace, current.kind != .end, current.kind != .comma else {
-                        throw FilterError("`..` needs an upper bound after it", at: dots.range)
-                    }
-                    high = try parseAtom(role: "the upper bound of a range")
-                }
-                elements.append(SetElement(low: low, high: high))
+                throw FilterError(
+                    "`\(current.text)` was unexpected here; set elements are separated by commas, as in {1, 2, 4..6}",
+                    at: current.range
+                )
             }
         }
     }
 
-    /// An operand: an atom, an optional slice, and an optional `& mask`.
-    private mutating func parseTerm(role: String) throws(FilterError) -> Term {
+    // MARK: Values
+
+    /// A value: arithmetic over fields, literals, slices, layers, references and function calls.
+    /// The loosest operator is `&` (`bitwise_and`), then `+ -`, then `* / %`.
+    private mutating func parseValue(role: String) throws(FilterError) -> Term {
+        var term = try parseAdditive(role: role)
+        while current.kind == .ampersand || isWord("bitwise_and") {
+            let op = advance()
+            let rhs = try parseAdditive(role: "a value after `\(op.text)`")
+            term = .arithmetic(.bitwiseAnd, term, rhs, operatorRange: op.range)
+        }
+        return term
+    }
+
+    private mutating func parseAdditive(role: String) throws(FilterError) -> Term {
+        var term = try parseMultiplicative(role: role)
+        while current.kind == .plus || current.kind == .minus {
+            let op = advance()
+            try rejectSecondSign(after: op)
+            let rhs = try parseMultiplicative(role: "a value after `\(op.text)`")
+            term = .arithmetic(op.kind == .plus ? .add : .subtract, term, rhs, operatorRange: op.range)
+        }
+        return term
+    }
+
+    private mutating func parseMultiplicative(role: String) throws(FilterError) -> Term {
+        var term = try parseUnaryValue(role: role)
+        while true {
+            let op: ArithmeticOperator
+            switch current.kind {
+            case .star: op = .multiply
+            case .slash: op = .divide
+            case .percent: op = .modulo
+            default: return term
+            }
+            let t = advance()
+            let rhs = try parseUnaryValue(role: "a value after `\(t.text)`")
+            term = .arithmetic(op, term, rhs, operatorRange: t.range)
+        }
+    }
+
+    private mutating func parseUnaryValue(role: String) throws(FilterError) -> Term {
+        guard current.kind == .minus else { return try parsePostfix(role: role) }
+        let op = advance()
+        try enter(op)
+        defer { nesting -= 1 }
+        try rejectSecondSign(after: op)
+        let inner = try parsePostfix(role: role)
+        return .negate(inner, operatorRange: op.range)
+    }
+
+    /// `--1`, `- -x`, `+-1`: Wireshark takes one sign, not two.
+    private func rejectSecondSign(after op: Token) throws(FilterError) {
+        let t = current
+        if t.kind == .minus || (t.kind == .word && t.text.hasPrefix("-") && t.range.lowerBound == op.range.upperBound) {
+            throw FilterError("`-` was unexpected here", at: t.range.lowerBound..<t.range.lowerBound + 1)
+        }
+    }
+
+    /// An atom with an optional layer (`#2`, `#[1-2]`) and an optional slice.
+    private mutating func parsePostfix(role: String) throws(FilterError) -> Term {
         var term = try parseAtom(role: role)
+        if current.kind == .hash {
+            term = try parseLayer(term)
+        }
         if current.kind == .leftBracket {
             term = try parseSlice(term)
             if current.kind == .leftBracket {
                 throw FilterError("a slice cannot be sliced again", at: current.range)
             }
-        }
-        if current.kind == .ampersand {
-            let op = advance()
-            switch current.kind {
-            case .word, .string, .character: break
-            default: throw FilterError("`&` needs a value (a bit mask) after it", at: op.range)
-            }
-            let mask = try parseAtom(role: "a bit mask")
-            term = .mask(term, mask, operatorRange: op.range)
         }
         return term
     }
@@ -318,6 +468,19 @@ struct Parser {
         case .character(let byte):
             _ = advance()
             return .character(t, byte)
+        case .referenceStart:
+            return try parseReference()
+        case .leftBrace:
+            let open = advance()
+            try enter(open)
+            let inner = try parseValue(role: "a value")
+            guard current.kind == .rightBrace else {
+                if current.kind == .end { throw FilterError("this `{` is never closed", at: open.range) }
+                throw FilterError("`\(current.text)` was unexpected here; expected `}`", at: current.range)
+            }
+            let close = advance()
+            nesting -= 1
+            return .group(inner, range: open.range.lowerBound..<close.range.upperBound)
         case .end:
             if let p = previous {
                 throw FilterError("`\(p.text)` needs an operand after it", at: p.range)
@@ -343,30 +506,108 @@ struct Parser {
 
     private static let keywords: Set<String> = [
         "and", "or", "not", "in", "contains", "matches", "eq", "ne", "lt", "gt", "le", "ge", "any_eq", "all_eq",
-        "any_ne", "all_ne",
+        "any_ne", "all_ne", "bitwise_and", "any", "all",
     ]
+
+    /// `${field}` or `${field#N}`.
+    private mutating func parseReference() throws(FilterError) -> Term {
+        let open = advance()
+        guard current.kind == .word else {
+            throw FilterError(
+                "a field reference names a field: ${btatt.handle}",
+                at: open.range.lowerBound..<current.range.upperBound
+            )
+        }
+        var inner = Term.word(advance())
+        if current.kind == .hash {
+            inner = try parseLayer(inner)
+        }
+        guard current.kind == .rightBrace else {
+            if current.kind == .end { throw FilterError("this `${` is never closed", at: open.range) }
+            throw FilterError(
+                "`\(current.text)` was unexpected here; expected `}` to close the field reference",
+                at: current.range
+            )
+        }
+        let close = advance()
+        return .reference(inner, range: open.range.lowerBound..<close.range.upperBound)
+    }
+
+    /// `#N` or `#[ranges]` after a field name.
+    private mutating func parseLayer(_ base: Term) throws(FilterError) -> Term {
+        let hash = advance()
+        guard case .word = base else {
+            throw FilterError("`#` selects layers of a field; put it right after the field name", at: hash.range)
+        }
+        guard current.range.lowerBound == hash.range.upperBound, current.kind == .word || current.kind == .leftBracket
+        else {
+            throw FilterError("`#` needs a layer number right after it, such as #2 or #[1-2]", at: hash.range)
+        }
+        if current.kind == .word {
+            let t = advance()
+            guard let n = Int(t.text), t.text.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                throw FilterError("`\(t.text)` is not a layer number; write #2 or #[1-2]", at: t.range)
+            }
+            return .layer(base, LayerSpec(ranges: [n...n]), range: base.range.lowerBound..<t.range.upperBound)
+        }
+        guard current.kind == .leftBracket else {
+            throw FilterError("`#` needs a layer number after it, such as #2 or #[1-2]", at: hash.range)
+        }
+        let (specs, brackets) = try bracketed()
+        var ranges: [ClosedRange<Int>] = []
+        for spec in specs {
+            guard spec.start >= 0 else {
+                throw FilterError("layer numbers count from 1; negative ones are not supported", at: brackets)
+            }
+            switch spec.end {
+            case .length(let n): ranges.append(spec.start...(spec.start + n - 1))
+            case .inclusiveEnd(let e):
+                guard e >= 0 else {
+                    throw FilterError("layer numbers count from 1; negative ones are not supported", at: brackets)
+                }
+                ranges.append(spec.start...e)
+            case .toEnd: ranges.append(spec.start...Int(Int32.max))
+            }
+        }
+        return .layer(base, LayerSpec(ranges: ranges), range: base.range.lowerBound..<brackets.upperBound)
+    }
 
     private mutating func parseFunction(name: Token) throws(FilterError) -> Term {
         let open = advance()
+        try enter(open)
+        defer { nesting -= 1 }
         let fn = name.text.lowercased()
-        guard fn == "len" || fn == "count" else {
-            throw FilterError("unknown function `\(name.text)`; the functions are len() and count()", at: name.range)
+        guard FunctionName(rawValue: fn) != nil else {
+            throw FilterError(
+                "unknown function `\(name.text)`; the functions are \(FunctionName.list)",
+                at: name.range
+            )
         }
         guard current.kind != .rightParen else {
-            throw FilterError("\(fn)() needs a field name", at: name.range.lowerBound..<current.range.upperBound)
+            throw FilterError("\(fn)() needs an argument", at: name.range.lowerBound..<current.range.upperBound)
         }
-        let argument = try parseTerm(role: "a field name")
+        var arguments = [try parseValue(role: "an argument")]
+        while current.kind == .comma {
+            _ = advance()
+            arguments.append(try parseValue(role: "an argument"))
+        }
         guard current.kind == .rightParen else {
             if current.kind == .end {
                 throw FilterError("this `(` is never closed", at: open.range)
             }
-            throw FilterError("`\(current.text)` was unexpected here; expected `)`", at: current.range)
+            throw FilterError("`\(current.text)` was unexpected here; expected `,` or `)`", at: current.range)
         }
         let close = advance()
-        return .function(name: name, argument: argument, range: name.range.lowerBound..<close.range.upperBound)
+        return .function(name: name, arguments: arguments, range: name.range.lowerBound..<close.range.upperBound)
     }
 
     private mutating func parseSlice(_ base: Term) throws(FilterError) -> Term {
+        let (specs, brackets) = try bracketed()
+        return .slice(base, specs, bracketRange: brackets)
+    }
+
+    /// `[…]`: one or more ranges separated by commas, and the brackets' columns.
+    private mutating func bracketed() throws(FilterError) -> ([SliceSpec], Range<Int>) {
         let open = advance()
         while current.kind != .rightBracket {
             if current.kind == .end {
@@ -377,8 +618,12 @@ struct Parser {
         let close = advance()
         let bracketRange = open.range.lowerBound..<close.range.upperBound
         let inner = open.range.upperBound..<close.range.lowerBound
-        let spec = try Self.sliceSpec(String(chars[inner]).filter { !$0.isWhitespace }, range: bracketRange)
-        return .slice(base, spec, bracketRange: bracketRange)
+        let text = String(chars[inner]).filter { !$0.isWhitespace }
+        var specs: [SliceSpec] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            specs.append(try Self.sliceSpec(String(part), range: bracketRange))
+        }
+        return (specs, bracketRange)
     }
 
     static func sliceSpec(_ text: String, range: Range<Int>) throws(FilterError) -> SliceSpec {
@@ -405,9 +650,6 @@ struct Parser {
         }
         if text.isEmpty {
             throw FilterError("the slice is empty; write [i:j] (offset, length), [i-j], [i], [:j] or [i:]", at: range)
-        }
-        if text.contains(",") {
-            throw FilterError("slices of several ranges ([a:b,c]) are not supported; use one range", at: range)
         }
         if let colon = text.firstIndex(of: ":") {
             let startText = text[..<colon]

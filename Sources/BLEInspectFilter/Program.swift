@@ -135,6 +135,8 @@ enum NumberSource: Sendable {
     case masked(UInt64)
     /// `len(field)`: the number of bytes.
     case length(ByteView)
+    /// `len(field)` of a field with no bytes to see (an integer): its type's width.
+    case width(UInt8)
 }
 
 /// A compiled regular expression (Wireshark's `matches` is case-insensitive unless the pattern
@@ -245,8 +247,10 @@ indirect enum Program: Sendable {
     case address(Operand, Quantifier, AddressPredicate)
     case uuid(Operand, Quantifier, UUIDPredicate)
     /// `matches` on a string field: the regex runs on the string itself.
-    case stringMatches(Operand, RegexBox)
+    case stringMatches(Operand, Quantifier, RegexBox)
     case fields(FieldComparison)
+    /// Arithmetic, functions, layers, references, slice lists: the general evaluator.
+    case general(GeneralTest)
 }
 
 /// One frame as the evaluator sees it: the nodes and, per slot, the first and last node index of
@@ -320,6 +324,8 @@ struct FrameView {
             }
         case .length(let view):
             return withBytes(i, view, nil) { Number(UInt64($0.count)) }
+        case .width(let w):
+            return Number(UInt64(w))
         }
     }
 
@@ -513,13 +519,15 @@ extension Program {
                     return false
                 }
             }
-        case .stringMatches(let o, let box):
-            return f.test(o, .any) { i in
+        case .stringMatches(let o, let q, let box):
+            return f.test(o, q) { i in
                 guard let text = f.text(i) else { return nil }
                 return text.contains(box.regex)
             }
         case .fields(let c):
             return c.evaluate(f)
+        case .general(let test):
+            return test.evaluate(f)
         }
     }
 }

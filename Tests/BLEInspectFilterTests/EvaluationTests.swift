@@ -84,11 +84,11 @@ struct OperatorTests {
         t.expect(
             [
                 "btatt.value contains 00", "btatt.value contains 01:00", "btatt.value matches \"^\\\\x01\"",
-                "btatt.value ~ \"\\\\x00$\"", "btatt.opcode in {0x12}", "btatt.opcode in {0x10 0x12 0x14}",
+                "btatt.value ~ \"\\\\x00$\"", "btatt.opcode in {0x12}", "btatt.opcode in {0x10,0x12 , 0x14}",
                 "btatt.opcode in {0x10, 0x12, 0x14}", "btatt.opcode in {0x10..0x13}",
                 "btatt.opcode in {1, 0x11 .. 0x12}",
-                "btatt.opcode in {\"Read Request\" \"Write Request\"}", "btatt.opcode not in {0x13, 0x52}",
-                "btatt.handle in {0x0001..0x0029 0x002a}", "!btatt.opcode in {0x13}",
+                "btatt.opcode in {\"Read Request\", \"Write Request\"}", "btatt.opcode not in {0x13, 0x52}",
+                "btatt.handle in {0x0001..0x0029, 0x002a}", "!btatt.opcode in {0x13}",
             ],
             not: [
                 "btatt.value contains 02", "btatt.opcode in {0x13, 0x52}", "btatt.opcode not in {0x12}",
@@ -124,7 +124,7 @@ struct OperatorTests {
         t.expect(
             [
                 "btatt.handle == btatt.handle_in_error", "btatt.opcode > btl2cap.cid", "btl2cap.cid <= btl2cap.length",
-                "btatt.value == btatt.value", "0x12 == btatt.opcode", "0x13 > btatt.opcode",
+                "btatt.value == btatt.value", "btatt.opcode in {btatt.opcode}", "btatt.handle in {1, btatt.handle}",
             ],
             not: [
                 "btatt.handle != btatt.handle_in_error", "btatt.opcode < btl2cap.cid", "btatt.handle == btsmp.opcode",

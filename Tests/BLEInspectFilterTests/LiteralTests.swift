@@ -89,7 +89,7 @@ struct LiteralTests {
                 "btcommon.eir_ad.entry.device_name == \"Hue\\u0020Lamp\"",
                 "btcommon.eir_ad.entry.device_name contains Lamp", "btcommon.eir_ad.entry.device_name contains \"e L\"",
                 "btcommon.eir_ad.entry.device_name > \"Hue\"", "btcommon.eir_ad.entry.device_name < \"I\"",
-                "btcommon.eir_ad.entry.device_name in {\"Moto G6\" \"Hue Lamp\"}", "frame.kind == \"HCI Event\"",
+                "btcommon.eir_ad.entry.device_name in {\"Moto G6\", \"Hue Lamp\"}", "frame.kind == \"HCI Event\"",
                 "adv.name == \"Hue Lamp\"",
             ],
             not: [

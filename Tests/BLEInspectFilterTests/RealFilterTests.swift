@@ -88,8 +88,8 @@ struct RealFilterTests {
                 "acme.temp < 25.5", "acme.temp >= 23.45", "acme.temp <= 23.45", "acme.temp != 23.4",
                 "acme.temp ~= 0", "acme.temp === 23.45", "acme.temp in {20..25.5}", "acme.temp in {1, 23.45}",
                 "acme.temp not in {24..30}", "acme.temp > -3", "acme.temp == 2.345e1", "acme.temp == \"23.45\"",
-                "acme.temp < inf", "acme.temp > -inf", "23 < acme.temp", "25.5 > acme.temp", "acme.raw >= 1e3",
-                "acme.raw >= 1e+3", "1e+3 <= acme.raw", "acme.raw < 1E+4", "acme.raw == 1013.2",
+                "acme.temp < inf", "acme.temp > -inf", "acme.temp > 23", "acme.temp < 25.5", "acme.raw >= 1e3",
+                "acme.raw >= 1e+3", "acme.raw >= 1e+3", "acme.raw < 1E+4", "acme.raw == 1013.2",
                 "acme.temp in {-1e3..1e3}", "acme.temp && acme.interval == 500", "count(acme.temp) == 1",
                 "acme.temp >= .5",
             ],
@@ -214,18 +214,19 @@ struct RealFilterTests {
         expectError("acme.temp < 1e-999", ["1e-999 is too small for acme.temp", "read as 0"], at: 12..<18)
         expectError("acme.temp == nan", ["NaN equals nothing"], at: 13..<16)
         expectError("acme.temp in {30..20}", ["the range starts above its end"], at: 14..<20)
-        expectError("acme.temp & 1", ["`&` applies to integer fields; acme.temp is a double"], at: 10..<11)
-        expectError("acme.temp & 1 == 1", ["`&` applies to integer fields"])
+        expectError("acme.temp & 1", ["`&` applies to integer fields and bytes; acme.temp is a double"], at: 10..<11)
+        expectError("acme.temp & 1 == 1", ["`&` applies to integer fields and bytes"])
         expectError("acme.temp contains 01", ["`contains` applies to", "acme.temp is a double"])
         expectError("acme.temp matches \"2\"", ["`matches` applies to", "acme.temp is a double"])
         expectError("acme.temp[0:1] == 01", ["acme.temp is a double and cannot be sliced"])
-        expectError("len(acme.temp) > 1", ["len() measures", "acme.temp is a double"])
+        // A value on the left of a comparison is refused, as in Wireshark.
+        expectError("23 < acme.temp", ["the left side of `<` must be a field or function, not 23"], at: 0..<2)
         expectError(
             "acme.temp == bthci_evt.bd_addr",
             ["acme.temp (double) cannot be compared with bthci_evt.bd_addr (bdaddr)"]
         )
         expectError("acme.temp == acme.tmep", ["acme.tmep"], suggestion: "acme.temp")
-        expectError("acme.temp == 1+2", ["unexpected character `+`"], at: 14..<15)
+        expectError("acme.temp == 1 +", ["`+` needs an operand after it"], at: 15..<16)
         // An integer field still takes integers only.
         expectError("acme.interval == 2.5", ["2.5 is not a number; acme.interval (uint16)"])
         // Both the integer and the real literal forms compile.
