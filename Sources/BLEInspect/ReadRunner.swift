@@ -32,6 +32,9 @@ public struct ReadOptions: Sendable {
     /// Worker threads beside the reading thread: 0 reads on one thread; nil decides from the
     /// cores and the input (see `ReadThreads`). The output is the same either way.
     public var workerThreads: Int?
+    /// The reference frame of the first file (`--ref-frame`): field references in the filter
+    /// (`${btatt.handle}`) take their values from it.
+    public var referenceFrame: Int?
     /// User plugins (`--plugin`, the plugin path): their fields and bindings join the registry.
     public var plugins: PluginCatalog = .empty
 
@@ -97,10 +100,43 @@ public struct ReadRunner {
                 return .failure(.usage)
             }
         }
-        guard case .success(let filter) = RunSetup.filter(options.filter, registry: registry, errorOutput) else {
+        guard case .success(var filter) = RunSetup.filter(options.filter, registry: registry, errorOutput) else {
             return .failure(.usage)
         }
+        if let number = options.referenceFrame, let compiled = filter, compiled.usesReferences {
+            switch referenced(compiled, frame: number, registry: registry) {
+            case .success(let resolved): filter = resolved
+            case .failure(let status): return .failure(status)
+            }
+        }
         return .success(Prepared(format: format, registry: registry, filter: filter))
+    }
+
+    /// `filter` with its field references taken from frame `number` of the first file, which is
+    /// decoded with every frame before it (their state counts: the UUID a handle has, say).
+    private func referenced(_ filter: DisplayFilter, frame number: Int, registry: DissectorRegistry)
+        -> Result<DisplayFilter, ExitStatus>
+    {
+        guard let path = options.paths.first else { return .success(filter) }
+        var resolved: DisplayFilter? = nil
+        var engine = makeEngine(registry: registry, filter: filter, printLines: false)
+        do throws(CaptureError) {
+            let reader = try CaptureOpener.open(path: path)
+            while resolved == nil, let frame = try reader.next() {
+                engine.dissect(frame, wantsInfo: false) { tree in
+                    if frame.number == number { resolved = filter.settingReferences(tree, frameBytes: frame.bytes) }
+                }
+            }
+        } catch {
+            var status = ExitStatus.success
+            _ = RunSetup.report(error, name: path, status: &status, errorOutput)
+            if resolved == nil { return .failure(status == .success ? .damagedInput : status) }
+        }
+        guard let resolved else {
+            errorOutput("bleinspect: --ref-frame \(number): \(TerminalSafeText.escape(path)) has fewer frames")
+            return .failure(.usage)
+        }
+        return .success(resolved)
     }
 
     /// Decodes `frame`, filters it and prints its line; true when it matched the filter.
@@ -166,6 +202,7 @@ public struct ReadRunner {
                             // two threads retain and release would cost more than they share.
                             let own = (try? StandardModules.registry(plugins: options.plugins)) ?? registry
                             let ownFilter = options.filter.flatMap { try? DisplayFilter.compile($0, registry: own) }
+                                .map { own in filter.map { own.settingReferences(of: $0) } ?? own }
                             return ReadWorker(
                                 index: k,
                                 engine: makeEngine(registry: own, filter: ownFilter, printLines: printLines),

@@ -57,6 +57,15 @@ struct Read: ParsableCommand {
     )
     var threads: Int?
 
+    @Option(
+        name: .customLong("ref-frame"),
+        help: ArgumentHelp(
+            "The reference frame of the first file: field references in -Y (${btatt.handle}) take their values from it, as from Wireshark's selected frame. Without it they have none, and every comparison with them is false, as in tshark.",
+            valueName: "n"
+        )
+    )
+    var referenceFrame: Int?
+
     @Flag(
         name: .customLong("resource-report"),
         help: ArgumentHelp(
@@ -69,6 +78,12 @@ struct Read: ParsableCommand {
         if files.isEmpty { throw ValidationError("Give at least one capture file, or - for standard input.") }
         if let threads, threads < 0 || threads > 16 { throw ValidationError("--threads takes 0 to 16.") }
         if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("Standard input (-) can be read only once.") }
+        if let referenceFrame {
+            if referenceFrame < 1 { throw ValidationError("--ref-frame takes a frame number, from 1.") }
+            if files.first == "-" {
+                throw ValidationError("--ref-frame reads the capture twice: give a file, not standard input.")
+            }
+        }
     }
 
     func run() throws {
@@ -78,6 +93,7 @@ struct Read: ParsableCommand {
         options.plugins = try frameOutput.plugins.load()
         options.progress = progress
         options.workerThreads = threads
+        options.referenceFrame = referenceFrame
         let runner = ReadRunner(
             options: options,
             output: OutputSink(fd: 1, ownsDescriptor: false),

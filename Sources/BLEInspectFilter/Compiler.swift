@@ -52,6 +52,8 @@ struct Compiler {
     let registry: DissectorRegistry
     let chars: [Character]
     private(set) var slotFields: [FieldID] = []
+    /// The fields `${…}` reads, in the order of `ValueExpr.reference`'s index.
+    var references: [ReferenceRead] = []
     private var slotIndex: [FieldID: Int] = [:]
 
     init(registry: DissectorRegistry, chars: [Character]) {

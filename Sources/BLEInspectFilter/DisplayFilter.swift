@@ -60,12 +60,18 @@ public struct DisplayFilter: Sendable {
     public let text: String
     /// The fields the filter reads (for renderers/engine to know what is needed).
     public var fieldsUsed: Set<FieldID> { Set(slotFields) }
+    /// Whether the filter has field references (`${btatt.handle}`), which take their values from
+    /// a reference frame (`settingReferences`).
+    public var usesReferences: Bool { !references.isEmpty }
 
     let program: Program
     /// The field of each slot.
     let slotFields: [FieldID]
     /// For each field id in the registry: its slot, or -1.
     let slotOfField: [Int32]
+    /// What each `${…}` reads, and its values in the reference frame (empty until one is set).
+    let references: [ReferenceRead]
+    private(set) var referenceValues: [[Value]]
 
     /// Compiles `text` against the registry's fields. Throws FilterError with the offending range.
     public static func compile(_ text: String, registry: DissectorRegistry) throws(FilterError) -> DisplayFilter {
@@ -90,14 +96,51 @@ public struct DisplayFilter: Sendable {
         for (slot, field) in compiler.slotFields.enumerated() where Int(field.rawValue) < table.count {
             table[Int(field.rawValue)] = Int32(slot)
         }
-        return DisplayFilter(text: text, program: program, slotFields: compiler.slotFields, slotOfField: table)
+        return DisplayFilter(
+            text: text,
+            program: program,
+            slotFields: compiler.slotFields,
+            slotOfField: table,
+            references: compiler.references,
+            referenceValues: Array(repeating: [], count: compiler.references.count)
+        )
     }
 
     /// Whether the dissected frame matches. `frameBytes` are the frame's own bytes (data source 0).
     public func matches(_ tree: borrowing ProtocolTree, frameBytes: [UInt8]) -> Bool {
+        withFrame(tree, frameBytes: frameBytes) { program.evaluate($0) }
+    }
+
+    /// The filter with its field references (`${…}`) taking their values from `tree`, the
+    /// reference frame (Wireshark's selected frame; `read --ref-frame N`).
+    public func settingReferences(_ tree: borrowing ProtocolTree, frameBytes: [UInt8]) -> DisplayFilter {
+        var out = self
+        out.referenceValues = withFrame(tree, frameBytes: frameBytes) { frame in
+            references.map { r in
+                var values: [Value] = []
+                frame.forEach(r.operand, r.layers) { i in if let v = frame.value(i, r.read) { values.append(v) } }
+                return values
+            }
+        }
+        return out
+    }
+
+    /// The filter with the reference values `other` has (the same filter compiled elsewhere,
+    /// for another thread).
+    public func settingReferences(of other: DisplayFilter) -> DisplayFilter {
+        guard other.referenceValues.count == referenceValues.count else { return self }
+        var out = self
+        out.referenceValues = other.referenceValues
+        return out
+    }
+
+    /// Scans the tree once for the filter's fields and calls `body` with the frame as the
+    /// evaluator sees it.
+    private func withFrame<R>(_ tree: borrowing ProtocolTree, frameBytes: [UInt8], _ body: (FrameView) -> R) -> R {
         let sources = tree.sources
         let texts = tree.texts
         let slotCount = slotFields.count
+        let references = referenceValues
         return tree.withNodes { nodeBuffer in
             slotOfField.withUnsafeBufferPointer { table in
                 withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(2, 2 * slotCount)) { marks in
@@ -121,9 +164,10 @@ public struct DisplayFilter: Sendable {
                         marks: marks,
                         sources: sources,
                         texts: texts,
-                        frameBytes: frameBytes
+                        frameBytes: frameBytes,
+                        references: references
                     )
-                    return program.evaluate(frame)
+                    return body(frame)
                 }
             }
         }

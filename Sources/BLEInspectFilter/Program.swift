@@ -261,6 +261,8 @@ struct FrameView {
     let sources: [[UInt8]]
     let texts: [String]
     let frameBytes: [UInt8]
+    /// The values of each field reference (`${field}`) in the reference frame; empty without one.
+    let references: [[Value]]
 
     /// The text of a `.string` node, nil for other values.
     @inline(__always) func text(_ i: Int) -> String? {

@@ -288,16 +288,20 @@ extension Compiler {
             guard let id = try fieldID(t) else { throw unknownField(term) }
             let d = registry.descriptor(id)
             let protocolName = String(d.abbrev.prefix { $0 != "." })
-            let filter = LayerFilter(layers: spec, protocolField: registry.index[protocolName])
+            let protocolField = registry.index[protocolName]
+            // The protocol's own nodes count the layers: the engine must keep them.
+            if let p = protocolField { _ = slot(p) }
+            let filter = LayerFilter(layers: spec, protocolField: protocolField)
             return field(id, layers: filter, text: text(range), range: range)
         case .reference(let inner, let range):
             var value = try typed(inner, expected: nil)
-            guard value.field != nil else {
+            guard let (operand, read, layers) = value.field else {
                 throw FilterError("a field reference names a field: ${btatt.handle}", at: range)
             }
-            // No reference frame is set: the reference has no value, so every comparison with it
-            // is false, as in tshark.
-            value.expr = .constant([])
+            // Its values come from the reference frame (`DisplayFilter.settingReferences`);
+            // without one it has none, so every comparison with it is false, as in tshark.
+            value.expr = .reference(references.count)
+            references.append(ReferenceRead(operand: operand, read: read, layers: layers))
             value.field = nil
             value.text = text(range)
             value.range = range

@@ -40,6 +40,8 @@ indirect enum ValueExpr: Sendable {
     /// `count()` of a field: one value, the number of occurrences (none when there are none).
     case count(Operand, LayerFilter?)
     case constant([Value])
+    /// `${field}`: the field's values in the reference frame (`FrameView.references`).
+    case reference(Int)
     /// Each value's bytes at the slices, joined; a value a slice does not fit yields nothing.
     case slice(ValueExpr, [SliceSpec])
     /// Every pair of values, as Wireshark combines lists.
@@ -53,6 +55,13 @@ indirect enum ValueExpr: Sendable {
     case length(ValueExpr)
     /// `max()` (true) or `min()` over every value of every argument: one value.
     case extreme(max: Bool, [ValueExpr], BytesOrder)
+}
+
+/// What a field reference (`${field}`) reads from the reference frame.
+struct ReferenceRead: Sendable {
+    var operand: Operand
+    var read: FieldRead
+    var layers: LayerFilter?
 }
 
 /// `field#N`: which layers of the field's protocol count, and the protocol's layer field.
@@ -211,6 +220,8 @@ extension ValueExpr {
             return n == 0 ? [] : [.number(Number(n))]
         case .constant(let values):
             return values
+        case .reference(let k):
+            return k < f.references.count ? f.references[k] : []
         case .slice(let base, let specs):
             return base.values(f).compactMap { v in
                 guard let bytes = v.byteView else { return nil }
