@@ -3,19 +3,22 @@ public import BLEInspectCore
 /// A Wireshark-style display filter, compiled once against the registry's field catalog and
 /// evaluated on each dissected frame without formatting anything.
 ///
-/// The language is the part of Wireshark's that people type:
+/// The language is Wireshark 4.0's (docs/FILTERS.md lists it feature by feature):
 ///
 /// - Presence: `btatt`, `btl2cap.psm`.
 /// - Comparisons: `==` `!=` `===` `!==` (or `~=`) `<` `>` `<=` `>=`, also spelled `eq` `ne` `all_eq`
-///   `any_ne` `lt` `gt` `le` `ge` (and `any_eq`, `all_ne`); `contains`; `matches` (or `~`) with a
-///   regular expression; `in {…}` and `not in {…}` with values separated by spaces or commas and
-///   ranges `a..b`.
+///   `any_ne` `lt` `gt` `le` `ge` (and `any_eq`, `all_ne`), optionally after `any` or `all`;
+///   `contains`; `matches` (or `~`) with a regular expression; `in {…}` and `not in {…}` with
+///   values separated by commas and ranges `a..b`.
 /// - Logic: `&&`/`and`, `||`/`or` (`and` binds tighter), `!`/`not`, parentheses.
 /// - Slices of bytes, strings, addresses and protocols: `[i:j]` (offset and length), `[i-j]` (first
-///   and last offset), `[i]`, `[:j]`, `[i:]`; negative offsets count from the end. An occurrence
-///   too short for the slice yields no value.
-/// - `field & mask` (true when the masked value is not zero, or compared), `len(field)` and
-///   `count(field)`.
+///   and last offset), `[i]`, `[:j]`, `[i:]`, and lists of them (`[0:1,3]`); negative offsets
+///   count from the end. An occurrence too short for the slice yields no value.
+/// - Layers: `btatt.handle#2`, `btatt.handle#[1-2]`. Field references: `${btatt.handle}`, whose
+///   values come from a reference frame (`settingReferences`).
+/// - Arithmetic `+ - * / %`, unary minus, `{ }` grouping, `&` (`bitwise_and`); the functions
+///   `len`, `count`, `upper`, `lower`, `string`, `max`, `min`, `abs`. Tests the specialised cases
+///   of `Program` do not cover go to the general evaluator (`ValueProgram.swift`).
 /// - Fields on both sides: `btatt.handle == btatt.handle_in_error`.
 ///
 /// Literals are read by the type of the field they meet: integers in decimal, `0x` hex, `0`
@@ -25,10 +28,10 @@ public import BLEInspectCore
 /// exact equality with the literal's nearest double, as in Wireshark; an integer field compared
 /// with a real one compares exactly); booleans as `1`/`0`/
 /// `True`/`False`; byte strings as `01:00`, `01-00`, `01.00` or `0100`, or text in quotes;
-/// addresses as `aa:bb:cc:dd:ee:ff` or with `-`; UUIDs as `0x180f`, `180f`, `0000180f` or the
+/// addresses as `aa:bb:cc:dd:ee:ff` or with `-`; UUIDs as `0x180f`, `0000180f` or the
 /// 128-bit form with or without dashes (a 16-bit UUID equals its 128-bit form on the Bluetooth
 /// base); strings in double quotes with C escapes (`\n`, `\x41`, `\101`, `\u00e9`), or raw as
-/// `r"…"`, or a single unquoted word; characters as `'a'`.
+/// `r"…"`, or a single unquoted word; characters as `'a'`; dates in quotes.
 ///
 /// **Fields that occur more than once in a frame** follow Wireshark 4.x:
 ///
