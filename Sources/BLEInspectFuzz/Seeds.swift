@@ -171,7 +171,8 @@ public enum Seeds {
         var filterWords = [
             "==", "!=", "<=", ">=", "&&", "||", "!", "(", ")", "{", "}", "[", "]", "..", ":",
             "and", "or", "not", "xor", "in", "contains", "matches", "~", "len(", "lower(", "upper(", "\"", "0x",
-            "\\x", "\\u",
+            "\\x", "\\u", "+", " - ", "*", "/", "%", "&", "bitwise_and", "any ", "all ", "===", "!==", "~=",
+            "${", "#", "#[", "count(", "string(", "max(", "min(", "abs(", ",", "-",
         ]
         if let registry = PipelineTarget.shared.registry {
             filterWords += registry.fields.map(\.abbrev)

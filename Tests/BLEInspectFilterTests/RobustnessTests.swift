@@ -40,6 +40,8 @@ struct RobustnessTests {
             "btcommon.eir_ad.entry.device_name", "btatt.opcode.command", "btl2cap.command", "_ws.expert", "==", "!=",
             "===", "!==", "~=", "<", ">=", "eq", "contains", "matches", "~", "in", "not", "and", "or", "&&", "||", "!",
             "(", ")", "{", "}", "[", "]", "[0:2]", "[-1]", "[1-]", "[:]", ",", "..", "&", "0x12", "-1",
+            "+", "-", " - ", "*", "/", "%", "bitwise_and", "any", "all", "${", "#", "#2", "#[1-2]", "[0,2:]", "upper(",
+            "lower(", "string(", "max(", "min(", "abs(", ".btatt.handle", "btatt.handle", "\"2020-07-04 12:34\"",
             "18446744073709551616",
             "01:00", "aa:bb:cc:dd:ee:ff", "180f", "0000180f-0000-1000-8000-00805f9b34fb", "\"Write Request\"",
             "\"\\x41\"",
