@@ -97,7 +97,7 @@ struct Compiler {
             let type = Self.valueType(d)
             let reader: Reader =
                 switch d.kind {
-                case .unsigned, .signed, .boolean, .time: .number(.value)
+                case .unsigned, .signed, .boolean, .time, .relativeTime: .number(.value)
                 case .real: .real
                 case .bytes, .layer: .bytes(.range, nil)
                 case .string: .string
@@ -229,7 +229,7 @@ struct Compiler {
         case .signed(let bits): .integer(signed: true, bits: bits, names: d.valueNames)
         case .real: .real
         case .boolean: .boolean(names: d.valueNames)
-        case .time: .time
+        case .time, .relativeTime: .time
         case .bytes, .layer: .bytes
         case .string: .string
         case .address: .address
