@@ -65,6 +65,8 @@ enum Step: Sendable {
     case i8(FieldID), i16(FieldID), handle(FieldID), addr(FieldID)
     case bytes(FieldID, Int)
     case name(FieldID, Int)
+    /// Reserved bytes: skipped.
+    case reserved(Int)
 }
 
 /// A dissector for parameters that are a fixed sequence of values.
@@ -92,8 +94,21 @@ struct FixedParameters: Dissector {
             case .addr(let id): try ctx.addAddress(id, &r)
             case .bytes(let id, let n): try ctx.addBytes(id, &r, n)
             case .name(let id, let n): try ctx.name(id, n, &r)
+            case .reserved(let n): try r.skip(n)
             }
         }
+    }
+}
+
+/// A count, then that many entries of a fixed layout (the responses of an Inquiry Result).
+struct RepeatedParameters: Dissector {
+    let count: FieldID
+    let each: [Step]
+
+    func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
+        let n = try ctx.addUInt8(count, &r)
+        for _ in 0..<n { try FixedParameters.run(each, &r, &ctx) }
+        ctx.leftover(&r)
     }
 }
 

@@ -103,8 +103,12 @@ enum HCIEventDecoders {
         let addr = Step.addr(e[.bdAddr])
         func fixed(_ s: [Step]) -> any Dissector { FixedParameters(s) }
         func custom(_ body: @escaping HCIDecoder.Body) -> any Dissector { HCIDecoder(f, body) }
+        // One entry per response (Inquiry Result, with RSSI), each with its own address.
+        let response = [addr, .u8(e[.pageScanRepetitionMode]), Step.reserved(2), .u24(e[.classOfDevice]), .u16(e[.clockOffset])]
+        let responseRSSI = [addr, .u8(e[.pageScanRepetitionMode]), Step.reserved(1), .u24(e[.classOfDevice]), .u16(e[.clockOffset]), .i8(e[.rssi])]
         return [
             (0x01, fixed([status])),
+            (0x02, RepeatedParameters(count: e[.numResponses], each: response)),
             (0x03, custom(connectionComplete)),
             (0x04, fixed([addr, .u24(e[.classOfDevice]), .u8(e[.linkType])])),
             (0x05, custom(disconnectionComplete)),
@@ -129,8 +133,10 @@ enum HCIEventDecoders {
             (0x1C, fixed([status, handle, .u16(e[.clockOffset])])),
             (0x1D, fixed([status, handle, .u16(e[.packetType])])),
             (0x20, fixed([addr, .u8(e[.pageScanRepetitionMode])])),
+            (0x22, RepeatedParameters(count: e[.numResponses], each: responseRSSI)),
             (0x2F, custom(extendedInquiryResult)),
             (0x23, fixed([status, handle, .u8(e[.pageNumber]), .u8(e[.maxPageNumber]), .bytes(e[.lmpFeatures], 8)])),
+            (0x2C, fixed([status, handle, addr, .u8(e[.syncLinkType]), .u8(e[.syncTxInterval]), .u8(e[.syncRtxWindow]), .u16(e[.syncRxPacketLength]), .u16(e[.syncTxPacketLength]), .u8(e[.airMode])])),
             (0x30, fixed([status, handle])),
             (0x31, fixed([addr])),
             (0x32, fixed([addr, .u8(e[.ioCapability]), .u8(e[.oobDataPresent]), .u8(e[.authRequirements])])),
@@ -141,6 +147,8 @@ enum HCIEventDecoders {
             (0x38, fixed([handle, .u16(e[.linkSupervisionTimeout])])),
             (0x39, fixed([handle])),
             (0x3B, fixed([addr, .u32(e[.passkey])])),
+            (0x3C, fixed([addr, .u8(e[.notificationType])])),
+            (0x3D, fixed([addr, .bytes(e[.lmpFeatures], 8)])),
             (0x3E, LEMetaDecoder(f: f)),
             (0x57, fixed([handle])),
             (0x59, custom { f, r, ctx throws(DecodeError) in try encryptionChange(f, &r, &ctx, v2: true) }),

@@ -286,6 +286,8 @@ public enum HCIEventField: UInt16, FieldSet {
     case bnMtoS, bnStoM, ftMtoS, ftStoM, maxPDUMtoS, maxPDUStoM, isoInterval, cisHandle, cigID, cisID
     case subrateFactor, continuationNumber, packetType, clockOffset, flushTimeout, linkPolicySettings
     case suggestedMaxRxOctets, suggestedMaxRxTime, pageScanRepetitionMode, fecRequired, numResponses
+    case syncLinkType, syncTxInterval, syncRtxWindow, syncRxPacketLength, syncTxPacketLength, airMode
+    case notificationType
 
     public static let layer = FieldDescriptor("bthci_evt", "Bluetooth HCI Event", .layer, short: "HCI_EVT")
 
@@ -441,6 +443,13 @@ public enum HCIEventField: UInt16, FieldSet {
         case .pageScanRepetitionMode: return D.uint("bthci_evt.page_scan_repetition_mode", "Page Scan Repetition Mode", 8, hex: true)
         case .fecRequired: return D.uint("bthci_evt.fec_required", "FEC Required", 8, hex: true)
         case .numResponses: return D.uint("bthci_evt.num_responses", "Number of Responses", 8)
+        case .syncLinkType: return D.uint("bthci_evt.sync_link_type", "Link Type", 8, hex: true, names: D.names(n.linkType))
+        case .syncTxInterval: return D.uint("bthci_evt.sync_tx_interval", "Transmit Interval", 8, help: "Slots")
+        case .syncRtxWindow: return D.uint("bthci_evt.sync_rtx_window", "Retransmit Window", 8, help: "Slots")
+        case .syncRxPacketLength: return D.uint("bthci_evt.sync_rx_pkt_len", "Rx Packet Length", 16)
+        case .syncTxPacketLength: return D.uint("bthci_evt.sync_tx_pkt_len", "Tx Packet Length", 16)
+        case .airMode: return D.uint("bthci_evt.air_mode", "Air Mode", 8)
+        case .notificationType: return D.uint("bthci_evt.notification_type", "Notification Type", 8)
         case .linkPolicySettings: return D.uint("bthci_evt.link_policy_settings", "Link Policy Settings", 16, hex: true, help: D.own + "Bit 0 role switch, bit 1 hold, bit 2 sniff")
         }
     }

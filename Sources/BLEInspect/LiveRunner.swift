@@ -111,26 +111,13 @@ public final class LiveRunner {
         var frames = 0
         var shown = 0
         var remaining = options.read.frameLimit ?? Int.max
-        var first: Timestamp? = nil
-        var previous: Timestamp? = nil
         do throws(CaptureError) {
             while remaining > 0, !stop.checkStop(), let frame = try reader.next() {
                 remaining -= 1
                 frames += 1
-                let start = first ?? frame.timestamp
-                first = start
-                let before = previous ?? frame.timestamp
-                previous = frame.timestamp
-                guard
-                    base.show(
-                        frame,
-                        engine: &engine,
-                        filter: prepared.filter,
-                        renderer: renderer,
-                        first: start,
-                        previous: before
-                    )
-                else { continue }
+                guard base.show(frame, engine: &engine, filter: prepared.filter, renderer: renderer) else {
+                    continue
+                }
                 shown += 1
                 if let capture { try capture.write(frame) }
                 out.flushIfFull()

@@ -34,8 +34,9 @@ struct OutputRun: ~Copyable {
 /// by the thread that owns it) whether it matched and where its output ends.
 struct BatchFrame {
     var number = 0
-    var timestamp = Timestamp(seconds: 0, nanoseconds: 0, precision: .microseconds)
-    var previous = Timestamp(seconds: 0, nanoseconds: 0, precision: .microseconds)
+    var timestamp = Timestamp.zero
+    /// The frame's times, from the reading thread's timeline.
+    var times = FrameTimes(Timestamp.zero)
     var direction = Direction.unknown
     var controllerIndex: UInt16? = nil
     var kind = FrameKind.unknown(0)
@@ -57,10 +58,10 @@ struct BatchFrame {
 
     init() {}
 
-    init(_ frame: borrowing CapturedFrame, previous: Timestamp) {
+    init(_ frame: borrowing CapturedFrame, times: FrameTimes) {
         number = frame.number
         timestamp = frame.timestamp
-        self.previous = previous
+        self.times = times
         direction = frame.direction
         controllerIndex = frame.controllerIndex
         kind = frame.kind
@@ -103,7 +104,6 @@ final class FrameBatch: @unchecked Sendable {
     var count = 0
     /// Set on the batch after the last one: the workers stop there.
     var end = false
-    var first = Timestamp(seconds: 0, nanoseconds: 0, precision: .microseconds)
     let frames: UnsafeMutablePointer<BatchFrame>
     /// The bytes of the frames that a worker dissects or renders (or that `-w` writes).
     var bytes = TextBuffer(capacity: 64 << 10)
@@ -168,22 +168,33 @@ struct FrameFinisher {
     let filter: DisplayFilter?
     let printLines: Bool
 
+    /// Whether the filter, if any, matches the frame.
+    func matches(_ frame: borrowing CapturedFrame, _ tree: borrowing ProtocolTree) -> Bool {
+        guard let filter else { return true }
+        return filter.matches(tree, frameBytes: frame.bytes)
+    }
+
+    /// Filters the frame, unless `known` gives the verdict already, and renders it if it matched;
+    /// returns whether it matched.
+    @discardableResult
     func finish(
         _ batch: FrameBatch,
         _ i: Int,
         _ frame: borrowing CapturedFrame,
-        _ tree: borrowing ProtocolTree
-    ) {
-        var matched = true
-        if let filter { matched = filter.matches(tree, frameBytes: frame.bytes) }
+        _ tree: borrowing ProtocolTree,
+        matched known: Bool? = nil
+    ) -> Bool {
+        let matched = known ?? matches(frame, tree)
         let out = batch.outputs + output
         if matched && printLines {
-            renderer.render(frame, tree, first: batch.first, previous: batch.frames[i].previous) {
+            let times = batch.frames[i].times
+            renderer.render(frame, tree, first: times.first, previous: times.previous) {
                 out.pointee.text.append(contentsOf: $0)
             }
         }
         batch.frames[i].matched = matched
         batch.frames[i].outputEnd = out.pointee.text.count
+        return matched
     }
 }
 
@@ -225,10 +236,11 @@ final class ReadWorker: @unchecked Sendable {
             for i in 0..<batch.count where batch.frames[i].owner == index {
                 batch.frames[i].load(into: &frame, from: batch.bytes.bytes)
                 if batch.frames[i].treeLength > 0 {
+                    // The reading thread filtered it: it hands over only frames that matched.
                     tree.load(flat: batch.tree(at: i))
-                    finisher.finish(batch, i, frame, tree)
+                    finisher.finish(batch, i, frame, tree, matched: true)
                 } else {
-                    engine.dissect(frame, wantsInfo: wantsInfo) { tree in
+                    engine.dissect(frame, times: batch.frames[i].times, wantsInfo: wantsInfo) { tree in
                         finisher.finish(batch, i, frame.withDirection(of: tree), tree)
                     }
                 }
@@ -266,8 +278,14 @@ struct ParallelReadResult {
 ///
 /// With post-dissectors (`device.*`, for the tree and JSON), every frame reads the state the
 /// frames before it left, so none is stateless. Then, with `renderOnly`, the reading thread
-/// decodes every frame and hands over the finished trees instead, as plain bytes
-/// (`ProtocolTree.writeFlat`): the workers filter and render them. The share works the same way.
+/// decodes and filters every frame and hands over the finished trees of those that matched
+/// instead, as plain bytes (`ProtocolTree.writeFlat`): the workers render them. The share works
+/// the same way. The reading thread filters so that each frame's `frame.time_delta_displayed`
+/// is measured from the last frame that matched before it, as on one thread; without
+/// `renderOnly`, workers filter, and the caller reads on one thread when that delta is needed.
+///
+/// The reading thread's engine keeps the timeline (`DissectionEngine.timeline`): every frame's
+/// times are taken from it in order and travel with the frame.
 struct ParallelReader {
     let workers: [ReadWorker]
     let main: FrameFinisher
@@ -295,8 +313,6 @@ struct ParallelReader {
         var next = 0
         var oldest = 0
         var inFlight = 0
-        var first: Timestamp? = nil
-        var previous: Timestamp? = nil
         // The sixteenths of stateless frames the reading thread keeps.
         var share = 0
         var credit = 0
@@ -360,29 +376,43 @@ struct ParallelReader {
                 }
                 result.read += 1
                 progress.update(frames: readBefore + result.read, bytes: reader.bytesRead)
-                let start = first ?? frame.timestamp
-                first = start
-                batch.first = start
+                let times = engine.timeline.next(frame.timestamp)
                 let i = batch.count
                 batch.count += 1
-                batch.frames[i] = BatchFrame(frame, previous: previous ?? frame.timestamp)
-                previous = frame.timestamp
+                batch.frames[i] = BatchFrame(frame, times: times)
                 var mine = true
                 if renderOnly || engine.decodesWithoutState(frame) {
                     credit += share
                     mine = credit >= 16
                     if mine { credit -= 16 }
                 }
-                if renderOnly && !mine {
-                    batch.frames[i].owner = owner
-                    owner = (owner + 1) % k
-                    engine.dissect(frame, wantsInfo: wantsInfo) { tree in batch.storeTree(tree, at: i) }
-                    batch.storeBytes(frame, at: i)
+                if renderOnly {
+                    var handOver = false
+                    var matched = true
+                    engine.dissect(frame, times: times, wantsInfo: wantsInfo) { tree in
+                        matched = main.matches(frame, tree)
+                        handOver = matched && !mine
+                        if handOver {
+                            batch.storeTree(tree, at: i)
+                        } else {
+                            main.finish(batch, i, frame.withDirection(of: tree), tree, matched: matched)
+                        }
+                    }
+                    if !matched { engine.timeline.lastNotDisplayed() }
+                    if handOver {
+                        batch.frames[i].owner = owner
+                        owner = (owner + 1) % k
+                        batch.storeBytes(frame, at: i)
+                    } else {
+                        batch.frames[i].owner = k
+                        if capture != nil { batch.storeBytes(frame, at: i) }
+                    }
                 } else if mine {
                     batch.frames[i].owner = k
-                    engine.dissect(frame, wantsInfo: wantsInfo) { tree in
+                    let matched = engine.dissect(frame, times: times, wantsInfo: wantsInfo) { tree in
                         main.finish(batch, i, frame.withDirection(of: tree), tree)
                     }
+                    if !matched { engine.timeline.lastNotDisplayed() }
                     if capture != nil { batch.storeBytes(frame, at: i) }
                 } else {
                     batch.frames[i].owner = owner

@@ -122,6 +122,7 @@ public struct ReadRunner {
         var engine = makeEngine(registry: registry, filter: filter, printLines: false)
         do throws(CaptureError) {
             let reader = try CaptureOpener.open(path: path)
+            // Every frame before it counts as displayed, as in Wireshark without a filter.
             while resolved == nil, let frame = try reader.next() {
                 engine.dissect(frame, wantsInfo: false) { tree in
                     if frame.number == number { resolved = filter.settingReferences(tree, frameBytes: frame.bytes) }
@@ -139,23 +140,31 @@ public struct ReadRunner {
         return .success(resolved)
     }
 
-    /// Decodes `frame`, filters it and prints its line; true when it matched the filter.
+    /// Decodes `frame`, the next frame of the engine's timeline, filters it and prints its line;
+    /// true when it matched the filter. A frame that did not match is not displayed: later
+    /// frames' `frame.time_delta_displayed` skips it.
     func show(
         _ frame: CapturedFrame,
         engine: inout DissectionEngine,
         filter: DisplayFilter?,
-        renderer: FrameRenderer,
-        first: Timestamp,
-        previous: Timestamp
+        renderer: FrameRenderer
     ) -> Bool {
+        let times = engine.timeline.next(frame.timestamp)
         guard printLines || filter != nil else { return true }
         var matched = true
-        engine.dissect(frame, wantsInfo: printLines && renderer.wantsInfo) { tree in
+        engine.dissect(frame, times: times, wantsInfo: printLines && renderer.wantsInfo) { tree in
             if let filter { matched = filter.matches(tree, frameBytes: frame.bytes) }
             if matched && printLines {
-                renderer.render(frame.withDirection(of: tree), tree, first: first, previous: previous, to: out)
+                renderer.render(
+                    frame.withDirection(of: tree),
+                    tree,
+                    first: times.first,
+                    previous: times.previous,
+                    to: out
+                )
             }
         }
+        if !matched { engine.timeline.lastNotDisplayed() }
         return matched
     }
 
@@ -187,15 +196,17 @@ public struct ReadRunner {
                     enabled: progressWanted(reader.totalBytes)
                 )
                 defer { progress.clear() }
-                var first: Timestamp? = nil
-                var previous: Timestamp? = nil
                 var engine = makeEngine(registry: registry, filter: filter, printLines: printLines)
                 let workers = workerCount(reader.totalBytes)
                 // Stateless frames are what workers take. With post-dissectors running none is,
                 // and the workers render (and filter) the trees the reading thread decodes: only
                 // worth it when there is output to render.
                 let renderOnly = engine.runsPostDissectors
-                if workers > 0 && (printLines || filter != nil) && (printLines || !renderOnly) {
+                // Workers filter frames out of order, except when they only render: then a frame's
+                // displayed delta could not follow the filter's verdicts on the frames before it.
+                if workers > 0 && (printLines || filter != nil) && (printLines || !renderOnly)
+                    && (renderOnly || !needsDisplayedDelta(registry, filter))
+                {
                     let parallel = ParallelReader(
                         workers: (0..<workers).map { k in
                             // Each worker has its own registry, filter and renderer: objects that
@@ -243,13 +254,7 @@ public struct ReadRunner {
                     remaining -= 1
                     read += 1
                     progress.update(frames: read, bytes: reader.bytesRead)
-                    let start = first ?? frame.timestamp
-                    first = start
-                    let before = previous ?? frame.timestamp
-                    previous = frame.timestamp
-                    guard
-                        show(frame, engine: &engine, filter: filter, renderer: renderer, first: start, previous: before)
-                    else { continue }
+                    guard show(frame, engine: &engine, filter: filter, renderer: renderer) else { continue }
                     out.flushIfFull()
                     total += 1
                     if let capture { try capture.write(frame) }
@@ -336,10 +341,7 @@ public struct ReadRunner {
         // Only the needed fields are read: the others' nodes need not be stored.
         engine.keepOnly(needed)
         let core = registry.core
-        let frameFields: Set<FieldID> = [
-            core.layer, core[.number], core[.timeEpoch], core[.length], core[.capturedLength],
-            core[.direction], core[.controller], core[.kind],
-        ]
+        let frameFields = Set([core.layer] + CoreField.frameLayer.map { core[$0] })
         engine.addsFrameLayer = !needed.isDisjoint(with: frameFields)
         // Malformed and expert notes, and undecoded data, can come from any dissector: then
         // nothing may be skipped. Frame fields come from the engine, and skipping leaves them be.
@@ -349,6 +351,16 @@ public struct ReadRunner {
         // Decoders that keep no state and add none of the needed fields need not run: the
         // advertising reports and their data for a filter on ATT, say.
         engine.skipStateless(unlessOwnedBy: Set(needed.map { registry.owner(of: $0) }).subtracting(["core"]))
+    }
+
+    /// Whether a filter selects the frames and `frame.time_delta_displayed` is shown or filtered
+    /// on: then each frame's value depends on the filter's verdicts on the frames before it.
+    private func needsDisplayedDelta(_ registry: DissectorRegistry, _ filter: DisplayFilter?) -> Bool {
+        guard let filter else { return false }
+        let id = registry.core[.timeDeltaDisplayed]
+        if filter.fieldsUsed.contains(id) { return true }
+        guard case .fields(let names) = options.output else { return false }
+        return names.contains { registry.field(named: $0) == id }
     }
 
     private func progressWanted(_ size: Int64?) -> Bool {

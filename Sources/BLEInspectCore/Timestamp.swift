@@ -56,4 +56,23 @@ public struct Timestamp: Sendable, Hashable, Comparable {
         }
         return (secs, UInt32(nanos))
     }
+
+    /// Nanoseconds since the Unix epoch, saturating at Int64's bounds (about 292 years either
+    /// side of 1970).
+    public var unixNanoseconds: Int64 {
+        Self.nanoseconds((seconds, nanoseconds))
+    }
+
+    /// `self - other` in nanoseconds (negative when `other` is later), saturating.
+    public func nanoseconds(since other: Timestamp) -> Int64 {
+        Self.nanoseconds(difference(from: other))
+    }
+
+    /// Whole seconds and a fraction (0 ..< 1e9 ns) as nanoseconds, saturating.
+    private static func nanoseconds(_ t: (seconds: Int64, nanoseconds: UInt32)) -> Int64 {
+        let (scaled, o1) = t.seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        if o1 { return t.seconds < 0 ? Int64.min : Int64.max }
+        let (sum, o2) = scaled.addingReportingOverflow(Int64(t.nanoseconds))
+        return o2 ? Int64.max : sum
+    }
 }

@@ -6,8 +6,8 @@ enum ValueType {
     /// A real number (`FieldKind.real`); literals are decimal numbers, integers included.
     case real
     case boolean(names: ValueNames?)
-    /// Nanoseconds, an offset (Wireshark's FT_RELATIVE_TIME, which `frame.time_epoch` is too);
-    /// literals are seconds.
+    /// Nanoseconds, an offset (Wireshark's FT_RELATIVE_TIME, which `frame.time_epoch` is too:
+    /// seconds since 1970); literals are seconds.
     case time
     /// Nanoseconds since the epoch, a date (FT_ABSOLUTE_TIME); literals are dates in quotes.
     case absoluteTime
@@ -102,7 +102,7 @@ struct Compiler {
             let type = Self.valueType(d)
             let reader: Reader =
                 switch d.kind {
-                case .unsigned, .signed, .boolean, .time: .number(.value)
+                case .unsigned, .signed, .boolean, .time, .relativeTime: .number(.value)
                 case .real: .real
                 case .bytes, .layer: .bytes(.range, nil)
                 case .string: .string
@@ -258,7 +258,8 @@ struct Compiler {
         case .signed(let bits): .integer(signed: true, bits: bits, names: d.valueNames)
         case .real: .real
         case .boolean: .boolean(names: d.valueNames)
-        case .time: .time
+        case .time: .absoluteTime
+        case .relativeTime: .time
         case .bytes, .layer: .bytes
         case .string: .string
         case .address: .address

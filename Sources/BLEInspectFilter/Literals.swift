@@ -271,10 +271,12 @@ enum Literals {
     /// Seconds since the epoch, with up to nine decimals, as nanoseconds.
     private static func time(_ term: Term, lhs: CompiledOperand, compiler: Compiler) throws(FilterError) -> Number {
         let bad = FilterError(
-            "\(compiler.text(term.range)) is not a time; \(lhs.text) takes seconds since 1970, such as 1589754369.5",
+            "\(compiler.text(term.range)) is not a time; \(lhs.text) takes seconds, such as 1.5 (since 1970 for frame.time_epoch)",
             at: term.range
         )
-        guard let text = literalText(term) else { throw bad }
+        // Seconds are a number, not a string, as in Wireshark.
+        guard case .word(let t) = term else { throw bad }
+        let text = t.text
         var body = Substring(text)
         var negative = false
         if body.first == "-" {

@@ -361,7 +361,7 @@ extension Compiler {
             switch d.kind {
             case .unsigned, .signed, .boolean: .number
             case .real: .real
-            case .time: .time
+            case .time, .relativeTime: .time
             case .bytes, .layer: .bytes
             case .string: .text
             case .address: .address

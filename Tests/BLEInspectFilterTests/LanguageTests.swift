@@ -118,16 +118,29 @@ struct LanguageTests {
         )
     }
 
-    @Test("absolute times: ISO 8601 and Wireshark's legacy form, in UTC or local time")
+    @Test("times: dates for frame.time (ISO 8601 or Wireshark's legacy form), seconds for spans")
     func dates() throws {
-        // frame.time_epoch here is 2020-05-17 22:26:09.232724 UTC.
-        let t = advertisingTree()
+        // 2020-05-17 22:26:09.232724 UTC.
+        var t = advertisingTree()
+        t.add("frame.time", .signed(1_589_754_369_232_724_000))
+        t.add("frame.time_relative", .signed(1_500_000_000))
         t.expect(
             [
                 "frame.time_epoch > 1589754369", "frame.time_epoch < 1589754369.5",
-                "frame.time_epoch in {1589754369 .. 1589754370}",
+                "frame.time_epoch in {1589754369 .. 1589754370}", "frame.time == \"2020-05-17T22:26:09.232724Z\"",
+                "frame.time == \"2020-05-18 00:26:09.232724 +02:00\"", "frame.time > \"May 17, 2020 22:26:09 UTC\"",
+                "frame.time < \"2020-05-17T22:26:10+0000\"", "frame.time >= \"may 17, 2020 22:26:09.232724 UTC\"",
+                "frame.time in {\"2020-05-17T00:00Z\" .. \"2020-05-18T00:00Z\"}", "frame.time_relative == 1.5",
+                "frame.time_relative + 0.5 == 2", "-frame.time_relative < 0",
+                "frame.time_relative > frame.time_epoch - 1589754369",
             ],
-            not: ["frame.time_epoch > 1589754370"]
+            not: ["frame.time_epoch > 1589754370", "frame.time > \"2020-05-17T22:26:09.232725Z\""]
         )
+        for bad in [
+            "frame.time > 1589754369", "frame.time_relative > \"1\"", "frame.time > \"May 17, 2020\"",
+            "frame.time + 1 > frame.time", "frame.time_relative * 2 > 1", "frame.time == \"2020-13-01\"",
+        ] {
+            #expect(throws: FilterError.self, "\(bad)") { try FilterHarness.compile(bad) }
+        }
     }
 }

@@ -163,7 +163,8 @@ struct ByteRenderingTests {
         let names = ValueNames([(0, "Zero"), (1, "One \u{1B}esc"), (0xFFFF_FFFF_FFFF_FFFF, "Minus one"), (300, "Big")])
         let kinds: [FieldKind] = [
             .layer, .unsigned(bits: 8), .unsigned(bits: 12), .unsigned(bits: 64), .signed(bits: 8),
-            .signed(bits: 32), .real, .boolean, .bytes, .string, .address, .uuid, .group, .time, .expert,
+            .signed(bits: 32), .real, .boolean, .bytes, .string, .address, .uuid, .group, .time, .relativeTime,
+            .expert,
         ]
         let units = ["", "", "ms", "°C \u{1B}[0m"]
         let reals: [Double] = [0, -0.0, 23.45, -3, 1e-5, 1e15, 0.1 + 0.2, .nan, .infinity, -.infinity, 5e-324]
@@ -171,7 +172,7 @@ struct ByteRenderingTests {
         var g = Generator(state: 5)
         for _ in 0..<4_000 {
             let kind = kinds[g.below(kinds.count)]
-            let base: DisplayBase = [.decimal, .hex, .decimalAndHex][g.below(3)]
+            let base: DisplayBase = [.decimal, .hex, .decimalAndHex, .localTime][g.below(4)]
             let d = FieldDescriptor(
                 "test.field",
                 "Test Field",
@@ -333,15 +334,40 @@ enum Reference {
         }
     }
 
+    /// Seconds with nine decimals, sign and magnitude: `-0.300000000`.
     static func epoch(_ nanos: Int64) -> String {
-        var s = nanos / 1_000_000_000
-        var f = nanos % 1_000_000_000
-        if f < 0 {
-            f += 1_000_000_000
-            s -= 1
+        let frac = String(nanos.magnitude % 1_000_000_000)
+        return (nanos < 0 ? "-" : "") + "\(nanos.magnitude / 1_000_000_000)."
+            + String(repeating: "0", count: 9 - frac.count) + frac
+    }
+
+    /// Whether the field's value is a time or a span, in nanoseconds.
+    static func isTime(_ d: FieldDescriptor) -> Bool {
+        switch d.kind {
+        case .time, .relativeTime: true
+        default: false
         }
-        let frac = String(f)
-        return "\(s)." + String(repeating: "0", count: 9 - frac.count) + frac
+    }
+
+    /// A time value as shown: a local date (C's strftime) for `DisplayBase.localTime`, else seconds.
+    static func time(_ nanos: Int64, _ d: FieldDescriptor) -> String {
+        guard case .time = d.kind, d.base == .localTime else { return epoch(nanos) }
+        var t = time_t(nanos / 1_000_000_000)
+        var fraction = nanos % 1_000_000_000
+        if fraction < 0 {
+            fraction += 1_000_000_000
+            t -= 1
+        }
+        var parts = tm()
+        guard localtime_r(&t, &parts) != nil else { return epoch(nanos) }
+        var buffer = [CChar](repeating: 0, count: 64)
+        let n = strftime(&buffer, 64, "%b %e, %Y %H:%M:%S", &parts)
+        let frac = String(fraction)
+        var zone = [CChar](repeating: 0, count: 64)
+        let z = strftime(&zone, 64, "%Z", &parts)
+        return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self) + "."
+            + String(repeating: "0", count: 9 - frac.count) + frac + " "
+            + String(decoding: zone.prefix(z).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     static func bytesLabel(_ b: ArraySlice<UInt8>) -> String { b.isEmpty ? "<empty>" : hex(b) }
@@ -353,13 +379,13 @@ enum Reference {
         case .none: return d.kind == .bytes ? hex(bytes) : ""
         case .unsigned(let v):
             if d.kind == .boolean { return v != 0 ? "1" : "0" }
-            if case .time = d.kind { return epoch(Int64(bitPattern: v)) }
+            if isTime(d) { return time(Int64(bitPattern: v), d) }
             switch d.base {
             case .hex: return padded(v, bits: bits(of: d))
-            case .decimal, .decimalAndHex: return String(v)
+            case .decimal, .decimalAndHex, .localTime: return String(v)
             }
         case .signed(let v):
-            if case .time = d.kind { return epoch(v) }
+            if isTime(d) { return time(v, d) }
             return String(v)
         case .real(let v): return real(v)
         case .boolean(let b): return b ? "1" : "0"
@@ -392,10 +418,13 @@ enum Reference {
     /// ` unit` after a number shown without a value name, for integer and real fields.
     static func unit(_ node: FieldNode, _ d: FieldDescriptor) -> String {
         switch d.kind {
-        case .unsigned, .signed, .real: break
+        case .unsigned, .signed, .real, .relativeTime: break
         default: return ""
         }
         guard !d.unit.isEmpty else { return "" }
+        // A time is never shown by a value name: its unit always follows.
+        if case .relativeTime = d.kind, case .unsigned = node.value { return " " + escape(Array(d.unit.utf8)) }
+        if case .relativeTime = d.kind, case .signed = node.value { return " " + escape(Array(d.unit.utf8)) }
         switch node.value {
         case .unsigned(let v) where d.valueNames?.lookup(v) == nil: break
         case .signed(let v) where d.valueNames?.lookup(UInt64(bitPattern: v)) == nil: break
@@ -423,19 +452,20 @@ enum Reference {
         case .none: return d.kind == .bytes ? bytesLabel(bytes) : ""
         case .unsigned(let v):
             if d.kind == .boolean { return v != 0 ? "True" : "False" }
-            if case .time = d.kind { return epoch(Int64(bitPattern: v)) }
+            if isTime(d) { return time(Int64(bitPattern: v), d) }
             let number: String
             switch d.base {
             case .hex: number = padded(v, bits: bits(of: d))
-            case .decimal: number = String(v)
+            case .decimal, .localTime: number = String(v)
             case .decimalAndHex: number = "\(v) (\(padded(v, bits: bits(of: d))))"
             }
             if let name = d.valueNames?.lookup(v) {
-                return d.base == .decimal ? "\(name) (\(v))" : "\(name) (\(padded(v, bits: bits(of: d))))"
+                return d.base == .decimal || d.base == .localTime
+                    ? "\(name) (\(v))" : "\(name) (\(padded(v, bits: bits(of: d))))"
             }
             return number
         case .signed(let v):
-            if case .time = d.kind { return epoch(v) }
+            if isTime(d) { return time(v, d) }
             if let name = d.valueNames?.lookup(UInt64(bitPattern: v)) { return "\(name) (\(v))" }
             return String(v)
         case .real(let v): return real(v)
@@ -468,8 +498,11 @@ enum Reference {
         }
     }
 
+    /// Sign and magnitude: -0.3 s is `-0.300000`.
     static func seconds(_ value: (seconds: Int64, nanoseconds: UInt32), digits: Timestamp.Precision) -> String {
-        "\(value.seconds).\(fraction(value.nanoseconds, digits: digits))"
+        guard value.seconds < 0 else { return "\(value.seconds).\(fraction(value.nanoseconds, digits: digits))" }
+        if value.nanoseconds == 0 { return "-\(value.seconds.magnitude).\(fraction(0, digits: digits))" }
+        return "-\(value.seconds.magnitude - 1).\(fraction(1_000_000_000 - value.nanoseconds, digits: digits))"
     }
 
     static func fraction(_ nanoseconds: UInt32, digits: Timestamp.Precision) -> String {

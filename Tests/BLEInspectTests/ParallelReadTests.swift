@@ -50,6 +50,14 @@ struct ParallelReadTests {
         // device.* fields: every frame needs the frames before it, so the workers only render.
         ["-Y", "device.name"],
         ["-V", "-Y", "device.addr", "-c", "2000"],
+        // Displayed deltas follow the filter's verdicts in order (timestamps here go backwards too).
+        ["-V", "-Y", "btatt"],
+        ["-T", "json", "-Y", "bthci_evt"],
+        [
+            "-T", "fields", "-e", "frame.number", "-e", "frame.time_delta_displayed", "-Y",
+            "btatt || bthci_evt.rssi < -60",
+        ],
+        ["-T", "fields", "-e", "frame.time", "-e", "frame.time_relative", "-e", "frame.time_delta"],
     ]
 
     @Test("the output, the messages and the exit status do not depend on the threads", arguments: modes)

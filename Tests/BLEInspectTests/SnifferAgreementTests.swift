@@ -43,7 +43,11 @@ enum SnifferCaptures {
     /// tshark's `-T fields` output for `path` with the user DLT option: one array of values per frame.
     static func tsharkFields(_ path: String, _ fields: [String], aggregator: String = ",") throws -> [[String]] {
         guard let tshark = Run.tshark else { return [] }
-        var args = tsharkOptions + ["-r", path, "-T", "fields", "-E", "separator=\t", "-E", "aggregator=\(aggregator)"]
+        var args =
+            tsharkOptions + [
+                "-r", path, "-T", "fields", "-E", "separator=\t", "-E", "occurrence=a", "-E",
+                "aggregator=\(aggregator)",
+            ]
         for f in fields { args += ["-e", f] }
         let result = try Run.program(tshark, args)
         return rows(result.stdoutText)

@@ -16,7 +16,7 @@ private let agreedFields = [
 private let aboveACL: Set<String> = ["btl2cap.cid", "btatt.opcode", "btatt.handle", "btsmp.opcode"]
 
 /// HCI captures: the project's own and, when present, the shared real-world ones.
-private func hciCaptures() -> [String] {
+func hciCaptures() -> [String] {
     var paths = TestPaths.projectCaptureFiles(extensions: ["btsnoop", "pklg", "pcap", "pcapng"]).map(\.path)
     if TestPaths.sharedCapturesAvailable {
         paths += ManifestEntry.all().filter { entry in

@@ -184,7 +184,7 @@ public enum Run {
     /// tshark's `-T fields` output for `path`: one array of values per frame.
     public static func tsharkFields(_ path: String, _ fields: [String]) throws -> [[String]] {
         guard let tshark else { return [] }
-        var args = ["-r", path, "-T", "fields", "-E", "separator=\t"]
+        var args = ["-r", path, "-T", "fields", "-E", "separator=\t", "-E", "occurrence=a"]
         for f in fields { args += ["-e", f] }
         let result = try program(tshark, args)
         return result.stdoutText.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map {

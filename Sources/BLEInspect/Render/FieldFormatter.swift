@@ -150,7 +150,7 @@ public struct FieldFormatter: Sendable {
 
     static func epoch(_ nanos: Int64) -> String {
         var out = TextBuffer()
-        out.appendEpoch(nanos)
+        out.appendSeconds(nanoseconds: nanos)
         return out.string
     }
 }

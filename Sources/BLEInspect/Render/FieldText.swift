@@ -4,7 +4,10 @@ import BLEInspectCore
 /// What the renderers need to know of a field's descriptor, as plain bits.
 struct FieldFacts: BitwiseCopyable {
     enum Kind: UInt8 {
-        case layer, unsigned, signed, real, boolean, bytes, string, address, uuid, group, time, expert
+        /// `time` shows epoch seconds, `localTime` a local date (`DisplayBase.localTime`),
+        /// `relativeTime` seconds of a span.
+        case layer, unsigned, signed, real, boolean, bytes, string, address, uuid, group, time, localTime
+        case relativeTime, expert
     }
 
     enum Base: UInt8 {
@@ -38,17 +41,22 @@ struct FieldFacts: BitwiseCopyable {
         case .address: kind = .address
         case .uuid: kind = .uuid
         case .group: kind = .group
-        case .time: kind = .time
+        case .time: kind = d.base == .localTime ? .localTime : .time
+        case .relativeTime: kind = .relativeTime
         case .expert: kind = .expert
         }
         switch d.base {
-        case .decimal: base = .decimal
+        case .decimal, .localTime: base = .decimal
         case .hex: base = .hex
         case .decimalAndHex: base = .decimalAndHex
         }
         bits = UInt8(clamping: FieldFormatter.bits(of: d))
-        hasUnit = !d.unit.isEmpty && (kind == .unsigned || kind == .signed || kind == .real)
+        hasUnit =
+            !d.unit.isEmpty && (kind == .unsigned || kind == .signed || kind == .real || kind == .relativeTime)
     }
+
+    /// A time or a span of time, stored as nanoseconds.
+    var isTime: Bool { kind == .time || kind == .localTime || kind == .relativeTime }
 }
 
 /// A field's value names (`ValueNames.lookup`), kept in a struct so that taking it out of an
@@ -71,6 +79,16 @@ enum FieldText {
     static func appendEscapedText(_ ref: TextRef, _ texts: [String], to out: inout TextBuffer) {
         guard Int(ref.index) < texts.count else { return }
         TerminalSafeText.appendEscaped(texts[Int(ref.index)], to: &out)
+    }
+
+    /// Appends a time value (`FieldFacts.isTime`, nanoseconds): a local date, or seconds.
+    @inline(__always)
+    static func appendTime(_ nanos: Int64, _ f: FieldFacts, to out: inout TextBuffer) {
+        if f.kind == .localTime {
+            TimeFormat.appendLocalDate(nanoseconds: nanos, to: &out)
+        } else {
+            out.appendSeconds(nanoseconds: nanos)
+        }
     }
 
     /// Appends contiguous lower-case hex of a byte range.
@@ -190,8 +208,8 @@ enum FieldText {
     @inline(__always)
     static func nameKey(_ value: FieldValue, _ f: FieldFacts) -> UInt64? {
         switch value {
-        case .unsigned(let v): return f.kind == .boolean || f.kind == .time ? nil : v
-        case .signed(let v): return f.kind == .time ? nil : UInt64(bitPattern: v)
+        case .unsigned(let v): return f.kind == .boolean || f.isTime ? nil : v
+        case .signed(let v): return f.isTime ? nil : UInt64(bitPattern: v)
         default: return nil
         }
     }
@@ -214,8 +232,8 @@ enum FieldText {
                 if v != 0 { out.appendLiteral("True") } else { out.appendLiteral("False") }
                 return
             }
-            if f.kind == .time {
-                out.appendEpoch(Int64(bitPattern: v))
+            if f.isTime {
+                appendTime(Int64(bitPattern: v), f, to: &out)
                 return
             }
             if let name = valueName {
@@ -240,8 +258,8 @@ enum FieldText {
                 out.append(0x29)
             }
         case .signed(let v):
-            if f.kind == .time {
-                out.appendEpoch(v)
+            if f.isTime {
+                appendTime(v, f, to: &out)
                 return
             }
             if let name = valueName {
@@ -286,15 +304,15 @@ enum FieldText {
         case .unsigned(let v):
             if f.kind == .boolean {
                 out.append(v != 0 ? 0x31 : 0x30)
-            } else if f.kind == .time {
-                out.appendEpoch(Int64(bitPattern: v))
+            } else if f.isTime {
+                appendTime(Int64(bitPattern: v), f, to: &out)
             } else if f.base == .hex {
                 out.appendPaddedHex(v, bits: Int(f.bits))
             } else {
                 out.appendDecimal(v)
             }
         case .signed(let v):
-            if f.kind == .time { out.appendEpoch(v) } else { out.appendDecimal(v) }
+            if f.isTime { appendTime(v, f, to: &out) } else { out.appendDecimal(v) }
         case .real(let v): out.appendReal(v)
         case .boolean(let b): out.append(b ? 0x31 : 0x30)
         case .bytes: appendHex(bytes, to: &out)
@@ -330,17 +348,17 @@ enum FieldText {
         case .unsigned(let v):
             if f.kind == .boolean {
                 if v != 0 { out.appendLiteral("true") } else { out.appendLiteral("false") }
-            } else if f.kind == .time {
+            } else if f.isTime {
                 out.append(0x22)
-                out.appendEpoch(Int64(bitPattern: v))
+                appendTime(Int64(bitPattern: v), f, to: &out)
                 out.append(0x22)
             } else {
                 out.appendDecimal(v)
             }
         case .signed(let v):
-            if f.kind == .time {
+            if f.isTime {
                 out.append(0x22)
-                out.appendEpoch(v)
+                appendTime(v, f, to: &out)
                 out.append(0x22)
             } else {
                 out.appendDecimal(v)

@@ -313,17 +313,14 @@ struct TextBuffer: ~Copyable, EscapedTextOutput {
         count &+= 2 * n
     }
 
-    /// Appends epoch nanoseconds as seconds with nine decimals (`FieldFormatter.epoch`).
-    mutating func appendEpoch(_ nanos: Int64) {
-        var s = nanos / 1_000_000_000
-        var f = nanos % 1_000_000_000
-        if f < 0 {
-            f += 1_000_000_000
-            s -= 1
-        }
-        appendDecimal(s)
+    /// Appends nanoseconds (since the epoch, or a span) as seconds with nine decimals, sign and
+    /// magnitude as tshark shows times: `-0.300000000` (`FieldFormatter.epoch`).
+    mutating func appendSeconds(nanoseconds nanos: Int64) {
+        if nanos < 0 { append(0x2D) }
+        let m = nanos.magnitude
+        appendDecimal(m / 1_000_000_000)
         append(0x2E)
-        appendDecimal(UInt64(f), minimumDigits: 9)
+        appendDecimal(m % 1_000_000_000, minimumDigits: 9)
     }
 
     /// Appends a real number as tshark shows a double (C's `%.15g`): at most 15 significant

@@ -3,13 +3,53 @@
 public enum CoreField: UInt16, FieldSet {
     case number, timeEpoch, length, capturedLength, direction, controller, kind, note
     case malformed, expert, expertMessage, expertSeverity, data
+    case time, timeDelta, timeDeltaDisplayed, timeRelative
+
+    /// The fields the engine adds in the `frame` layer (the controller only where the frame has one).
+    public static let frameLayer: [CoreField] = [
+        .number, .time, .timeEpoch, .timeDelta, .timeDeltaDisplayed, .timeRelative, .length, .capturedLength,
+        .direction, .controller, .kind,
+    ]
 
     public static let layer = FieldDescriptor("frame", "Frame", .layer, short: "FRAME")
 
     public var descriptor: FieldDescriptor {
         switch self {
         case .number: FieldDescriptor("frame.number", "Frame Number", .unsigned(bits: 32))
-        case .timeEpoch: FieldDescriptor("frame.time_epoch", "Epoch Time", .time, help: "Seconds since 1970-01-01 UTC")
+        case .time:
+            FieldDescriptor(
+                "frame.time",
+                "Arrival Time",
+                .time,
+                base: .localTime,
+                help: "Date and time in the local time zone (TZ), as tshark shows it"
+            )
+        // A span since 1970, as in Wireshark (FT_RELATIVE_TIME): filters compare it with seconds.
+        case .timeEpoch:
+            FieldDescriptor("frame.time_epoch", "Epoch Time", .relativeTime, help: "Seconds since 1970-01-01 UTC")
+        case .timeDelta:
+            FieldDescriptor(
+                "frame.time_delta",
+                "Time delta from previous captured frame",
+                .relativeTime,
+                unit: "seconds"
+            )
+        case .timeDeltaDisplayed:
+            FieldDescriptor(
+                "frame.time_delta_displayed",
+                "Time delta from previous displayed frame",
+                .relativeTime,
+                help: "From the previous frame that passed the display filter (-Y)",
+                unit: "seconds"
+            )
+        case .timeRelative:
+            FieldDescriptor(
+                "frame.time_relative",
+                "Time since reference or first frame",
+                .relativeTime,
+                help: "From the first frame of the capture",
+                unit: "seconds"
+            )
         case .length: FieldDescriptor("frame.len", "Frame Length", .unsigned(bits: 32), help: "Length on the wire")
         case .capturedLength: FieldDescriptor("frame.cap_len", "Capture Length", .unsigned(bits: 32))
         case .direction:

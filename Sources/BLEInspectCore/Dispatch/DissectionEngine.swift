@@ -57,6 +57,10 @@ public struct DissectionEngine {
         skippedKeys.insert(UInt32(slot) << 16 | UInt32(key.low))
     }
     private var skippedKeys = SkippedKeys()
+    /// The capture's frames so far, for the relative time fields of frames dissected without
+    /// times of their own (`dissect(_:wantsInfo:_:)`). A caller that filters says which frames
+    /// were not displayed (`FrameTimeline.lastNotDisplayed`).
+    public var timeline = FrameTimeline()
 
     public init(registry: DissectorRegistry) {
         self.registry = registry
@@ -81,9 +85,22 @@ public struct DissectionEngine {
         return frame.bytes.withUnsafeBufferPointer { binding.dissector.decodesWithoutState($0, registry: registry) }
     }
 
-    /// Dissects `frame` and passes the tree to `body` (valid only during the call).
+    /// Dissects `frame`, the next frame of `timeline`, and passes the tree to `body` (valid only
+    /// during the call).
     public mutating func dissect<R>(_ frame: CapturedFrame, wantsInfo: Bool, _ body: (borrowing ProtocolTree) -> R) -> R
     {
+        let times = timeline.next(frame.timestamp)
+        return dissect(frame, times: times, wantsInfo: wantsInfo, body)
+    }
+
+    /// Dissects `frame` with its relative times measured as `times` says (from another engine's
+    /// timeline, say), leaving `timeline` as it is.
+    public mutating func dissect<R>(
+        _ frame: CapturedFrame,
+        times: FrameTimes,
+        wantsInfo: Bool,
+        _ body: (borrowing ProtocolTree) -> R
+    ) -> R {
         context.begin(
             frame,
             wantsInfo: wantsInfo,
@@ -96,8 +113,12 @@ public struct DissectionEngine {
         if addsFrameLayer {
             context.tree.open(core.layer, .none, all)
             context.tree.add(core[.number], .unsigned(UInt64(frame.number)), all)
-            let nanos = frame.timestamp.seconds &* 1_000_000_000 &+ Int64(frame.timestamp.nanoseconds)
-            context.tree.add(core[.timeEpoch], .signed(nanos), all)
+            let epoch = frame.timestamp.unixNanoseconds
+            context.tree.add(core[.time], .signed(epoch), all)
+            context.tree.add(core[.timeEpoch], .signed(epoch), all)
+            context.tree.add(core[.timeDelta], .signed(times.delta), all)
+            context.tree.add(core[.timeDeltaDisplayed], .signed(times.deltaDisplayed), all)
+            context.tree.add(core[.timeRelative], .signed(times.relative), all)
             context.tree.add(core[.length], .unsigned(UInt64(frame.originalLength)), all)
             context.tree.add(core[.capturedLength], .unsigned(UInt64(frame.bytes.count)), all)
             context.tree.add(core[.direction], .unsigned(UInt64(frame.direction.rawValue)), all)

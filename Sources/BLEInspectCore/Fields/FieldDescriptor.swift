@@ -21,8 +21,12 @@ public enum FieldKind: Sendable, Hashable {
     case uuid
     /// A node that only groups other fields (for example "Report 1").
     case group
-    /// A point in time, stored as nanoseconds since the Unix epoch (`FieldValue.signed`).
+    /// A point in time, stored as nanoseconds since the Unix epoch (`FieldValue.signed`). Shown
+    /// as epoch seconds, or with `DisplayBase.localTime` as a local date and time.
     case time
+    /// A span of time (Wireshark's FT_RELATIVE_TIME), stored as signed nanoseconds
+    /// (`FieldValue.signed`): `frame.time_delta`. Shown as seconds with nine decimals.
+    case relativeTime
     /// A note about the packet: malformed, a warning, a protocol observation.
     case expert
 
@@ -39,14 +43,16 @@ public enum FieldKind: Sendable, Hashable {
         case .uuid: "uuid"
         case .group: "none"
         case .time: "time"
+        case .relativeTime: "reltime"
         case .expert: "expert"
         }
     }
 }
 
-/// How an integer field is shown.
+/// How an integer field is shown; for a `.time` field, `.localTime` shows the date and time of
+/// day in the local time zone (Wireshark's ABSOLUTE_TIME_LOCAL) and any other base epoch seconds.
 public enum DisplayBase: Sendable, Hashable {
-    case decimal, hex, decimalAndHex
+    case decimal, hex, decimalAndHex, localTime
 }
 
 /// Names for integer values, looked up only when a value is shown or a filter names one.
