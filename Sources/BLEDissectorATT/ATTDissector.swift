@@ -45,6 +45,8 @@ struct ATTPDU {
     let bearer: ATTBearer
     /// On an enhanced bearer (EATT).
     let enhanced: Bool
+    /// Wireshark's record of the controller's handles.
+    let record: HandleRecord
 
     init(_ context: inout DissectionContext, at range: Range<Int>, source: Int) {
         state = ATTState.of(context)
@@ -57,6 +59,16 @@ struct ATTPDU {
             context.expert(
                 .note,
                 "Limit reached: ATT state of \(ATTState.maximumConnections) bearers reached; an older bearer was forgotten",
+                range,
+                source: source
+            )
+        }
+        var dropped = false
+        record = state.handleRecord(context.controller, evicted: &dropped)
+        if dropped {
+            context.expert(
+                .note,
+                "Limit reached: handles of \(ATTState.maximumControllers) controllers recorded; an older record was forgotten",
                 range,
                 source: source
             )
