@@ -13,12 +13,7 @@ struct ATTDissector: Dissector {
         let source = reader.source
         context.tree.open(f.layer, .none, start..<(start + length), source: source)
         let opcode = try reader.readUInt8()
-        let r = start..<(start + 1)
-        context.tree.open(f[.opcode], .unsigned(UInt64(opcode)), r, source: source)
-        context.tree.add(f[.opcodeMethod], .unsigned(UInt64(opcode & 0x3F)), r, source: source)
-        context.tree.add(f[.opcodeCommand], .boolean(opcode & 0x40 != 0), r, source: source)
-        context.tree.add(f[.opcodeSignature], .boolean(opcode & 0x80 != 0), r, source: source)
-        context.tree.close()
+        context.addATTOpcode(f, .opcode, opcode, start..<(start + 1), source: source)
         let direction = context.direction
         context.setInfo(parts: ATTInfo.prefix(direction), ATTNames.opcodeName(opcode))
 

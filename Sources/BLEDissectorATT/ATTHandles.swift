@@ -67,6 +67,22 @@ extension DissectionContext {
         }
     }
 
+    /// Adds an opcode as `field` (btatt.opcode, or the request opcode in an Error Response) with its
+    /// method, command and signature bits, as Wireshark shows both.
+    mutating func addATTOpcode(
+        _ f: Fields<ATTField>,
+        _ field: ATTField,
+        _ opcode: UInt8,
+        _ range: Range<Int>,
+        source: Int
+    ) {
+        tree.open(f[field], .unsigned(UInt64(opcode)), range, source: source)
+        tree.add(f[.opcodeMethod], .unsigned(UInt64(opcode & 0x3F)), range, source: source)
+        tree.add(f[.opcodeCommand], .boolean(opcode & 0x40 != 0), range, source: source)
+        tree.add(f[.opcodeSignature], .boolean(opcode & 0x80 != 0), range, source: source)
+        tree.close()
+    }
+
     /// Adds a characteristic declaration's properties and their bits.
     mutating func addATTProperties(_ f: Fields<ATTField>, _ properties: UInt8, _ range: Range<Int>, source: Int) {
         tree.open(f[.characteristicProperties], .unsigned(UInt64(properties)), range, source: source)

@@ -44,7 +44,9 @@ struct ATTOpcodeDissector: Dissector {
         _ pdu: ATTPDU
     ) throws(DecodeError) {
         let src = reader.source
-        let requestOpcode = try context.addUInt8(f[.reqOpcodeInError], &reader)
+        let opcodeAt = reader.offset
+        let requestOpcode = try reader.readUInt8()
+        context.addATTOpcode(f, .reqOpcodeInError, requestOpcode, opcodeAt..<(opcodeAt + 1), source: src)
         let db = pdu.database
         let handle = try readHandle(.handleInError, &reader, &context, pdu, db)
         let code = try context.addUInt8(f[.errorCode], &reader)

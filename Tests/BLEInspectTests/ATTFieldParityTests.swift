@@ -13,7 +13,7 @@ enum ATTParity {
         "btatt.handle", "btatt.uuid16", "btatt.uuid128", "btatt.service_uuid16", "btatt.service_uuid128",
         "btatt.characteristic_uuid16", "btatt.characteristic_uuid128", "btatt.attribute_data",
         "btatt.information_data", "btatt.handles_info", "btatt.group_end_handle", "btatt.ending_handle",
-        "btatt.value",
+        "btatt.value", "btatt.opcode.method", "btatt.req_opcode_in_error",
     ]
     /// Asked of both sides to line the PDUs up and to judge allowances, not compared themselves
     /// (the opcode is compared by the agreement tests; a frame whose PDU is in dispute is not
