@@ -13,12 +13,7 @@ struct ATTDissector: Dissector {
         let source = reader.source
         context.tree.open(f.layer, .none, start..<(start + length), source: source)
         let opcode = try reader.readUInt8()
-        let r = start..<(start + 1)
-        context.tree.open(f[.opcode], .unsigned(UInt64(opcode)), r, source: source)
-        context.tree.add(f[.opcodeMethod], .unsigned(UInt64(opcode & 0x3F)), r, source: source)
-        context.tree.add(f[.opcodeCommand], .boolean(opcode & 0x40 != 0), r, source: source)
-        context.tree.add(f[.opcodeSignature], .boolean(opcode & 0x80 != 0), r, source: source)
-        context.tree.close()
+        context.addATTOpcode(f, .opcode, opcode, start..<(start + 1), source: source)
         let direction = context.direction
         context.setInfo(parts: ATTInfo.prefix(direction), ATTNames.opcodeName(opcode))
 
@@ -45,6 +40,8 @@ struct ATTPDU {
     let bearer: ATTBearer
     /// On an enhanced bearer (EATT).
     let enhanced: Bool
+    /// Wireshark's record of the controller's handles.
+    let record: HandleRecord
 
     init(_ context: inout DissectionContext, at range: Range<Int>, source: Int) {
         state = ATTState.of(context)
@@ -57,6 +54,16 @@ struct ATTPDU {
             context.expert(
                 .note,
                 "Limit reached: ATT state of \(ATTState.maximumConnections) bearers reached; an older bearer was forgotten",
+                range,
+                source: source
+            )
+        }
+        var dropped = false
+        record = state.handleRecord(context.controller, evicted: &dropped)
+        if dropped {
+            context.expert(
+                .note,
+                "Limit reached: handles of \(ATTState.maximumControllers) controllers recorded; an older record was forgotten",
                 range,
                 source: source
             )

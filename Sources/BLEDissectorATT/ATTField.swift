@@ -13,6 +13,11 @@ public import BLEInspectCore
 /// a child field named for it: `btatt.handle_in_error` (Error Response),
 /// `btatt.characteristic_value_handle` (characteristic declarations) and
 /// `gatt.included_service_handle` (include declarations).
+///
+/// Under each handle are also the UUIDs Wireshark shows there (`btatt.service_uuid*`,
+/// `btatt.characteristic_uuid*`, `btatt.uuid*`), from Wireshark's record of the controller's
+/// handles (`HandleRecord`), and bleinspect's own reading of the connection's discovery
+/// (`gatt.uuid`, `gatt.name`, `gatt.characteristic_uuid`, `gatt.service_uuid`).
 public enum ATTField: UInt16, FieldSet {
     // The PDU.
     case opcode, opcodeMethod, opcodeCommand, opcodeSignature
@@ -20,7 +25,8 @@ public enum ATTField: UInt16, FieldSet {
     case clientRxMTU, serverRxMTU
     case startingHandle, endingHandle, groupEndHandle, handle
     case uuidFormat, informationData, handlesInfo, attributeData
-    case uuid16, uuid128, value, length, offset, flags
+    case uuid16, uuid128, serviceUUID16, serviceUUID128, characteristicUUID16, characteristicUUID128
+    case value, length, offset, flags
     case signCounter, signature
     case characteristicProperties
     case propertyBroadcast, propertyRead, propertyWriteWithoutResponse, propertyWrite
@@ -124,9 +130,55 @@ public enum ATTField: UInt16, FieldSet {
         case .attributeData:
             FieldDescriptor("btatt.attribute_data", "Attribute Data", .group)
         case .uuid16:
-            FieldDescriptor("btatt.uuid16", "UUID", .unsigned(bits: 16), base: .hex, names: GATTNames.uuid16Names)
+            FieldDescriptor(
+                "btatt.uuid16",
+                "UUID",
+                .unsigned(bits: 16),
+                base: .hex,
+                names: GATTNames.uuid16Names,
+                help:
+                    "A 16-bit UUID in the PDU; under a btatt.handle, the handle's own UUID as Wireshark records it; "
+                    + "after the entries of a Read By (Group) Type response or Error Response, the requested type"
+            )
         case .uuid128:
-            FieldDescriptor("btatt.uuid128", "UUID", .uuid, help: "A 128-bit UUID (Wireshark stores it as bytes)")
+            FieldDescriptor(
+                "btatt.uuid128",
+                "UUID",
+                .uuid,
+                help: "A 128-bit UUID, where btatt.uuid16 would be for a 16-bit one (Wireshark stores it as bytes)"
+            )
+        case .serviceUUID16:
+            FieldDescriptor(
+                "btatt.service_uuid16",
+                "Service UUID",
+                .unsigned(bits: 16),
+                base: .hex,
+                names: GATTNames.uuid16Names,
+                help: "Under a btatt.handle: the service the handle falls in, as Wireshark records it"
+            )
+        case .serviceUUID128:
+            FieldDescriptor(
+                "btatt.service_uuid128",
+                "Service UUID",
+                .uuid,
+                help: "Under a btatt.handle: the 128-bit service the handle falls in, as Wireshark records it"
+            )
+        case .characteristicUUID16:
+            FieldDescriptor(
+                "btatt.characteristic_uuid16",
+                "Characteristic UUID",
+                .unsigned(bits: 16),
+                base: .hex,
+                names: GATTNames.uuid16Names,
+                help: "Under a btatt.handle: the characteristic the handle belongs to, as Wireshark records it"
+            )
+        case .characteristicUUID128:
+            FieldDescriptor(
+                "btatt.characteristic_uuid128",
+                "Characteristic UUID",
+                .uuid,
+                help: "Under a btatt.handle: the 128-bit characteristic the handle belongs to, as Wireshark records it"
+            )
         case .value:
             FieldDescriptor(
                 "btatt.value",

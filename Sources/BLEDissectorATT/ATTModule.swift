@@ -11,6 +11,9 @@ public import BLEInspectCore
 ///   0x2803 and 0x2802, Find Information, Find By Type Value), at most 4096 handles.
 ///   The enhanced bearers (EATT) of a connection share one set of pending requests and the
 ///   connection's one GATT database; see `BearerKey`.
+/// - Per controller, for the whole capture: Wireshark's record of the handles (`HandleRecord`, at
+///   most 4096 handles), which gives the `btatt.*uuid*` fields under each handle as tshark 4.0
+///   shows them.
 /// - Attribute values of well-known characteristics and descriptors, decoded by the decoders
 ///   bound in `StandardTables.gattUUID` to their UUID (plugins may add UUIDs).
 public enum ATTModule: DissectorModule {

@@ -44,15 +44,18 @@ struct ATTOpcodeDissector: Dissector {
         _ pdu: ATTPDU
     ) throws(DecodeError) {
         let src = reader.source
-        let requestOpcode = try context.addUInt8(f[.reqOpcodeInError], &reader)
+        let opcodeAt = reader.offset
+        let requestOpcode = try reader.readUInt8()
+        context.addATTOpcode(f, .reqOpcodeInError, requestOpcode, opcodeAt..<(opcodeAt + 1), source: src)
         let db = pdu.database
-        let handle = try readHandle(.handleInError, &reader, &context, db)
+        let handle = try readHandle(.handleInError, &reader, &context, pdu, db)
         let code = try context.addUInt8(f[.errorCode], &reader)
         let request = pdu.bearer.take(requestOpcode: requestOpcode, answeredFrom: context.direction)
         let direction = context.direction
         context.setInfo(parts: ATTInfo.prefix(direction), "Error Response - ", ATTNames.errorName(code), ", ")
         if context.wantsInfo { context.tree.appendInfo(ATTNames.opcodeName(requestOpcode)) }
         context.appendHandleInfo(handle, db)
+        addRequestType(request, &context, at: reader.offset, source: src)
         addAnswer(request, &context, at: reader.offset, source: src)
         try reader.expectEnd()
     }
@@ -156,10 +159,9 @@ struct ATTOpcodeDissector: Dissector {
             if type == GATTNames.primaryService || type == GATTNames.secondaryService,
                 value.remaining == 2 || value.remaining == 16
             {
+                // Remembered for the response; shown as the value only, as Wireshark does.
                 var v = value
-                let uuid = try v.readUUID(bytes: value.remaining)
-                addUUID(uuid, valueRange, &context, source: src)
-                request.valueUUID = uuid
+                request.valueUUID = try v.readUUID(bytes: value.remaining)
             }
             context.tree.close()
         default:
@@ -212,9 +214,10 @@ struct ATTOpcodeDissector: Dissector {
             let uuid = try item.readUUID(bytes: uuidSize)
             learnFound(handle, uuid, db, &context, itemAt..<(itemAt + 2), source: src)
             context.tree.open(f[.informationData], .none, itemAt..<(itemAt + 2 + uuidSize), source: src)
-            addHandle(.handle, handle, itemAt..<(itemAt + 2), &context, db, source: src)
+            addHandle(.handle, handle, itemAt..<(itemAt + 2), &context, pdu, db, source: src)
             addUUID(uuid, (itemAt + 2)..<(itemAt + 2 + uuidSize), &context, source: src)
             context.tree.close()
+            record(handle, RecordedHandle(uuid: uuid, role: .other), pdu, &context, itemAt..<(itemAt + 2), source: src)
             context.appendHandleInfo(handle, db)
         }
         addAnswer(request, &context, at: reader.offset, source: src)
@@ -258,9 +261,12 @@ struct ATTOpcodeDissector: Dissector {
                 )
             }
             context.tree.open(f[.handlesInfo], .none, itemAt..<(itemAt + 4), source: src)
-            addHandle(.handle, found, itemAt..<(itemAt + 2), &context, db, source: src)
+            addHandle(.handle, found, itemAt..<(itemAt + 2), &context, pdu, db, source: src)
             context.tree.add(f[.groupEndHandle], .unsigned(UInt64(end)), (itemAt + 2)..<(itemAt + 4), source: src)
             context.tree.close()
+            // Wireshark 4.0 records the handle under a UUID equal to the request's Ending Handle, so
+            // it no longer opens a service there; here the handle is forgotten instead.
+            record(found, nil, pdu, &context, itemAt..<(itemAt + 2), source: src)
             context.appendRangeInfo(found, end)
         }
         addAnswer(request, &context, at: reader.offset, source: src)
@@ -292,18 +298,15 @@ struct ATTOpcodeDissector: Dissector {
             context.tree.open(f[.attributeData], .none, itemAt..<(itemAt + length), source: src)
             let handle = try item.readUInt16()
             let handleRange = itemAt..<(itemAt + 2)
+            // Wireshark records each listed handle under the requested type before showing it.
+            if let type {
+                record(handle, RecordedHandle(uuid: type, role: .other), pdu, &context, handleRange, source: src)
+            }
             if isCharacteristic, let db {
-                let properties = try item.readUInt8()
-                let valueHandle = try item.readUInt16()
-                let uuidSize = item.remaining
-                guard uuidSize == 2 || uuidSize == 16 else {
-                    throw DecodeError(
-                        .malformed,
-                        offset: item.offset,
-                        "a characteristic declaration's UUID is 2 or 16 bytes, not \(uuidSize)"
-                    )
-                }
-                let uuid = try item.readUUID(bytes: uuidSize)
+                let declaration = try CharacteristicDeclaration(&item)
+                let (properties, valueHandle, uuid) = (
+                    declaration.properties, declaration.valueHandle, declaration.uuid
+                )
                 learn(
                     AttributeInfo(.characteristicDeclaration, GATTNames.characteristic, about: uuid),
                     at: handle,
@@ -313,17 +316,26 @@ struct ATTOpcodeDissector: Dissector {
                     src
                 )
                 learn(AttributeInfo(.characteristicValue, uuid), at: valueHandle, db, &context, handleRange, src)
-                addHandle(.handle, handle, handleRange, &context, db, source: src)
-                addProperties(properties, (itemAt + 2)..<(itemAt + 3), &context, source: src)
+                addHandle(.handle, handle, handleRange, &context, pdu, db, source: src)
+                context.addATTProperties(f, properties, (itemAt + 2)..<(itemAt + 3), source: src)
                 addHandle(
                     .characteristicValueHandle,
                     valueHandle,
                     (itemAt + 3)..<(itemAt + 5),
                     &context,
+                    pdu,
                     db,
                     source: src
                 )
-                addUUID(uuid, (itemAt + 5)..<(itemAt + 5 + uuidSize), &context, source: src)
+                addUUID(uuid, (itemAt + 5)..<(itemAt + length), &context, source: src)
+                record(
+                    valueHandle,
+                    RecordedHandle(uuid: uuid, role: .characteristic),
+                    pdu,
+                    &context,
+                    (itemAt + 3)..<(itemAt + 5),
+                    source: src
+                )
                 if valueHandle <= handle {
                     context.expert(
                         .warning,
@@ -358,10 +370,29 @@ struct ATTOpcodeDissector: Dissector {
                 if let uuid {
                     learnService(ServiceRange(start: included, end: end, uuid: uuid), db, &context, handleRange, src)
                 }
-                addHandle(.handle, handle, handleRange, &context, db, source: src)
-                addHandle(.gattIncludedServiceHandle, included, (itemAt + 2)..<(itemAt + 4), &context, db, source: src)
+                addHandle(.handle, handle, handleRange, &context, pdu, db, source: src)
+                addHandle(
+                    .gattIncludedServiceHandle,
+                    included,
+                    (itemAt + 2)..<(itemAt + 4),
+                    &context,
+                    pdu,
+                    db,
+                    source: src
+                )
                 context.tree.add(f[.endingHandle], .unsigned(UInt64(end)), (itemAt + 4)..<(itemAt + 6), source: src)
-                if let uuid { addUUID(uuid, (itemAt + 6)..<(itemAt + 8), &context, source: src) }
+                if let uuid {
+                    addUUID(uuid, (itemAt + 6)..<(itemAt + 8), &context, source: src)
+                    let includedRange = (itemAt + 2)..<(itemAt + 4)
+                    record(
+                        included,
+                        RecordedHandle(uuid: uuid, role: .other),
+                        pdu,
+                        &context,
+                        includedRange,
+                        source: src
+                    )
+                }
                 let registry = context.registry
                 context.appendInfo(
                     GATTNames.display(GATTNames.include) + ": " + (uuid.map { registry.uuidDisplay($0) } ?? "128-bit")
@@ -370,12 +401,13 @@ struct ATTOpcodeDissector: Dissector {
                 if let type, let db, db[handle] == nil {
                     learn(AttributeInfo(.characteristicValue, type), at: handle, db, &context, handleRange, src)
                 }
-                addHandle(.handle, handle, handleRange, &context, db, source: src)
+                addHandle(.handle, handle, handleRange, &context, pdu, db, source: src)
                 context.appendHandleInfo(handle, db)
                 addValue(item.readRest(), uuid: db?[handle]?.uuid ?? type, decode: true, &context, pdu)
             }
             context.tree.close()
         }
+        addRequestType(request, &context, at: reader.offset, source: src)
         addAnswer(request, &context, at: reader.offset, source: src)
     }
 
@@ -417,12 +449,16 @@ struct ATTOpcodeDissector: Dissector {
                     serviceType == GATTNames.secondaryService ? .secondaryService : .primaryService
                 learn(AttributeInfo(kind, serviceType, about: uuid), at: handle, db, &context, handleRange, src)
                 learnService(ServiceRange(start: handle, end: end, uuid: uuid), db, &context, handleRange, src)
-                addHandle(.handle, handle, handleRange, &context, db, source: src)
+                addHandle(.handle, handle, handleRange, &context, pdu, db, source: src)
                 context.tree.add(f[.groupEndHandle], .unsigned(UInt64(end)), (itemAt + 2)..<(itemAt + 4), source: src)
                 addUUID(uuid, (itemAt + 4)..<(itemAt + 4 + uuidSize), &context, source: src)
+                // Wireshark records services only from the answer to a service request it saw.
+                if type != nil {
+                    record(handle, RecordedHandle(uuid: uuid, role: .service), pdu, &context, handleRange, source: src)
+                }
                 context.appendUUIDInfo(uuid)
             } else {
-                addHandle(.handle, handle, handleRange, &context, db, source: src)
+                addHandle(.handle, handle, handleRange, &context, pdu, db, source: src)
                 context.tree.add(f[.groupEndHandle], .unsigned(UInt64(end)), (itemAt + 2)..<(itemAt + 4), source: src)
                 addValue(item.readRest(), uuid: nil, decode: false, &context, pdu)
                 context.appendRangeInfo(handle, end)
@@ -437,6 +473,7 @@ struct ATTOpcodeDissector: Dissector {
             }
             context.tree.close()
         }
+        addRequestType(request, &context, at: reader.offset, source: src)
         addAnswer(request, &context, at: reader.offset, source: src)
     }
 
@@ -451,7 +488,7 @@ struct ATTOpcodeDissector: Dissector {
         let src = reader.source
         let at = reader.offset
         let db = pdu.database
-        let handle = try readHandle(.handle, &reader, &context, db)
+        let handle = try readHandle(.handle, &reader, &context, pdu, db)
         var offset: UInt16 = 0
         if opcode == 0x0C {
             let offsetAt = reader.offset
@@ -481,7 +518,7 @@ struct ATTOpcodeDissector: Dissector {
         let at = reader.offset
         let request = pdu.bearer.take(requestOpcode: opcode &- 1, answeredFrom: context.direction)
         let db = pdu.database
-        if let request { addHandle(.handle, request.handle, at..<at, &context, db, source: src) }
+        if let request { addHandle(.handle, request.handle, at..<at, &context, pdu, db, source: src) }
         let direction = context.direction
         let opcodeName = name
         context.setInfo(parts: ATTInfo.prefix(direction), opcodeName)
@@ -525,7 +562,7 @@ struct ATTOpcodeDissector: Dissector {
         var request = pendingRequest(context)
         request.handles.reserveCapacity(min(reader.remaining / 2, PendingRequest.maximumHandles))
         while !reader.isAtEnd {
-            let handle = try readHandle(.handle, &reader, &context, db)
+            let handle = try readHandle(.handle, &reader, &context, pdu, db)
             if request.handles.count < PendingRequest.maximumHandles { request.handles.append(handle) }
             context.appendHandleInfo(handle, db)
         }
@@ -544,7 +581,7 @@ struct ATTOpcodeDissector: Dissector {
         let direction = context.direction
         context.setInfo(ATTInfo.prefix(direction) + "Read Multiple Response")
         for handle in request?.handles ?? [] {
-            addHandle(.handle, handle, at..<at, &context, db, source: src)
+            addHandle(.handle, handle, at..<at, &context, pdu, db, source: src)
             context.appendHandleInfo(handle, db)
         }
         // The values are concatenated without lengths, so they are not split or decoded.
@@ -570,7 +607,7 @@ struct ATTOpcodeDissector: Dissector {
             guard reader.remaining >= 2 else {
                 // The response is cut at ATT_MTU - 1 bytes, which may fall inside a length field.
                 context.tree.open(f[.attributeData], .none, itemAt..<(itemAt + reader.remaining), source: src)
-                if let handle { addHandle(.handle, handle, itemAt..<itemAt, &context, db, source: src) }
+                if let handle { addHandle(.handle, handle, itemAt..<itemAt, &context, pdu, db, source: src) }
                 context.expert(
                     .note,
                     "The last length field is cut off: the response filled the ATT_MTU",
@@ -585,7 +622,7 @@ struct ATTOpcodeDissector: Dissector {
             let available = min(Int(length), reader.remaining)
             context.tree.open(f[.attributeData], .none, itemAt..<(itemAt + 2 + available), source: src)
             if let handle {
-                addHandle(.handle, handle, itemAt..<itemAt, &context, db, source: src)
+                addHandle(.handle, handle, itemAt..<itemAt, &context, pdu, db, source: src)
                 context.appendHandleInfo(handle, db)
             }
             context.tree.add(f[.gattValueLength], .unsigned(UInt64(length)), itemAt..<(itemAt + 2), source: src)
@@ -616,7 +653,7 @@ struct ATTOpcodeDissector: Dissector {
         let src = reader.source
         let at = reader.offset
         let db = pdu.database
-        let handle = try readHandle(.handle, &reader, &context, db)
+        let handle = try readHandle(.handle, &reader, &context, pdu, db)
         var valueLength = reader.remaining
         if opcode == 0xD2 {
             guard valueLength >= 12 else {
@@ -664,7 +701,7 @@ struct ATTOpcodeDissector: Dissector {
         let request = pdu.bearer.take(requestOpcode: requestOpcode, answeredFrom: context.direction)
         let db = pdu.database
         let hasHandle = requestOpcode != 0x18
-        if hasHandle, let request { addHandle(.handle, request.handle, at..<at, &context, db, source: src) }
+        if hasHandle, let request { addHandle(.handle, request.handle, at..<at, &context, pdu, db, source: src) }
         let direction = context.direction
         let opcodeName = name
         context.setInfo(
@@ -684,7 +721,7 @@ struct ATTOpcodeDissector: Dissector {
         let src = reader.source
         let at = reader.offset
         let db = pdu.database
-        let handle = try readHandle(.handle, &reader, &context, db)
+        let handle = try readHandle(.handle, &reader, &context, pdu, db)
         let offset = try context.addUInt16(f[.offset], &reader)
         let direction = context.direction
         let opcodeName = name
@@ -743,7 +780,7 @@ struct ATTOpcodeDissector: Dissector {
         let src = reader.source
         let at = reader.offset
         let db = pdu.database
-        let handle = try readHandle(.handle, &reader, &context, db)
+        let handle = try readHandle(.handle, &reader, &context, pdu, db)
         let direction = context.direction
         let opcodeName = name
         context.setInfo(parts: ATTInfo.prefix(direction), opcodeName)
@@ -772,7 +809,7 @@ struct ATTOpcodeDissector: Dissector {
             let length = try header.readUInt16()
             let value = try reader.readSlice(Int(length))
             context.tree.open(f[.attributeData], .none, itemAt..<(itemAt + 4 + Int(length)), source: src)
-            addHandle(.handle, handle, itemAt..<(itemAt + 2), &context, db, source: src)
+            addHandle(.handle, handle, itemAt..<(itemAt + 2), &context, pdu, db, source: src)
             context.tree.add(f[.gattValueLength], .unsigned(UInt64(length)), (itemAt + 2)..<(itemAt + 4), source: src)
             context.appendHandleInfo(handle, db)
             addValue(value, uuid: db?[handle]?.uuid, decode: true, &context, pdu)
@@ -847,52 +884,45 @@ struct ATTOpcodeDissector: Dissector {
         _ role: ATTField,
         _ reader: inout ByteReader,
         _ context: inout DissectionContext,
+        _ pdu: ATTPDU,
         _ db: GATTDatabase?
     ) throws(DecodeError) -> UInt16 {
         let at = reader.offset
         let handle = try reader.readUInt16()
-        addHandle(role, handle, at..<(at + 2), &context, db, source: reader.source)
+        addHandle(role, handle, at..<(at + 2), &context, pdu, db, source: reader.source)
         return handle
     }
 
-    /// Adds a btatt.handle field (as Wireshark does for every handle) with, as children, the
-    /// handle's role when it is not a plain handle (`role`: handle in error, characteristic value
-    /// handle, included service handle) and what the database knows of it: the attribute's UUID
-    /// and name, the characteristic of a descriptor or declaration, and the enclosing service.
+    /// Adds a btatt.handle field with what is known of it (`DissectionContext.addATTHandle`).
     private func addHandle(
         _ role: ATTField,
         _ handle: UInt16,
         _ range: Range<Int>,
         _ context: inout DissectionContext,
+        _ pdu: ATTPDU,
         _ db: GATTDatabase?,
         source: Int
     ) {
-        let attribute = db?[handle]
-        let service = db?.service(containing: handle)
-        guard attribute != nil || service != nil || role != .handle else {
-            context.tree.add(f[.handle], .unsigned(UInt64(handle)), range, source: source)
-            return
-        }
-        context.tree.open(f[.handle], .unsigned(UInt64(handle)), range, source: source)
-        if role != .handle { context.tree.add(f[role], .unsigned(UInt64(handle)), range, source: source) }
-        if let attribute {
-            context.tree.add(f[.gattUUID], .uuid(attribute.uuid), range, source: source)
-            if let name = attribute.name { context.tree.add(f[.gattName], text: name, range, source: source) }
-            if let about = attribute.about {
-                switch attribute.kind {
-                case .descriptor, .characteristicDeclaration:
-                    context.tree.add(f[.gattCharacteristicUUID], .uuid(about), range, source: source)
-                case .primaryService, .secondaryService:
-                    context.tree.add(f[.gattServiceUUID], .uuid(about), range, source: source)
-                case .include, .characteristicValue, .attribute:
-                    break
-                }
-            }
-        }
-        if let service, attribute?.kind != .primaryService, attribute?.kind != .secondaryService {
-            context.tree.add(f[.gattServiceUUID], .uuid(service.uuid), range, source: source)
-        }
-        context.tree.close()
+        context.addATTHandle(f, role, handle, range, db, pdu.record, source: source)
+    }
+
+    /// Records what Wireshark learns of `handle` from this PDU.
+    private func record(
+        _ handle: UInt16,
+        _ entry: RecordedHandle?,
+        _ pdu: ATTPDU,
+        _ context: inout DissectionContext,
+        _ range: Range<Int>,
+        source: Int
+    ) {
+        context.recordATTHandle(handle, entry, pdu.record, range, source: source)
+    }
+
+    /// Adds the attribute type of a Read By Type or Read By Group Type request to its response or
+    /// Error Response, as Wireshark does, after the PDU's own fields.
+    private func addRequestType(_ request: PendingRequest?, _ context: inout DissectionContext, at: Int, source: Int) {
+        guard let request, request.opcode == 0x08 || request.opcode == 0x10, let type = request.type else { return }
+        context.addATTUUID(f, type, .uuid16, .uuid128, at..<at, source: source)
     }
 
     /// Adds a UUID as btatt.uuid16 or btatt.uuid128.
@@ -903,26 +933,6 @@ struct ATTOpcodeDissector: Dissector {
             context.tree.add(f[.uuid128], .uuid(uuid), range, source: source)
         }
     }
-
-    private func addProperties(
-        _ properties: UInt8,
-        _ range: Range<Int>,
-        _ context: inout DissectionContext,
-        source: Int
-    ) {
-        context.tree.open(f[.characteristicProperties], .unsigned(UInt64(properties)), range, source: source)
-        let bits: [(ATTField, UInt8)] = Self.propertyBits
-        for (field, mask) in bits {
-            context.tree.add(f[field], .boolean(properties & mask != 0), range, source: source)
-        }
-        context.tree.close()
-    }
-
-    private static let propertyBits: [(ATTField, UInt8)] = [
-        (.propertyExtendedProperties, 0x80), (.propertyAuthenticatedSignedWrites, 0x40), (.propertyIndicate, 0x20),
-        (.propertyNotify, 0x10), (.propertyWrite, 0x08), (.propertyWriteWithoutResponse, 0x04),
-        (.propertyRead, 0x02), (.propertyBroadcast, 0x01),
-    ]
 
     /// Adds an attribute value, and decodes it with the decoder bound to `uuid` in
     /// `StandardTables.gattUUID` when there is one and `decode` is set.

@@ -210,10 +210,123 @@ final class GATTDatabase {
     func label(_ handle: UInt16) -> String? { attributes[handle]?.label }
 }
 
+/// What Wireshark records of one handle: the UUID it names the handle by, and whether the handle
+/// opens a service or holds a characteristic's value.
+struct RecordedHandle {
+    enum Role: UInt8 {
+        /// A service declaration, recorded under the service's UUID (Read By Group Type).
+        case service
+        /// A characteristic value, recorded under the characteristic's UUID (a characteristic
+        /// declaration's value handle).
+        case characteristic
+        /// Anything else: a handle listed by Find Information or Read By Type under its type, or an
+        /// included service's first handle.
+        case other
+    }
+
+    var uuid: BluetoothUUID
+    var role: Role
+}
+
+/// The UUIDs Wireshark puts under a `btatt.handle`: the service and characteristic the handle
+/// falls in and the handle's own UUID. The service and characteristic are left out where they
+/// equal the handle's own UUID (a service declaration, a characteristic value).
+struct HandleUUIDs {
+    var service: BluetoothUUID?
+    var characteristic: BluetoothUUID?
+    var attribute: BluetoothUUID?
+
+    var isEmpty: Bool { service == nil && characteristic == nil && attribute == nil }
+}
+
+/// The handles of one controller as Wireshark (tshark 4.0) records them, for the `btatt.uuid*`,
+/// `btatt.service_uuid*` and `btatt.characteristic_uuid*` fields under each `btatt.handle`.
+///
+/// Unlike `GATTDatabase` (one per connection, forgotten at disconnection, services by their
+/// handle range), this follows Wireshark: one record per controller, kept for the whole capture
+/// across connections, each handle holding the last thing a PDU said of it; a handle's service is
+/// the nearest service declaration at or below it, its characteristic the nearest characteristic
+/// value at or below it with no service declaration in between.
+final class HandleRecord {
+    private(set) var records: [UInt16: RecordedHandle] = [:]
+    /// The handles recorded as services, ascending.
+    private var services: [UInt16] = []
+    /// The handles recorded as services or characteristics, ascending.
+    private var boundaries: [UInt16] = []
+    /// Set once the record was full, so the note is given once.
+    var fullNoted = false
+
+    /// The most handles recorded per controller.
+    static let maximumHandles = 4096
+
+    /// Records `entry` for `handle`, or forgets the handle when `entry` is nil; false when the
+    /// record is full and the handle is new.
+    @discardableResult
+    func record(_ handle: UInt16, _ entry: RecordedHandle?) -> Bool {
+        let old = records[handle]
+        if old == nil, entry != nil, records.count >= Self.maximumHandles { return false }
+        records[handle] = entry
+        Self.update(&services, handle, was: old?.role == .service, is: entry?.role == .service)
+        Self.update(
+            &boundaries,
+            handle,
+            was: old.map { $0.role != .other } ?? false,
+            is: entry.map { $0.role != .other } ?? false
+        )
+        return true
+    }
+
+    /// The UUIDs Wireshark shows under `handle` now.
+    func uuids(_ handle: UInt16) -> HandleUUIDs {
+        let attribute = records[handle]?.uuid
+        var found = HandleUUIDs(attribute: attribute)
+        if let s = Self.atOrBelow(services, handle), let service = records[s]?.uuid, service != attribute {
+            found.service = service
+        }
+        if let b = Self.atOrBelow(boundaries, handle), let r = records[b], r.role == .characteristic,
+            r.uuid != attribute
+        {
+            found.characteristic = r.uuid
+        }
+        return found
+    }
+
+    /// Adds `handle` to or removes it from the ascending list `list`.
+    private static func update(_ list: inout [UInt16], _ handle: UInt16, was: Bool, is now: Bool) {
+        guard was != now else { return }
+        let i = insertionIndex(list, handle)
+        if now {
+            list.insert(handle, at: i)
+        } else if i < list.count, list[i] == handle {
+            list.remove(at: i)
+        }
+    }
+
+    /// The index of the first element not below `handle`.
+    private static func insertionIndex(_ list: [UInt16], _ handle: UInt16) -> Int {
+        var low = 0
+        var high = list.count
+        while low < high {
+            let mid = low + (high - low) / 2
+            if list[mid] < handle { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// The greatest element of `list` that is not above `handle`.
+    private static func atOrBelow(_ list: [UInt16], _ handle: UInt16) -> UInt16? {
+        let i = insertionIndex(list, handle)
+        if i < list.count, list[i] == handle { return handle }
+        return i > 0 ? list[i - 1] : nil
+    }
+}
+
 /// The ATT module's state for one capture.
 final class ATTState: ConnectionScopedState {
     private(set) var bearers: [BearerKey: ATTBearer] = [:]
     private(set) var databases: [ConnectionKey: GATTDatabase] = [:]
+    /// Wireshark's record of handles, per controller; kept when connections close.
+    private(set) var handleRecords: [UInt16: HandleRecord] = [:]
     /// The opcode whose value is being decoded (for value decoders that act on indications).
     var valueOpcode: UInt8 = 0
     /// The connection of the value being decoded.
@@ -221,6 +334,8 @@ final class ATTState: ConnectionScopedState {
 
     /// The most bearers and databases kept; past it an arbitrary one is dropped, with a note.
     static let maximumConnections = 4096
+    /// The most controllers whose handles are recorded; past it an arbitrary one is dropped.
+    static let maximumControllers = 64
 
     init() {}
 
@@ -234,20 +349,28 @@ final class ATTState: ConnectionScopedState {
     /// The bearer for `key`, made on first use. `evicted` is set when another was dropped for it.
     func bearer(_ key: BearerKey, evicted: inout Bool) -> ATTBearer {
         if let last = lastBearer, last.key == key { return last.bearer }
-        let b = findOrMakeBearer(key, evicted: &evicted)
+        let b = Self.findOrMake(&bearers, key, limit: Self.maximumConnections, evicted: &evicted) { ATTBearer() }
         lastBearer = (key, b)
         return b
     }
 
-    private func findOrMakeBearer(_ key: BearerKey, evicted: inout Bool) -> ATTBearer {
-        if let b = bearers[key] { return b }
-        if bearers.count >= Self.maximumConnections, let victim = bearers.keys.first {
-            bearers[victim] = nil
+    /// The value of `table` at `key`, made on first use; when `table` already holds `limit`
+    /// values, an arbitrary one is dropped first and `evicted` is set.
+    private static func findOrMake<Key: Hashable, Value>(
+        _ table: inout [Key: Value],
+        _ key: Key,
+        limit: Int,
+        evicted: inout Bool,
+        make: () -> Value
+    ) -> Value {
+        if let v = table[key] { return v }
+        if table.count >= limit, let victim = table.keys.first {
+            table[victim] = nil
             evicted = true
         }
-        let b = ATTBearer()
-        bearers[key] = b
-        return b
+        let v = make()
+        table[key] = v
+        return v
     }
 
     /// The database of `connection`, if anything was learned on it.
@@ -255,14 +378,15 @@ final class ATTState: ConnectionScopedState {
 
     /// The database of `connection`, made on first use.
     func database(_ connection: ConnectionKey, evicted: inout Bool) -> GATTDatabase {
-        if let d = databases[connection] { return d }
-        if databases.count >= Self.maximumConnections, let victim = databases.keys.first {
-            databases[victim] = nil
-            evicted = true
+        Self.findOrMake(&databases, connection, limit: Self.maximumConnections, evicted: &evicted) { GATTDatabase() }
+    }
+
+    /// Wireshark's record of the handles on `controller`, made on first use. `evicted` is set
+    /// when another controller's was dropped for it.
+    func handleRecord(_ controller: UInt16, evicted: inout Bool) -> HandleRecord {
+        Self.findOrMake(&handleRecords, controller, limit: Self.maximumControllers, evicted: &evicted) {
+            HandleRecord()
         }
-        let d = GATTDatabase()
-        databases[connection] = d
-        return d
     }
 
     func connectionClosed(_ key: ConnectionKey) {

@@ -9,6 +9,10 @@ struct GATTValueDissector: Dissector {
         case string(ATTField)
         case appearance, peripheralPreferredConnectionParameters, serviceChanged, batteryLevel, pnpID
         case clientCharacteristicConfiguration, txPowerLevel, l2capPSM
+        /// A characteristic declaration read as a value (Read Response of a 0x2803 handle).
+        case characteristicDeclaration
+        /// External Report Reference: the UUID of a characteristic outside the HID service.
+        case externalReportReference
     }
 
     let f: Fields<ATTField>
@@ -32,9 +36,13 @@ struct GATTValueDissector: Dissector {
             (0x2A50, .pnpID),
             (0x2901, .string(.userDescription)),
             (0x2902, .clientCharacteristicConfiguration),
+            (0x2907, .externalReportReference),
         ]
         return list.map { (BluetoothUUID(uuid16: $0.0), GATTValueDissector(f: f, kind: $0.1)) }
-            + [(GATTNames.l2capPSMCharacteristic, GATTValueDissector(f: f, kind: .l2capPSM))]
+            + [
+                (GATTNames.l2capPSMCharacteristic, GATTValueDissector(f: f, kind: .l2capPSM)),
+                (GATTNames.characteristic, GATTValueDissector(f: f, kind: .characteristicDeclaration)),
+            ]
     }
 
     func dissect(_ reader: inout ByteReader, _ context: inout DissectionContext) throws(DecodeError) {
@@ -145,6 +153,37 @@ struct GATTValueDissector: Dissector {
                 )
             }
             try reader.expectEnd("L2CAP PSM value")
+
+        case .characteristicDeclaration:
+            // As Wireshark does: the value handle is shown and recorded under the characteristic's
+            // UUID, as by discovery (the connection's GATT database is not changed).
+            let declaration = try CharacteristicDeclaration(&reader)
+            let (valueHandle, uuid) = (declaration.valueHandle, declaration.uuid)
+            context.addATTProperties(f, declaration.properties, at..<(at + 1), source: src)
+            let state = ATTState.of(context)
+            var evicted = false
+            let record = state.handleRecord(context.controller, evicted: &evicted)
+            let db = state.valueConnection.flatMap { state.existingDatabase($0) }
+            let handleRange = (at + 1)..<(at + 3)
+            context.addATTHandle(f, .characteristicValueHandle, valueHandle, handleRange, db, record, source: src)
+            context.addATTUUID(f, uuid, .uuid16, .uuid128, (at + 3)..<reader.offset, source: src)
+            context.recordATTHandle(
+                valueHandle,
+                RecordedHandle(uuid: uuid, role: .characteristic),
+                record,
+                handleRange,
+                source: src
+            )
+            context.appendUUIDInfo(uuid)
+
+        case .externalReportReference:
+            let count = reader.remaining
+            guard count == 2 || count == 16 else {
+                throw DecodeError(.malformed, offset: at, "an External Report Reference is 2 or 16 bytes, not \(count)")
+            }
+            let uuid = try reader.readUUID(bytes: count)
+            context.addATTUUID(f, uuid, .uuid16, .uuid128, at..<(at + count), source: src)
+            context.appendUUIDInfo(uuid)
         }
     }
 }

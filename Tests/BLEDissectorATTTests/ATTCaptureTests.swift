@@ -85,7 +85,10 @@ enum GATTDiscovery {
         )
 
         // Discovery: every service and characteristic found.
-        let services = att.flatMap { s in s.uints("btatt.opcode") == [0x11] ? s.uints("btatt.uuid16") : [] }
+        // Each Read By Group Type Response ends with the requested type, as in Wireshark.
+        let groupResponses = att.filter { $0.uints("btatt.opcode") == [0x11] }
+        #expect(groupResponses.allSatisfy { $0.uints("btatt.uuid16").last == 0x2800 })
+        let services = groupResponses.flatMap { $0.uints("btatt.uuid16").dropLast() }
         #expect(services == [0x1800, 0x1801, 0x180F, 0x180A])
         let characteristics = att.flatMap { s in
             s.uints("btatt.opcode") == [0x09] ? s.uints("btatt.characteristic_value_handle") : []

@@ -63,8 +63,9 @@ struct ATTVector: Sendable, CustomStringConvertible {
             name: "Find By Type Value Request",
             hex: "06 01 00 ff ff 00 28 0f 18",
             direction: .hostToController,
+            // The value (the service UUID searched for) is a btatt.value, as in Wireshark.
             expect: [
-                ("btatt.starting_handle", [1]), ("btatt.ending_handle", [0xFFFF]), ("btatt.uuid16", [0x2800, 0x180F]),
+                ("btatt.starting_handle", [1]), ("btatt.ending_handle", [0xFFFF]), ("btatt.uuid16", [0x2800]),
             ]
         ),
         ATTVector(
@@ -83,9 +84,13 @@ struct ATTVector: Sendable, CustomStringConvertible {
             name: "Read By Type Response",
             hex: "09 07 02 00 02 03 00 00 2a 04 00 02 05 00 01 2a",
             direction: .controllerToHost,
+            // As in Wireshark: each declaration's handle is recorded under the requested type
+            // (0x2803) and shown with it, then the characteristic's UUID, and the requested type ends
+            // the list.
             expect: [
                 ("btatt.length", [7]), ("btatt.handle", [2, 3, 4, 5]), ("btatt.characteristic_properties", [2, 2]),
-                ("btatt.characteristic_value_handle", [3, 5]), ("btatt.uuid16", [0x2A00, 0x2A01]),
+                ("btatt.characteristic_value_handle", [3, 5]),
+                ("btatt.uuid16", [0x2803, 0x2A00, 0x2803, 0x2A01, 0x2803]),
             ],
             before: "08 01 00 05 00 03 28"
         ),

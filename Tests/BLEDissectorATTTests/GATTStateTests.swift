@@ -120,7 +120,9 @@ struct GATTStateTests {
         #expect(!s.isMalformed)
         #expect(s.uints("gatt.included_service_handle") == [0x0A])
         #expect(s.uints("btatt.ending_handle") == [0x0F])
-        #expect(s.uints("btatt.uuid16") == [0x180F])
+        // The declaration's handle under the requested type, the included service's UUID, and the
+        // requested type again at the end, as in Wireshark.
+        #expect(s.uints("btatt.uuid16") == [0x2802, 0x180F, 0x2802])
         #expect(h.att("0a 0b 00").uuids("gatt.service_uuid") == [BluetoothUUID(uuid16: 0x180F)])
     }
 
@@ -264,7 +266,7 @@ struct GATTStateTests {
         #expect(h.att("0b 00", .controllerToHost, eatt: true).uints("btatt.request_in_frame") == [2])
     }
 
-    @Test("the handle table is bounded at 4096 handles per connection, with one note")
+    @Test("the handle tables are bounded at 4096 handles, with one note each")
     func handleBound() {
         let h = PDUFeeder()
         h.att("04 01 00 ff ff")
@@ -280,10 +282,16 @@ struct GATTStateTests {
             notes += h.att(hex, .controllerToHost).expertMessages
             handle += 100
         }
-        #expect(notes.count == 1, "\(notes)")
-        #expect(notes.first?.contains("4096") == true)
-        #expect(h.att("0a 00 10").has("gatt.uuid"))  // 0x1000 = 4096 learned
-        #expect(!h.att("0a 01 10").has("gatt.uuid"))  // 0x1001 is past the limit
+        // The connection's GATT table and Wireshark's record of the controller's handles.
+        #expect(notes.count == 2, "\(notes)")
+        #expect(notes.filter { $0.contains("GATT table") && $0.contains("4096") }.count == 1, "\(notes)")
+        #expect(notes.filter { $0.contains("4096 handles are recorded") }.count == 1, "\(notes)")
+        let learned = h.att("0a 00 10")  // 0x1000 = 4096 learned
+        #expect(learned.has("gatt.uuid"))
+        #expect(learned.uints("btatt.uuid16") == [0x2901])
+        let past = h.att("0a 01 10")  // 0x1001 is past the limit
+        #expect(!past.has("gatt.uuid"))
+        #expect(!past.has("btatt.uuid16"))
     }
 
     @Test("Read Multiple Variable names each value from its request")

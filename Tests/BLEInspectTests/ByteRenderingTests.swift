@@ -376,7 +376,10 @@ enum Reference {
         -> String
     {
         switch node.value {
-        case .none: return d.kind == .bytes ? hex(bytes) : ""
+        case .none:
+            // A group occurs as "1", as tshark shows Wireshark's FT_NONE fields.
+            if d.kind == .group { return "1" }
+            return d.kind == .bytes ? hex(bytes) : ""
         case .unsigned(let v):
             if d.kind == .boolean { return v != 0 ? "1" : "0" }
             if isTime(d) { return time(Int64(bitPattern: v), d) }

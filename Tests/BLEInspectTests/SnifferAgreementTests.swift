@@ -152,17 +152,6 @@ private let exceptions: [Exception] = [
     ),
     Exception(
         reason: """
-            A Read Response whose value is a characteristic declaration (handle type 0x2803, known from \
-            discovery): tshark decodes the declaration and adds its value handle to btatt.handle; bleinspect \
-            shows the value's bytes. Accepted where tshark's handles are bleinspect's followed by one more.
-            """,
-        applies: { field, ours, theirs, frame in
-            field == "btatt.handle" && frame["btatt.opcode"] == "0x0b" && !ours.isEmpty
-                && theirs.hasPrefix(ours + ",") && theirs.split(separator: ",").count == 2
-        }
-    ),
-    Exception(
-        reason: """
             A Read Multiple Request with a single handle (the PDU needs two): tshark 4.0 shows no handle; \
             bleinspect shows the one there is.
             """,

@@ -47,6 +47,8 @@ public struct ManifestEntry: Sendable {
     public var format: String
     public var linkType: String
     public var packetCount: Int
+    /// The ATT PDUs the manifest counted (its `att_pdus` column), if it has the column.
+    public var attPDUs: Int?
     public var url: URL { TestPaths.sharedCaptures.appendingPathComponent(name) }
 
     /// All rows, or none when the shared captures are absent.
@@ -59,10 +61,18 @@ public struct ManifestEntry: Sendable {
         guard let name = header.firstIndex(of: "local_name"), let format = header.firstIndex(of: "format"),
             let link = header.firstIndex(of: "link_type"), let count = header.firstIndex(of: "packet_count")
         else { return [] }
+        let att = header.firstIndex(of: "att_pdus")
         return lines.compactMap { line in
             let cols = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard cols.count > max(name, format, link, count), let n = Int(cols[count]) else { return nil }
-            return ManifestEntry(name: cols[name], format: cols[format], linkType: cols[link], packetCount: n)
+            let attPDUs = att.flatMap { $0 < cols.count ? Int(cols[$0]) : nil }
+            return ManifestEntry(
+                name: cols[name],
+                format: cols[format],
+                linkType: cols[link],
+                packetCount: n,
+                attPDUs: attPDUs
+            )
         }
     }
 }

@@ -300,7 +300,8 @@ enum FieldText {
     ) {
         switch value {
         case .none:
-            if f.kind == .bytes { appendHex(bytes, to: &out) }
+            // A group (Wireshark's FT_NONE) is "1" for each occurrence, as tshark shows it.
+            if f.kind == .bytes { appendHex(bytes, to: &out) } else if f.kind == .group { out.append(0x31) }
         case .unsigned(let v):
             if f.kind == .boolean {
                 out.append(v != 0 ? 0x31 : 0x30)
