@@ -218,78 +218,6 @@ let agreementCases: [AgreementCase] = [
     AgreementCase("!!btatt", aboveACL: true, "double negation"),
 ]
 
-/// Runs filters in tshark. One tshark pass per capture: a Lua tap per filter (a tap filter is a
-/// display filter) prints the frames it matches. Where Lua is missing, `-Y` runs per filter.
-enum TsharkFilters {
-    static let script = """
-        local args = { ... }
-        print("ready\\t" .. #args)
-        for i, f in ipairs(args) do
-          local ok, tap = pcall(Listener.new, nil, f)
-          if ok then
-            tap.packet = function(pinfo) print(i .. "\\t" .. pinfo.number) end
-          else
-            print(i .. "\\terror")
-          end
-        end
-        """
-
-    /// tshark 4.0 takes at most 64 script arguments (more crash it), so filters go in batches.
-    static let batchSize = 32
-
-    /// For each filter, the frames tshark's display filter matches in `path` (nil where tshark
-    /// rejects the filter).
-    static func frames(_ path: String, _ filters: [String], scratch: TemporaryDirectory) throws -> [[Int]?] {
-        var out: [[Int]?] = []
-        var start = 0
-        while start < filters.count {
-            let batch = Array(filters[start..<min(filters.count, start + batchSize)])
-            out += try batchFrames(path, batch, scratch: scratch)
-            start += batchSize
-        }
-        return out
-    }
-
-    private static func batchFrames(_ path: String, _ filters: [String], scratch: TemporaryDirectory) throws
-        -> [[Int]?]
-    {
-        guard let tshark = Run.tshark else { return [] }
-        let scriptPath = scratch.path("filters.lua")
-        if !FileManager.default.fileExists(atPath: scriptPath) {
-            try script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
-        }
-        var args = ["-q", "-r", path, "-X", "lua_script:" + scriptPath]
-        for f in filters { args += ["-X", "lua_script1:" + f] }
-        let result = try Run.program(tshark, args)
-        var out = [[Int]?](repeating: [], count: filters.count)
-        var ready = false
-        for line in result.stdoutText.split(separator: "\n") {
-            let parts = line.split(separator: "\t")
-            guard parts.count == 2 else { continue }
-            if parts[0] == "ready" {
-                ready = Int(parts[1]) == filters.count
-                continue
-            }
-            guard let i = Int(parts[0]), i >= 1, i <= filters.count else { continue }
-            if parts[1] == "error" {
-                out[i - 1] = nil
-            } else if let n = Int(parts[1]) {
-                out[i - 1]?.append(n)
-            }
-        }
-        if ready { return out }
-        return try filters.map { try framesWithY(path, $0) }
-    }
-
-    /// `tshark -r FILE -Y EXPR -T fields -e frame.number`.
-    static func framesWithY(_ path: String, _ filter: String) throws -> [Int]? {
-        guard let tshark = Run.tshark else { return [] }
-        let result = try Run.program(tshark, ["-r", path, "-Y", filter, "-T", "fields", "-e", "frame.number"])
-        guard result.status == 0 else { return nil }
-        return result.stdoutText.split(separator: "\n").compactMap { Int($0) }
-    }
-}
-
 /// HCI captures: the project's own and, when present, the shared real-world ones (btsnoop,
 /// PacketLogger and LINKTYPE 201 files of MANIFEST.tsv).
 func filterCaptures() -> [String] {
@@ -329,19 +257,9 @@ struct TsharkFilterAgreementTests {
     func agree() async throws {
         let filters = try agreementCases.map { c throws(FilterError) in try FilterHarness.compile(c.filter) }
         let scratch = TemporaryDirectory()
-        // Two captures at a time: each is one dissection here and one tshark pass per 32 filters.
-        let results = try await withThrowingTaskGroup(of: FileResult.self) { group in
-            var paths = filterCaptures().makeIterator()
-            var results: [FileResult] = []
-            for _ in 0..<2 {
-                if let p = paths.next() { group.addTask { try Self.run(p, filters, scratch: scratch) } }
-            }
-            while let r = try await group.next() {
-                results.append(r)
-                if let p = paths.next() { group.addTask { try Self.run(p, filters, scratch: scratch) } }
-            }
-            return results.sorted { $0.name < $1.name }
-        }
+        let results = try await CaptureComparison.twoAtATime(filterCaptures()) { p in
+            try Self.run(p, filters, scratch: scratch)
+        }.sorted { $0.name < $1.name }
         var totals = [Int](repeating: 0, count: agreementCases.count)
         var frameTotal = 0
         var problems: [String] = []
@@ -355,11 +273,8 @@ struct TsharkFilterAgreementTests {
                 }
                 totals[i] += r.ours[i].count
                 if r.ours[i] != t {
-                    let onlyOurs = Set(r.ours[i]).subtracting(t).sorted().prefix(8)
-                    let onlyTheirs = Set(t).subtracting(r.ours[i]).sorted().prefix(8)
-                    problems.append(
-                        "\(r.name): \(c.filter): \(r.ours[i].count) vs tshark \(t.count); only ours \(Array(onlyOurs)), only tshark's \(Array(onlyTheirs))"
-                    )
+                    let apart = CaptureComparison.framesApart(r.ours[i], t, limit: 8)
+                    problems.append("\(r.name): \(c.filter): \(r.ours[i].count) vs tshark \(t.count); \(apart)")
                 }
             }
         }
