@@ -72,7 +72,7 @@ public enum ADField: UInt16, FieldSet {
                 "Type",
                 .unsigned(bits: 8),
                 base: .hex,
-                names: ValueNames(ADNames.adTypes)
+                names: ValueNames(ADNames.adTypes, filterAliases: ADNames.wiresharkADTypes)
             )
         case .data: FieldDescriptor("btcommon.eir_ad.entry.data", "Data", .bytes)
         case .unused:

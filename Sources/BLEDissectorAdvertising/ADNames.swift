@@ -6,6 +6,19 @@ import BLEInspectCore
 enum ADNames {
     // MARK: AD types
 
+    /// Wireshark's names for AD types where they differ from the Assigned Numbers', for filters
+    /// written in Wireshark (`btcommon.eir_ad.entry.type == "Device Name"`).
+    static let wiresharkADTypes: [(UInt64, String)] = [
+        (0x02, "16-bit Service Class UUIDs (incomplete)"), (0x03, "16-bit Service Class UUIDs"),
+        (0x04, "32-bit Service Class UUIDs (incomplete)"), (0x05, "32-bit Service Class UUIDs"),
+        (0x06, "128-bit Service Class UUIDs (incomplete)"), (0x07, "128-bit Service Class UUIDs"),
+        (0x08, "Device Name (shortened)"), (0x09, "Device Name"), (0x0B, "OOB Optional Data Length"),
+        (0x0C, "BD_ADDR"), (0x0E, "Simple Pairing Hash C"), (0x0F, "Simple Pairing Randomizer R"),
+        (0x12, "Slave Connection Interval Range"), (0x16, "Service Data - 16 bit UUID"),
+        (0x20, "Service Data - 32 bit UUID"), (0x21, "Service Data - 128 bit UUID"), (0x2D, "Broadcast Code"),
+        (0xFF, "Manufacturer Specific"),
+    ]
+
     /// AD type code → name, as the Assigned Numbers "Common Data Types" list calls them.
     static let adTypes: [(UInt64, String)] = [
         (0x01, "Flags"),

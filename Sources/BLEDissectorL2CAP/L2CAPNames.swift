@@ -32,7 +32,11 @@ public enum L2CAPNames {
         (0x19, "Credit Based Reconfigure Request"),
         (0x1A, "Credit Based Reconfigure Response"),
     ]
-    public static let command = ValueNames(commandPairs)
+    /// With Wireshark's names where they differ, for filters written in Wireshark.
+    public static let command = ValueNames(
+        commandPairs,
+        filterAliases: [(0x04, "Configure Request"), (0x05, "Configure Response"), (0x10, "Move Channel Confirmation")]
+    )
 
     /// The name of a command code, or "Unknown Command".
     public static func commandName(_ code: UInt8) -> String {

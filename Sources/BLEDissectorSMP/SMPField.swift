@@ -236,7 +236,14 @@ enum SMPNames {
         (0, "DisplayOnly"), (1, "DisplayYesNo"), (2, "KeyboardOnly"), (3, "NoInputNoOutput"), (4, "KeyboardDisplay"),
     ]
 
-    static let ioCapabilities = ValueNames(ioCapabilityList)
+    /// With Wireshark's names, for filters written in Wireshark (`"Keyboard, Display"`).
+    static let ioCapabilities = ValueNames(
+        ioCapabilityList,
+        filterAliases: [
+            (0, "Display Only"), (1, "Display Yes/No"), (2, "Keyboard Only"), (3, "No Input, No Output"),
+            (4, "Keyboard, Display"),
+        ]
+    )
 
     static let reasons = ValueNames([
         (0x01, "Passkey Entry Failed"),

@@ -300,8 +300,15 @@ struct Compiler {
         case .matches(let opRange, let rhsTerm):
             return try matches(lhs, t.quantifier ?? .any, opRange, rhsTerm)
         case .inSet(let negated, let opRange, let elements, _):
-            let program = try membership(lhs, t.quantifier ?? .any, opRange, elements)
-            return negated ? .not(program) : program
+            // `not in` is `!(… in …)` whatever the quantifier, as in Wireshark. `all f in {a, b}`
+            // is `all f == a || all f == b`: every occurrence is in one and the same element.
+            if negated { return .not(try membership(lhs, .any, opRange, elements)) }
+            if t.quantifier == .all, elements.count > 1 {
+                var each: [Program] = []
+                for e in elements { each.append(try membership(lhs, .all, opRange, [e])) }
+                return .or(each)
+            }
+            return try membership(lhs, t.quantifier ?? .any, opRange, elements)
         }
     }
 
@@ -501,13 +508,10 @@ struct Compiler {
                 at: rhs.range
             )
         }
-        let pattern: String
-        switch rhsTerm {
-        case .string(_, let bytes): pattern = String(decoding: bytes, as: UTF8.self)
-        case .word(let t): pattern = t.text
-        default:
-            throw FilterError("`matches` needs a regular expression in quotes", at: rhsTerm.range)
+        guard case .string(_, let bytes) = rhsTerm else {
+            throw FilterError("`matches` needs a regular expression in double quotes", at: rhsTerm.range)
         }
+        let pattern = String(decoding: bytes, as: UTF8.self)
         let box = try Literals.regex(pattern, range: rhsTerm.range)
         switch lhs.type {
         case .string:

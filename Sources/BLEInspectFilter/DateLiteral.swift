@@ -18,9 +18,9 @@ enum DateLiteral {
     /// `2020-07-04`, `2020-07-04 12:34`, `2020-07-04T12:34:56.5Z`, `… +02:00`, `… UTC`.
     private static func iso(_ text: Substring) -> Int64? {
         var s = Scanner(text)
-        guard let year = s.digits(4), s.take("-"), let month = s.digits(2), s.take("-"), let day = s.digits(2) else {
-            return nil
-        }
+        guard let year = s.digits(4), s.take("-"), let month = s.number(maxDigits: 2), s.take("-"),
+            let day = s.number(maxDigits: 2)
+        else { return nil }
         var hour = 0
         var minute = 0
         var second = 0

@@ -169,7 +169,10 @@ struct Lexer {
         case "<": return peek(1) == "=" ? make(.comparison(.lessOrEqual), 2) : make(.comparison(.less), 1)
         case ">": return peek(1) == "=" ? make(.comparison(.greaterOrEqual), 2) : make(.comparison(.greater), 1)
         case "&": return peek(1) == "&" ? make(.and, 2) : make(.ampersand, 1)
-        case "+": return make(.plus, 1)
+        case "+":
+            // `+42`: a sign before a number where an operand starts, as `-42` is.
+            if !isMinusOperator(start), let n = peek(1), n.isASCII, n.isNumber { break }
+            return make(.plus, 1)
         case "*": return make(.star, 1)
         case "/": return make(.slash, 1)
         case "%": return make(.percent, 1)
@@ -194,7 +197,9 @@ struct Lexer {
             position += 1
             return try quotedString(raw: true)
         }
-        guard Self.isWordCharacter(c) else {
+        if c == "+" {
+            position += 1  // a number's sign (see `case "+"`)
+        } else if !Self.isWordCharacter(c) {
             throw FilterError("unexpected character `\(c)`", at: start..<start + 1)
         }
         while let d = peek(), Self.isWordCharacter(d) || isExponentSign(start) {
@@ -293,8 +298,12 @@ struct Lexer {
                 value = value &* 16 &+ UInt32(v)
                 position += 1
             }
-            guard let scalar = Unicode.Scalar(value) else {
-                throw FilterError("\\\(e) escape is not a valid Unicode character", at: start..<position)
+            // As in C (and Wireshark), a universal character name is not for ASCII or C1 controls.
+            guard value >= 0xA0, let scalar = Unicode.Scalar(value) else {
+                throw FilterError(
+                    "\\\(e) escape is not a valid universal character name (U+00A0 and above; write \\x41 for ASCII)",
+                    at: start..<position
+                )
             }
             bytes.append(contentsOf: Array(String(Character(scalar)).utf8))
         default:

@@ -8,8 +8,8 @@ enum Literals {
         case invalid
     }
 
-    /// Integers as Wireshark reads them: `0x` hex, `0b` binary, `0o` or a leading `0` octal,
-    /// decimal otherwise, with an optional `-`.
+    /// Integers as Wireshark reads them: `0x` hex, `0b` binary, a leading `0` octal (not `0o`,
+    /// which Wireshark refuses), decimal otherwise, with an optional `-` or `+`.
     static func integer(_ text: String) -> IntegerParse {
         var digits = Substring(text)
         var negative = false
@@ -30,9 +30,6 @@ enum Literals {
             body = body.dropFirst(2)
         } else if lower.hasPrefix("0b") {
             radix = 2
-            body = body.dropFirst(2)
-        } else if lower.hasPrefix("0o") {
-            radix = 8
             body = body.dropFirst(2)
         } else if lower.count > 1, lower.hasPrefix("0") {
             radix = 8
@@ -227,7 +224,8 @@ enum Literals {
             return n
         }
         let maximum = width == 64 ? Int64.max : (Int64(1) << (width - 1)) - 1
-        let minimum = width == 64 ? Int64.min : -(Int64(1) << (width - 1))
+        // Wireshark reads `-128` as minus 128, and 128 must fit the field: an int8 takes -127.
+        let minimum = -maximum
         if n.high == 0 {
             guard n.low <= UInt64(maximum) else {
                 throw FilterError(
@@ -251,6 +249,12 @@ enum Literals {
         let zero = Number(UInt64(0))
         if case .character(_, let byte) = term { return byte == 0 ? zero : one }
         guard let text = literalText(term) else { throw notAValue(term, lhs, compiler: compiler) }
+        if text.hasPrefix("-") {
+            throw FilterError(
+                "\(compiler.text(term.range)) is not a boolean; \(lhs.text) takes 1, 0, True or False, without a sign",
+                at: term.range
+            )
+        }
         switch text.lowercased() {
         case "true": return one
         case "false": return zero
@@ -282,6 +286,14 @@ enum Literals {
         if body.first == "-" {
             negative = true
             body = body.dropFirst()
+        }
+        // tshark 4.0 reads `5.22971e-1` as 5.22971 seconds, leaving out the exponent: rather than
+        // give other frames, or the same wrong ones, an exponent is refused (docs/FILTERS.md).
+        if body.contains(where: { $0 == "e" || $0 == "E" }) {
+            throw FilterError(
+                "\(compiler.text(term.range)) has an exponent; write times as seconds with up to nine decimals, such as 0.522971 (tshark would read this one without its exponent)",
+                at: term.range
+            )
         }
         let parts = body.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         guard let whole = parts.first, !whole.isEmpty, whole.allSatisfy({ $0.isASCII && $0.isNumber }),
@@ -386,6 +398,12 @@ enum Literals {
     }
 
     static func address(_ term: Term, for lhs: CompiledOperand, compiler: Compiler) throws(FilterError) -> UInt64 {
+        if case .string = term {
+            throw FilterError(
+                "\(compiler.text(term.range)) is a string; write the address without quotes, as 11:22:33:44:55:66",
+                at: term.range
+            )
+        }
         guard let text = literalText(term) else { throw notAValue(term, lhs, compiler: compiler) }
         guard let bytes = byteString(text), bytes.count == 6 else {
             throw FilterError(

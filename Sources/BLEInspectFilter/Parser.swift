@@ -297,16 +297,19 @@ struct Parser {
         }
     }
 
-    /// `in` tests a field, slice or function, as in Wireshark; not an arithmetic expression.
+    /// `in` tests a field (in some layers, perhaps), as in Wireshark: not a slice, a function or
+    /// arithmetic.
     private func requireEntity(_ lhs: Term, before op: Token) throws(FilterError) {
         switch lhs {
+        case .word, .layer:
+            return
         case .arithmetic, .negate, .group:
             throw FilterError(
-                "`\(op.text)` was unexpected here: `in` tests a field, slice or function, not arithmetic",
+                "`\(op.text)` was unexpected here: `in` tests a field, not arithmetic",
                 at: op.range
             )
         default:
-            return
+            throw FilterError("only a field may be tested for membership in a set", at: lhs.range)
         }
     }
 

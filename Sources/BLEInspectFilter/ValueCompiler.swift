@@ -179,6 +179,18 @@ extension Compiler {
             }
             relation = .matches(try Literals.regex(pattern, range: rhsTerm.range))
         case .inSet(let negated, let opRange, let elements, _):
+            // As in `Compiler.compileTest`: `not in` ignores the quantifier, and `all f in {a, b}`
+            // is `all f == a || all f == b`.
+            if t.quantifier == .all, !negated, elements.count > 1 {
+                var each: [Program] = []
+                for e in elements {
+                    var one = t
+                    one.relation = .inSet(negated: false, operatorRange: opRange, [e], setRange: opRange)
+                    each.append(try compileGeneral(one))
+                }
+                return .or(each)
+            }
+            let any: Quantifier = negated ? .any : any
             var set: [GeneralSetElement] = []
             for e in elements {
                 if let high = e.high {
@@ -214,10 +226,12 @@ extension Compiler {
     private func presence(_ term: Term, _ value: TypedValue) throws(FilterError) -> GeneralTest.Relation {
         switch term {
         case .group(let inner, _):
+            if case .word = inner { return .nonZero }
             return try presence(inner, value)
         case .slice, .layer:
             return .exists
-        case .arithmetic(.bitwiseAnd, _, _, _):
+        case .arithmetic, .negate:
+            // A computed value alone holds when it is not zero (`btatt.handle * 0` never does).
             return .nonZero
         case .function(let name, _, _):
             throw FilterError(
@@ -486,6 +500,9 @@ extension Compiler {
             )
         }
         let x = try typed(first, expected: literalsAllowed ? expected : nil)
+        if fn == .len || fn == .count, x.field == nil {
+            throw FilterError("\(fn.rawValue)() takes a field, such as \(fn.rawValue)(btatt.value)", at: x.range)
+        }
         switch fn {
         case .len:
             if let (operand, read, layers) = x.field {
@@ -527,7 +544,7 @@ extension Compiler {
             }
         case .max, .min:
             switch x.type {
-            case .integer, .real, .time, .absoluteTime, .string, .bytes, .address: break
+            case .integer, .boolean, .real, .time, .absoluteTime, .string, .bytes, .address: break
             default:
                 throw FilterError(
                     "\(fn.rawValue)() compares numbers, times, strings, bytes and addresses; \(x.text) is a \(x.typeName)",

@@ -10,7 +10,7 @@ struct LiteralTests {
         t.expect(
             [
                 "btatt.opcode == 0x12", "btatt.opcode == 0X12", "btatt.opcode == 18", "btatt.opcode == 022",
-                "btatt.opcode == 0o22", "btatt.opcode == 0b10010", "btatt.handle == 0x002a",
+                "btatt.opcode == 022", "btatt.opcode == 0b10010", "btatt.handle == 0x002a",
                 "btatt.handle == '*'", "btatt.handle == '\\x2a'", "btatt.handle == '\\052'", "btl2cap.cid == 4",
                 "btl2cap.cid == 00004",
             ],

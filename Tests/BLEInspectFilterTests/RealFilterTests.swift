@@ -230,7 +230,7 @@ struct RealFilterTests {
         // An integer field still takes integers only.
         expectError("acme.interval == 2.5", ["2.5 is not a number; acme.interval (uint16)"])
         // Both the integer and the real literal forms compile.
-        for ok in ["acme.temp == 0x1p-2", "acme.temp == 0o17", "acme.temp == -.5", "acme.temp == -1E-3"] {
+        for ok in ["acme.temp == 0x1p-2", "acme.temp == 0b1111", "acme.temp == -.5", "acme.temp == -1E-3"] {
             #expect(Self.error(ok) == nil, "\(ok): \(Self.error(ok).map(\.message) ?? "")")
         }
     }

@@ -62,11 +62,17 @@ public struct ValueNames: Sendable {
     public let all: [(UInt64, String)]
 
     public init(_ pairs: [(UInt64, String)]) {
+        self.init(pairs, filterAliases: [])
+    }
+
+    /// `filterAliases` are other names a filter may use for the same values (Wireshark's, where
+    /// they differ, so that filters carry over); they are never shown.
+    public init(_ pairs: [(UInt64, String)], filterAliases: [(UInt64, String)]) {
         var table: [UInt64: String] = [:]
         for (v, n) in pairs where table[v] == nil { table[v] = n }
         let frozen = table
         lookup = { frozen[$0] }
-        all = pairs
+        all = pairs + filterAliases
     }
 
     /// Names from a function, for large generated tables (companies, UUIDs).
