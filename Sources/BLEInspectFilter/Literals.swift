@@ -289,7 +289,9 @@ enum Literals {
         }
         // tshark 4.0 reads `5.22971e-1` as 5.22971 seconds, leaving out the exponent: rather than
         // give other frames, or the same wrong ones, an exponent is refused (docs/FILTERS.md).
-        if body.contains(where: { $0 == "e" || $0 == "E" }) {
+        if let first = body.first, first.isASCII, first.isNumber || first == ".",
+            body.contains(where: { $0 == "e" || $0 == "E" })
+        {
             throw FilterError(
                 "\(compiler.text(term.range)) has an exponent; write times as seconds with up to nine decimals, such as 0.522971 (tshark would read this one without its exponent)",
                 at: term.range

@@ -95,11 +95,13 @@ public final class PipelineTarget: @unchecked Sendable {
 
     /// Filters over the layers, their fields, expert notes and raw bytes, in the forms users write.
     public static let filterTexts = [
-        "btatt", "btl2cap.cid == 0x0004 && btatt.opcode in {0x08 0x09 0x10 0x11}", "_ws.malformed",
+        "btatt", "btl2cap.cid == 0x0004 && btatt.opcode in {0x08, 0x09, 0x10, 0x11}", "_ws.malformed",
         "_ws.expert", "frame contains 00:01", "bthci_evt.le_meta_subevent == 0x0d || btle.data_header.length > 10",
         "btcommon.eir_ad.entry.device_name matches \"^[A-Z].*\"", "btsmp.opcode", "ll.connection",
         "btl2cap.psm >= 0x80", "device.addr", "!(hci_h4.type == 0x02) and frame.len < 40",
         "btatt.value[0:2] == 01:00", "len(btatt.value) > 4", "btle.control_opcode", "nordic_ble.channel",
+        "btatt.handle + 1 > 2 || btatt.handle#1 == 3 || all btatt.uuid16 in {0x2800, 0x2803}",
+        "string(frame.number) matches \"1$\" && frame.time_relative >= 0 && max(btatt.handle, 1) > 0",
     ]
 
     /// How many of `filterTexts` compiled (all of them, unless a field was renamed).
