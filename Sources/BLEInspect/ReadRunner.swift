@@ -149,7 +149,10 @@ public struct ReadRunner {
         filter: DisplayFilter?,
         renderer: FrameRenderer
     ) -> Bool {
-        let times = engine.timeline.next(frame.timestamp)
+        // Only the frame layer's time fields and the printed lines read the times: counting with a
+        // filter on other fields skips the timeline (the engine keeps no frame layer then).
+        let times =
+            printLines || engine.addsFrameLayer ? engine.timeline.next(frame.timestamp) : FrameTimes(frame.timestamp)
         guard printLines || filter != nil else { return true }
         var matched = true
         engine.dissect(frame, times: times, wantsInfo: printLines && renderer.wantsInfo) { tree in

@@ -60,21 +60,56 @@ public struct DisplayFilter: Sendable {
     /// Whether `matches` ignores case unless the pattern says `(?-i)`; true as in Wireshark.
     static let regexIgnoresCaseByDefault = true
 
-    public let text: String
+    /// The filter as written.
+    public var text: String { compiled.text }
     /// The fields the filter reads (for renderers/engine to know what is needed).
-    public var fieldsUsed: Set<FieldID> { Set(slotFields) }
+    public var fieldsUsed: Set<FieldID> { Set(compiled.slotFields) }
     /// Whether the filter has field references (`${btatt.handle}`), which take their values from
     /// a reference frame (`settingReferences`).
-    public var usesReferences: Bool { !references.isEmpty }
+    public var usesReferences: Bool { !compiled.references.isEmpty }
 
-    let program: Program
-    /// The field of each slot.
-    let slotFields: [FieldID]
-    /// For each field id in the registry: its slot, or -1.
-    let slotOfField: [Int32]
-    /// What each `${…}` reads, and its values in the reference frame (empty until one is set).
-    let references: [ReferenceRead]
-    private(set) var referenceValues: [[Value]]
+    /// Everything compiled, in one object: a filter is passed and copied for every frame, and one
+    /// reference to count costs less than one per array.
+    final class Compiled: Sendable {
+        let text: String
+        let program: Program
+        /// The field of each slot.
+        let slotFields: [FieldID]
+        /// For each field id in the registry: its slot, or -1.
+        let slotOfField: [Int32]
+        /// What each `${…}` reads, and its values in the reference frame (empty until one is set).
+        let references: [ReferenceRead]
+        let referenceValues: [[Value]]
+
+        init(
+            text: String,
+            program: Program,
+            slotFields: [FieldID],
+            slotOfField: [Int32],
+            references: [ReferenceRead],
+            referenceValues: [[Value]]
+        ) {
+            self.text = text
+            self.program = program
+            self.slotFields = slotFields
+            self.slotOfField = slotOfField
+            self.references = references
+            self.referenceValues = referenceValues
+        }
+
+        func with(referenceValues values: [[Value]]) -> Compiled {
+            Compiled(
+                text: text,
+                program: program,
+                slotFields: slotFields,
+                slotOfField: slotOfField,
+                references: references,
+                referenceValues: values
+            )
+        }
+    }
+
+    let compiled: Compiled
 
     /// Compiles `text` against the registry's fields. Throws FilterError with the offending range.
     public static func compile(_ text: String, registry: DissectorRegistry) throws(FilterError) -> DisplayFilter {
@@ -100,41 +135,41 @@ public struct DisplayFilter: Sendable {
             table[Int(field.rawValue)] = Int32(slot)
         }
         return DisplayFilter(
-            text: text,
-            program: program,
-            slotFields: compiler.slotFields,
-            slotOfField: table,
-            references: compiler.references,
-            referenceValues: Array(repeating: [], count: compiler.references.count)
+            compiled: Compiled(
+                text: text,
+                program: program,
+                slotFields: compiler.slotFields,
+                slotOfField: table,
+                references: compiler.references,
+                referenceValues: Array(repeating: [], count: compiler.references.count)
+            )
         )
     }
 
     /// Whether the dissected frame matches. `frameBytes` are the frame's own bytes (data source 0).
     public func matches(_ tree: borrowing ProtocolTree, frameBytes: [UInt8]) -> Bool {
-        withFrame(tree, frameBytes: frameBytes) { program.evaluate($0) }
+        let compiled = compiled
+        return withFrame(tree, frameBytes: frameBytes) { compiled.program.evaluate($0) }
     }
 
     /// The filter with its field references (`${…}`) taking their values from `tree`, the
     /// reference frame (Wireshark's selected frame; `read --ref-frame N`).
     public func settingReferences(_ tree: borrowing ProtocolTree, frameBytes: [UInt8]) -> DisplayFilter {
-        var out = self
-        out.referenceValues = withFrame(tree, frameBytes: frameBytes) { frame in
-            references.map { r in
+        let values = withFrame(tree, frameBytes: frameBytes) { frame in
+            compiled.references.map { r in
                 var values: [Value] = []
                 frame.forEach(r.operand, r.layers) { i in if let v = frame.value(i, r.read) { values.append(v) } }
                 return values
             }
         }
-        return out
+        return DisplayFilter(compiled: compiled.with(referenceValues: values))
     }
 
     /// The filter with the reference values `other` has (the same filter compiled elsewhere,
     /// for another thread).
     public func settingReferences(of other: DisplayFilter) -> DisplayFilter {
-        guard other.referenceValues.count == referenceValues.count else { return self }
-        var out = self
-        out.referenceValues = other.referenceValues
-        return out
+        guard other.compiled.referenceValues.count == compiled.referenceValues.count else { return self }
+        return DisplayFilter(compiled: compiled.with(referenceValues: other.compiled.referenceValues))
     }
 
     /// Scans the tree once for the filter's fields and calls `body` with the frame as the
@@ -142,35 +177,37 @@ public struct DisplayFilter: Sendable {
     private func withFrame<R>(_ tree: borrowing ProtocolTree, frameBytes: [UInt8], _ body: (FrameView) -> R) -> R {
         let sources = tree.sources
         let texts = tree.texts
-        let slotCount = slotFields.count
-        let references = referenceValues
+        let compiled = compiled
+        let slotCount = compiled.slotFields.count
         return tree.withNodes { nodeBuffer in
-            slotOfField.withUnsafeBufferPointer { table in
-                withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(2, 2 * slotCount)) { marks in
-                    marks.initialize(repeating: -1)
-                    var i = 0
-                    let count = nodeBuffer.count
-                    let fields = table.count
-                    while i < count {
-                        let f = Int(nodeBuffer[i].field.rawValue)
-                        if f < fields {
-                            let s = Int(table[f])
-                            if s >= 0 {
-                                if marks[2 &* s] < 0 { marks[2 &* s] = Int32(truncatingIfNeeded: i) }
-                                marks[2 &* s &+ 1] = Int32(truncatingIfNeeded: i)
+            compiled.referenceValues.withUnsafeBufferPointer { references in
+                compiled.slotOfField.withUnsafeBufferPointer { table in
+                    withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(2, 2 * slotCount)) { marks in
+                        marks.initialize(repeating: -1)
+                        var i = 0
+                        let count = nodeBuffer.count
+                        let fields = table.count
+                        while i < count {
+                            let f = Int(nodeBuffer[i].field.rawValue)
+                            if f < fields {
+                                let s = Int(table[f])
+                                if s >= 0 {
+                                    if marks[2 &* s] < 0 { marks[2 &* s] = Int32(truncatingIfNeeded: i) }
+                                    marks[2 &* s &+ 1] = Int32(truncatingIfNeeded: i)
+                                }
                             }
+                            i &+= 1
                         }
-                        i &+= 1
+                        let frame = FrameView(
+                            nodes: nodeBuffer,
+                            marks: marks,
+                            sources: sources,
+                            texts: texts,
+                            frameBytes: frameBytes,
+                            references: references
+                        )
+                        return body(frame)
                     }
-                    let frame = FrameView(
-                        nodes: nodeBuffer,
-                        marks: marks,
-                        sources: sources,
-                        texts: texts,
-                        frameBytes: frameBytes,
-                        references: references
-                    )
-                    return body(frame)
                 }
             }
         }

@@ -262,7 +262,8 @@ struct FrameView {
     let texts: [String]
     let frameBytes: [UInt8]
     /// The values of each field reference (`${field}`) in the reference frame; empty without one.
-    let references: [[Value]]
+    /// Valid during the evaluation only (`DisplayFilter.withFrame`), like `nodes`.
+    let references: UnsafeBufferPointer<[Value]>
 
     /// The text of a `.string` node, nil for other values.
     @inline(__always) func text(_ i: Int) -> String? {

@@ -207,6 +207,26 @@ struct ReadCommandTests {
         #expect(bad.stdout.isEmpty)
     }
 
+    @Test("-Y takes a filter that starts with -; --ref-frame gives field references their values")
+    func filterStartingWithMinusAndReferenceFrame() throws {
+        let path = TestPaths.projectCapture("le-coc.btsnoop")
+        let all = try Run.bleinspect(["read", "--count", "-Y", "btl2cap.cid", path])
+        let negated = try Run.bleinspect(["read", "--count", "-Y", "-btl2cap.cid < 0", path])
+        #expect(negated.status == 0)
+        #expect(negated.stdoutText == all.stdoutText)
+        #expect(all.stdoutText != "0\n")
+        // Frame 1's frame.number is 1: with it as the reference, only frame 1 is "the same frame".
+        let same = ["read", "-T", "fields", "-e", "frame.number", "-Y", "frame.number == ${frame.number}"]
+        #expect(try Run.bleinspect(same + ["--ref-frame", "1", path]).stdoutText == "1\n")
+        #expect(try Run.bleinspect(same + ["--ref-frame", "3", path]).stdoutText == "3\n")
+        // Without a reference frame, as in tshark, no comparison with ${…} holds.
+        #expect(try Run.bleinspect(same + [path]).stdoutText == "")
+        let beyond = try Run.bleinspect(same + ["--ref-frame", "999999", path])
+        #expect(beyond.status == 64)
+        #expect(beyond.stderr.contains("has fewer frames"))
+        #expect(try Run.bleinspect(same + ["--ref-frame", "1", "-"]).status == 64)
+    }
+
     @Test("help shows examples; completion scripts are generated")
     func helpAndCompletion() throws {
         let help = try Run.bleinspect(["read", "--help"])
