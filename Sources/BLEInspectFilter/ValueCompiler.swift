@@ -481,7 +481,6 @@ extension Compiler {
             throw FilterError("unknown function `\(name.text)`; the functions are \(FunctionName.list)", at: name.range)
         }
         let written = text(range)
-        let count: TypedValue
         func result(_ expr: ValueExpr, _ type: ValueType) -> TypedValue {
             TypedValue(expr: expr, type: type, text: written, typeName: type.name, range: range, field: nil)
         }
@@ -500,28 +499,14 @@ extension Compiler {
             )
         }
         let x = try typed(first, expected: literalsAllowed ? expected : nil)
-        if fn == .len || fn == .count, x.field == nil {
-            throw FilterError("\(fn.rawValue)() takes a field, such as \(fn.rawValue)(btatt.value)", at: x.range)
-        }
         switch fn {
-        case .len:
-            if let (operand, read, layers) = x.field {
-                let width = registry.descriptor(operand.field).kind.filterWidth
-                return result(.fieldLength(operand, read, layers, width: width), uint32)
+        case .len, .count:
+            guard let (operand, read, layers) = x.field else {
+                throw FilterError("\(fn.rawValue)() takes a field, such as \(fn.rawValue)(btatt.value)", at: x.range)
             }
-            guard x.type.hasBytes else {
-                throw FilterError(
-                    "len() measures fields, slices and strings; \(x.text) is a \(x.typeName)",
-                    at: x.range
-                )
-            }
-            return result(.length(x.expr), uint32)
-        case .count:
-            guard let (operand, _, layers) = x.field else {
-                throw FilterError("count() counts a field's occurrences; name a field", at: x.range)
-            }
-            count = result(.count(operand, layers), uint32)
-            return count
+            if fn == .count { return result(.count(operand, layers), uint32) }
+            let width = registry.descriptor(operand.field).kind.filterWidth
+            return result(.fieldLength(operand, read, layers, width: width), uint32)
         case .upper, .lower:
             guard case .string = x.type else {
                 throw FilterError("\(fn.rawValue)() takes a string; \(x.text) is a \(x.typeName)", at: x.range)

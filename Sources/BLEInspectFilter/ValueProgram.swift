@@ -51,8 +51,6 @@ indirect enum ValueExpr: Sendable {
     case upper(ValueExpr)
     case lower(ValueExpr)
     case string(ValueExpr, StringConversion)
-    /// `len()` of a computed value: its number of bytes.
-    case length(ValueExpr)
     /// `max()` (true) or `min()` over every value of every argument: one value.
     case extreme(max: Bool, [ValueExpr], BytesOrder)
 }
@@ -288,8 +286,6 @@ extension ValueExpr {
                     return nil
                 }
             }
-        case .length(let inner):
-            return inner.values(f).compactMap { v in v.byteView.map { .number(Number(UInt64($0.count))) } }
         case .extreme(let isMax, let arguments, let mode):
             var best: Value? = nil
             for argument in arguments {
