@@ -125,7 +125,15 @@ enum RunSetup {
     ) -> Result<DisplayFilter?, FilterError> {
         guard let text else { return .success(nil) }
         do throws(FilterError) {
-            return .success(try DisplayFilter.compile(text, registry: registry))
+            let filter = try DisplayFilter.compile(text, registry: registry)
+            // Named, not silent: the frame's length and bytes differ from tshark's (docs/FILTERS.md).
+            let framing = ["frame", "frame.len", "frame.cap_len"].compactMap { registry.index[$0] }
+            if !filter.fieldsUsed.isDisjoint(with: framing) {
+                errorOutput(
+                    "bleinspect: note: frame.len, frame.cap_len and the frame's bytes leave out the H4 packet-type byte and pseudo-headers that tshark counts, so they can differ from tshark's (docs/FILTERS.md)"
+                )
+            }
+            return .success(filter)
         } catch {
             errorOutput("bleinspect: invalid display filter:\n" + error.rendered(filter: text))
             return .failure(error)
