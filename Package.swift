@@ -18,6 +18,9 @@ let package = Package(
     name: "bleinspect",
     products: [
         .executable(name: "bleinspect", targets: ["bleinspect"]),
+        // The advertising checker alone: builds on macOS (no Glibc, libpcap or libbluetooth), for
+        // iOS CI and the check-advertising plugin.
+        .executable(name: "bleinspect-adv", targets: ["bleinspect-adv"]),
         .library(name: "BLEInspect", targets: ["BLEInspect"]),
         // For packages that build their own `bleinspect` with dissector modules of their own
         // (examples/custom-dissector): the command line, and the API a module is written against.
@@ -76,7 +79,7 @@ let package = Package(
                 "BLEInspect",
                 "BLEInspectCore",
                 "BLEAdvBudget",
-                "BLEAdvBudgetSwift",
+                "BLEAdvBudgetCommand",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -120,8 +123,31 @@ let package = Package(
                 .product(name: "SwiftParser", package: "swift-syntax"),
             ]
         ),
+        // Reads Objective-C sources through clang's JSON AST (`clang -fsyntax-only -Xclang
+        // -ast-dump=json`, with stub CoreBluetooth headers) for `startAdvertising:` messages.
+        .target(name: "BLEAdvBudgetObjC", dependencies: ["BLEAdvBudget"]),
+        // `adv-budget` without captures: finding the sources, reading them with both readers, the
+        // command's options and exit statuses. Shared by `bleinspect adv-budget` and
+        // `bleinspect-adv`; imports nothing Linux-only, so it builds on macOS.
+        .target(
+            name: "BLEAdvBudgetCommand",
+            dependencies: [
+                "BLEAdvBudget", "BLEAdvBudgetSwift", "BLEAdvBudgetObjC",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // `bleinspect-adv`: the advertising checker alone, for macOS runners and the plugin.
+        .executableTarget(
+            name: "bleinspect-adv",
+            dependencies: ["BLEAdvBudgetCommand", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .testTarget(name: "BLEAdvBudgetTests", dependencies: ["BLEAdvBudget"]),
         .testTarget(name: "BLEAdvBudgetSwiftTests", dependencies: ["BLEAdvBudgetSwift"]),
+        .testTarget(name: "BLEAdvBudgetObjCTests", dependencies: ["BLEAdvBudgetObjC", "BLEAdvBudget"]),
+        .testTarget(
+            name: "BLEAdvBudgetCommandTests",
+            dependencies: ["BLEAdvBudgetCommand", "BLEAdvBudget", "bleinspect-adv"]
+        ),
         // `swift package check-advertising`: adv-budget --swift over a package's Swift targets.
         .plugin(
             name: "CheckAdvertising",
@@ -131,7 +157,7 @@ let package = Package(
                     description: "Check the startAdvertising calls of the Swift targets against the iOS byte budgets"
                 )
             ),
-            dependencies: ["bleinspect"]
+            dependencies: ["bleinspect-adv"]
         ),
         .plugin(
             name: "LintSource",

@@ -71,6 +71,30 @@ public enum Rules {
         summary:
             "The Swift-source reader's note on a call: a duplicate key, a value known only at run time, a dictionary or file it could not read."
     )
+    public static let sourceNoCall = Rule(
+        id: "source.none",
+        severity: .warning,
+        section: "—",
+        summary: "The sources given hold no startAdvertising call: nothing in them was checked."
+    )
+    public static let sourceNotRead = Rule(
+        id: "source.not-read",
+        severity: .warning,
+        section: "—",
+        summary: "Source files in languages the checker does not read (Kotlin, Java, C, Dart…) were found."
+    )
+    public static let sourceUnreadable = Rule(
+        id: "source.unreadable",
+        severity: .warning,
+        section: "—",
+        summary: "A source file could not be read or parsed (for Objective-C, clang's reason is given)."
+    )
+    public static let sourceUnreadableCall = Rule(
+        id: "source.unreadable.call",
+        severity: .error,
+        section: "—",
+        summary: "A source file that mentions startAdvertising could not be read or parsed: its call is not checked."
+    )
     public static let sourceKeyUnmodelled = Rule(
         id: "source.key.unmodelled",
         severity: .info,

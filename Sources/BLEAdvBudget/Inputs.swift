@@ -48,40 +48,119 @@ public struct SourceLocation: Hashable, Sendable, Codable {
     }
 }
 
-/// A value read from a Swift source: either resolved to its text or left as the expression that
-/// could not be resolved.
+/// A value read from a source file: resolved to its text, partly known, or left as the expression
+/// that could not be resolved.
 public enum SourceValue: Hashable, Sendable {
     case resolved(String)
     case unresolved(expression: String)
+    /// A string whose literal parts are known around a part known only at run time:
+    /// `"bitchat-\(peerID)"` is prefix "bitchat-", suffix "". The whole string is at least
+    /// `prefix.utf8.count + suffix.utf8.count` bytes long; how much longer is not known.
+    case partial(expression: String, prefix: String, suffix: String)
+
+    /// The expression when the value is not wholly known.
+    public var unknownExpression: String? {
+        switch self {
+        case .resolved: nil
+        case .unresolved(let expression), .partial(let expression, _, _): expression
+        }
+    }
 }
 
-/// One `startAdvertising` call as the Swift-source reader sees it (see the top of this file).
+/// The dictionary of `CLBeaconRegion.peripheralData(withMeasuredPower:)`: an iBeacon advert
+/// (§4.1). A value nil here is not known from the sources; the advert's size is known whatever
+/// the values are.
+public struct SourceBeacon: Hashable, Sendable {
+    /// The call as written.
+    public var expression: String
+    /// The proximity UUID string (128-bit).
+    public var uuid: String?
+    public var major: Int?
+    public var minor: Int?
+    /// `withMeasuredPower:`; nil also for `nil` (the device's own calibrated value, not known here).
+    public var measuredPower: Int?
+
+    public init(
+        expression: String,
+        uuid: String? = nil,
+        major: Int? = nil,
+        minor: Int? = nil,
+        measuredPower: Int? = nil
+    ) {
+        self.expression = expression
+        self.uuid = uuid
+        self.major = major
+        self.minor = minor
+        self.measuredPower = measuredPower
+    }
+}
+
+/// One `startAdvertising` call as a source reader sees it (see the top of this file). A call
+/// whose value depends on the path taken (`if`/`else`, `#if DEBUG`, a parameter with several
+/// call sites) gives one `SourceAdvertisement` per path, each with its `variant`.
 public struct SourceAdvertisement: Hashable, Sendable {
     public var location: SourceLocation
     public var localName: SourceValue?
+    /// One value per array element. When the array itself could not be read (how many UUIDs it
+    /// holds is unknown), this is empty and `serviceUUIDListUnknown` names the expression.
     public var serviceUUIDs: [SourceValue]
+    /// The service UUIDs expression when the number of UUIDs is not known.
+    public var serviceUUIDListUnknown: String?
     /// Dictionary keys other than `CBAdvertisementDataLocalNameKey` and
     /// `CBAdvertisementDataServiceUUIDsKey`, as written.
     public var otherKeys: [String]
+    /// The dictionary expression when nothing of the dictionary is known (a call's result, a
+    /// parameter with no call site in the sources): its keys, and so the layout, are unknown.
+    public var dictionaryUnknown: String?
+    /// `CLBeaconRegion.peripheralData(withMeasuredPower:)` given as the dictionary.
+    public var iBeacon: SourceBeacon?
+    /// The path this layout holds for, e.g. "#if DEBUG", "if pm5Mode (Rower.swift:12)",
+    /// "else (Rower.swift:14)", "service = Services.heartRate (call at Chat.swift:40)"; nil
+    /// when the call has one path. Raw text, escaped by the renderers.
+    public var variant: String?
     /// Extra findings from the reader for this call.
     public var findings: [Finding]
-    /// A stable name for the advert; nil gives "file:line".
+    /// A stable name for the advert; nil gives "file:line" (and " [variant]").
     public var id: String?
 
     public init(
         location: SourceLocation,
         localName: SourceValue? = nil,
         serviceUUIDs: [SourceValue] = [],
+        serviceUUIDListUnknown: String? = nil,
         otherKeys: [String] = [],
+        dictionaryUnknown: String? = nil,
+        iBeacon: SourceBeacon? = nil,
+        variant: String? = nil,
         findings: [Finding] = [],
         id: String? = nil
     ) {
         self.location = location
         self.localName = localName
         self.serviceUUIDs = serviceUUIDs
+        self.serviceUUIDListUnknown = serviceUUIDListUnknown
         self.otherKeys = otherKeys
+        self.dictionaryUnknown = dictionaryUnknown
+        self.iBeacon = iBeacon
+        self.variant = variant
         self.findings = findings
         self.id = id
+    }
+}
+
+/// A source file that could not be read, or that a reader could not parse: named with the
+/// reader's reason (for Objective-C, clang's first error) and the place, when known.
+public struct SourceProblem: Hashable, Sendable {
+    public var file: String
+    public var line: Int?
+    public var column: Int?
+    public var message: String
+
+    public init(file: String, line: Int? = nil, column: Int? = nil, message: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.message = message
     }
 }
 
@@ -235,7 +314,7 @@ public struct AdvertPlan: Hashable, Sendable {
         var name: String?
         switch advert.localName {
         case .resolved(let text): name = text
-        case .unresolved(let expression):
+        case .unresolved(let expression), .partial(let expression, _, _):
             findings.append(
                 Rules.sourceUnresolved.finding(
                     "CBAdvertisementDataLocalNameKey: \(Quote.code(expression)) could not be resolved; "
@@ -258,7 +337,7 @@ public struct AdvertPlan: Hashable, Sendable {
                         )
                     )
                 }
-            case .unresolved(let expression):
+            case .unresolved(let expression), .partial(let expression, _, _):
                 findings.append(
                     Rules.sourceUnresolved.finding(
                         "CBAdvertisementDataServiceUUIDsKey: \(Quote.code(expression)) could not be resolved; "

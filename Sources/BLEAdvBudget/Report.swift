@@ -3,20 +3,27 @@ import Foundation
 /// The results of one run and the threshold that decides its exit status.
 public struct BudgetReport: Hashable, Sendable {
     public var results: [AdvertResult]
+    /// Findings about the run rather than one advert: source files not read, no call found.
+    public var notes: [Finding]
     /// Findings at or above this severity fail the run (`--fail-on`, default error).
     public var failOn: Severity
 
-    public init(results: [AdvertResult], failOn: Severity = .error) {
+    public init(results: [AdvertResult], notes: [Finding] = [], failOn: Severity = .error) {
         self.results = results
+        self.notes = notes
         self.failOn = failOn
     }
 
     /// Whether any finding reaches the threshold.
-    public var failed: Bool { results.contains { $0.reaches(failOn) } }
+    public var failed: Bool {
+        results.contains { $0.reaches(failOn) } || notes.contains { $0.severity >= failOn }
+    }
 
-    /// The number of findings of `severity`.
+    /// The number of findings of `severity`, the run's notes included.
     public func count(_ severity: Severity) -> Int {
-        results.reduce(0) { $0 + $1.findings.filter { $0.severity == severity }.count }
+        results.reduce(notes.filter { $0.severity == severity }.count) {
+            $0 + $1.findings.filter { $0.severity == severity }.count
+        }
     }
 }
 
@@ -53,13 +60,19 @@ enum TextReport {
             render(result, into: &out)
             out += "\n"
         }
+        if !report.notes.isEmpty {
+            out += "== the run\n"
+            for f in report.notes.sorted(by: { $0.severity > $1.severity }) {
+                out += "  " + findingLine(f) + "\n"
+            }
+            out += "\n"
+        }
         let errors = report.count(.error)
         let warnings = report.count(.warning)
         let infos = report.count(.info)
         out += "\(report.results.count) check(s): \(errors) error(s), \(warnings) warning(s), \(infos) note(s); "
-        out +=
-            report.failed
-            ? "FAILED (--fail-on \(report.failOn.rawValue))\n" : "passed (--fail-on \(report.failOn.rawValue))\n"
+        let verdict = report.failed ? "FAILED" : report.results.isEmpty ? "NOTHING CHECKED" : "passed"
+        out += "\(verdict) (--fail-on \(report.failOn.rawValue))\n"
         return out
     }
 
@@ -82,10 +95,15 @@ enum TextReport {
         } else {
             out += "  findings:\n"
             for f in r.findings.sorted(by: { $0.severity > $1.severity }) {
-                let severity = f.severity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)
-                out += "    \(severity) \(f.rule) [\(f.section)]: \(f.message)\n"
+                out += "    " + findingLine(f) + "\n"
             }
         }
+    }
+
+    /// `error   rule [section]: message`.
+    static func findingLine(_ f: Finding) -> String {
+        f.severity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)
+            + " \(f.rule) [\(f.section)]: \(f.message)"
     }
 
     static func location(_ s: SourceLocation) -> String {

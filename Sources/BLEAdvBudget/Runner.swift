@@ -4,6 +4,9 @@ public enum AdvBudgetExit: Int32, Hashable, Sendable {
     case passed = 0
     /// A finding reached `--fail-on`.
     case failed = 1
+    /// Nothing was checked: no advert in the plans, sources or captures (no `startAdvertising`
+    /// call found, no source readable), and no finding reached `--fail-on`.
+    case nothingChecked = 2
     /// The command line was wrong.
     case usage = 64
     /// A plan file was read but is not a valid plan (bad YAML/JSON, unknown key, bad value).
@@ -20,6 +23,12 @@ public enum AdvBudgetRunner {
         /// Messages for standard error.
         public var errors: [String]
         public var status: AdvBudgetExit
+
+        public init(output: String, errors: [String], status: AdvBudgetExit) {
+            self.output = output
+            self.errors = errors
+            self.status = status
+        }
     }
 
     /// Loads every plan file, then checks all adverts: the files' plans, then `extraPlans` (e.g.
@@ -29,6 +38,7 @@ public enum AdvBudgetRunner {
         planPaths: [String],
         extraPlans: [AdvertPlan] = [],
         raw: [RawAdvert] = [],
+        notes: [Finding] = [],
         platforms: [Platform]?,
         options: CheckOptions = CheckOptions(),
         format: ReportFormat = .text,
@@ -51,6 +61,7 @@ public enum AdvBudgetRunner {
         return run(
             plans: plans + extraPlans,
             raw: raw,
+            notes: notes,
             platforms: platforms,
             options: options,
             format: format,
@@ -59,10 +70,11 @@ public enum AdvBudgetRunner {
     }
 
     /// Checks plans from any producer (plan files, Swift sources) and raw adverts (captures) in
-    /// one report.
+    /// one report, with the producers' notes on the run (`notes`: files not read, no call found).
     public static func run(
         plans: [AdvertPlan],
         raw: [RawAdvert] = [],
+        notes: [Finding] = [],
         platforms: [Platform]?,
         options: CheckOptions = CheckOptions(),
         format: ReportFormat = .text,
@@ -70,7 +82,8 @@ public enum AdvBudgetRunner {
     ) -> Outcome {
         var results = AdvBudgetEngine.check(plans, platforms: platforms, options: options)
         results += raw.map { AdvBudgetEngine.check(raw: $0, options: options) }
-        let report = BudgetReport(results: results, failOn: failOn)
-        return Outcome(output: report.rendered(format), errors: [], status: report.failed ? .failed : .passed)
+        let report = BudgetReport(results: results, notes: notes, failOn: failOn)
+        let status: AdvBudgetExit = report.failed ? .failed : results.isEmpty ? .nothingChecked : .passed
+        return Outcome(output: report.rendered(format), errors: [], status: status)
     }
 }

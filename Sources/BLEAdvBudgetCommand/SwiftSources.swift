@@ -1,18 +1,31 @@
 import BLEAdvBudget
 import BLEAdvBudgetSwift
 
-/// `adv-budget --swift`: the `startAdvertising` calls the swift-syntax reader finds, as the
-/// engine's `SourceAdvertisement`s.
-enum AdvBudgetSources {
-    /// The adverts of the Swift sources under `paths`, or the reader's error text.
-    static func adverts(_ paths: [String]) -> Result<[SourceAdvertisement], SwiftAdvertisingScanError> {
-        let result: SwiftAdvertisingScanResult
-        do throws(SwiftAdvertisingScanError) {
-            result = try SwiftAdvertisingScanner().scan(paths: paths)
-        } catch {
-            return .failure(error)
+/// The `startAdvertising` calls the swift-syntax reader finds, as the engine's
+/// `SourceAdvertisement`s.
+enum SwiftSources {
+    /// Reads `files` (the Swift files the discovery found) as one module. A file that cannot be
+    /// read is a problem naming it; the others are still read.
+    static func read(files: [String]) -> (adverts: [SourceAdvertisement], problems: [SourceProblem]) {
+        var readable: [String] = []
+        var problems: [SourceProblem] = []
+        for file in files {
+            do throws(SwiftAdvertisingScanError) {
+                _ = try SwiftAdvertisingScanner.swiftFiles(in: [file])
+                readable.append(file)
+            } catch {
+                problems.append(SourceProblem(file: file, message: error.description))
+            }
         }
-        return .success(result.calls.map { advert($0, fileWarnings: result.warnings) })
+        do throws(SwiftAdvertisingScanError) {
+            let result = try SwiftAdvertisingScanner().scan(paths: readable)
+            return (result.calls.map { advert($0, fileWarnings: result.warnings) }, problems)
+        } catch {
+            if case .unreadable(let path, _) = error {
+                problems.append(SourceProblem(file: path, message: error.description))
+            }
+            return ([], problems)
+        }
     }
 
     static func location(_ l: SwiftSourceLocation) -> SourceLocation {
@@ -39,9 +52,10 @@ enum AdvBudgetSources {
             findings.append(Rules.sourceReader.finding("\(w.location): \(w.message)"))
         }
         var uuids: [SourceValue] = []
+        var listUnknown: String?
         if let list = call.serviceUUIDs {
             if list.unresolvedReason != nil {
-                uuids = [.unresolved(expression: list.expression)]
+                listUnknown = list.expression
             } else {
                 uuids = list.elements.map(value)
             }
@@ -57,6 +71,7 @@ enum AdvBudgetSources {
             location: location(call.location),
             localName: call.localName.map(value),
             serviceUUIDs: uuids,
+            serviceUUIDListUnknown: listUnknown,
             otherKeys: call.otherKeys.map(\.key),
             findings: findings
         )
