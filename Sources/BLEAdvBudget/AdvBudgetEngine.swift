@@ -38,12 +38,30 @@ public enum AdvBudgetEngine {
         -> AdvertResult
     {
         var result: AdvertResult
+        let exact = plan.unknown.isEmpty
         switch profile {
-        case .iosForeground: result = IOSProfile.foreground(plan, options: options)
-        case .iosBackground: result = IOSProfile.background(plan, options: options)
+        case .iosForeground:
+            result =
+                exact ? IOSProfile.foreground(plan, options: options) : IOSBounds.foreground(plan, options: options)
+        case .iosBackground:
+            result =
+                exact ? IOSProfile.background(plan, options: options) : IOSBounds.background(plan, options: options)
         case .android: result = AndroidProfile.check(plan)
         case .legacy, .extended: result = GenericProfile.check(plan, profile: profile)
         }
+        if !exact && profile != .iosForeground && profile != .iosBackground {
+            // The other profiles have no bounds for unknown values: the layout leaves them out, and
+            // says so on its line and in a finding.
+            let label = "partial layout, without the values the sources do not fix"
+            result.advertisingData.partial = label
+            result.scanResponse.partial = label
+            result.findings.append(
+                Rules.sourceDepends.finding(
+                    "cannot tell: the \(profile.id) profile is computed without the values the sources do not fix"
+                )
+            )
+        }
+        result.variant = plan.variant
         result.findings = plan.inputFindings + result.findings
         return result
     }

@@ -1,16 +1,20 @@
 import BLEInspectCore
 import Foundation
 
-/// JSON, schema `bleinspect.adv-budget/1` (docs/ADV-BUDGET.md). Bytes are upper-case hex strings;
+/// JSON, schema `bleinspect.adv-budget/2` (docs/ADV-BUDGET.md). Bytes are upper-case hex strings;
 /// text fields carry the raw text (JSON escapes it); messages are already escaped.
 enum JSONReport {
-    static let schema = "bleinspect.adv-budget/1"
+    static let schema = "bleinspect.adv-budget/2"
 
     struct Document: Encodable {
         var schema: String
         var failOn: Severity
         var failed: Bool
         var summary: Summary
+        /// Nothing was checked: no advert in the plans, sources or captures.
+        var nothingChecked: Bool
+        /// Findings about the run: source files not read, no call found.
+        var notes: [Finding]
         var results: [Result]
     }
 
@@ -23,6 +27,7 @@ enum JSONReport {
 
     struct Result: Encodable {
         var advert: String
+        var variant: String?
         var profile: String
         var source: SourceLocation?
         var passed: Bool
@@ -40,7 +45,10 @@ enum JSONReport {
         var used: Int
         var counted: Int?
         var left: Int
+        /// `??` for bytes whose values are not known.
         var hex: String
+        /// Set when the layout is one case of values the sources do not fix: which case.
+        var partial: String?
         var structures: [Structure]
         var unparsedHex: String?
     }
@@ -58,7 +66,8 @@ enum JSONReport {
         var placement: PayloadKind
         var offset: Int
         var bitOrder: OverflowBitOrder
-        var bitmap: String
+        /// Nil when UUIDs the sources do not fix are in the area.
+        var bitmap: String?
         var uuids: [OverflowBit]
     }
 
@@ -68,11 +77,20 @@ enum JSONReport {
         var onAirHex: String?
         var type: Int?
         var placement: PayloadKind?
-        var cut: Bool
+        /// `always`, `never` or `unknown` over every value the sources leave open.
+        var cut: CutVerdict
+        /// The name's expression when the sources do not fix it.
+        var expression: String?
+        /// The most name bytes on air in any case, when the name or the UUIDs are not fixed.
+        var maximumBytesOnAir: Int?
+        var verdict: String?
     }
 
     struct UUIDEntry: Encodable {
-        var uuid: String
+        /// Nil when the sources do not fix the UUID; `expression` names it.
+        var uuid: String?
+        var expression: String?
+        var verdict: String?
         var placement: UUIDPlacement.Place
         var width: Int?
         var seenByIOSFilteringScanner: Bool
@@ -90,6 +108,8 @@ enum JSONReport {
                 warnings: report.count(.warning),
                 infos: report.count(.info)
             ),
+            nothingChecked: report.results.isEmpty,
+            notes: report.notes,
             results: report.results.map { result($0, failOn: report.failOn) }
         )
         let encoder = JSONEncoder()
@@ -101,6 +121,7 @@ enum JSONReport {
     private static func result(_ r: AdvertResult, failOn: Severity) -> Result {
         Result(
             advert: r.advertID,
+            variant: r.variant,
             profile: r.profile.id,
             source: r.source,
             passed: !r.reaches(failOn),
@@ -111,7 +132,7 @@ enum JSONReport {
                     placement: $0.placement,
                     offset: $0.offset,
                     bitOrder: $0.order,
-                    bitmap: Quote.hex($0.bitmap, separator: ""),
+                    bitmap: $0.bitmapUnknown ? nil : Quote.hex($0.bitmap, separator: ""),
                     uuids: $0.bits
                 )
             },
@@ -122,12 +143,17 @@ enum JSONReport {
                     onAirHex: $0.onAir.map { Quote.hex($0, separator: "") },
                     type: $0.type.map(Int.init),
                     placement: $0.placement,
-                    cut: $0.isCut
+                    cut: $0.cut,
+                    expression: $0.bounds?.expression,
+                    maximumBytesOnAir: $0.bounds?.maximumOnAir,
+                    verdict: $0.bounds?.summary
                 )
             },
             serviceUUIDs: r.uuids.map {
                 UUIDEntry(
-                    uuid: $0.uuid.description,
+                    uuid: $0.unknownExpression == nil ? $0.uuid.description : nil,
+                    expression: $0.unknownExpression,
+                    verdict: $0.verdict,
                     placement: $0.place,
                     width: $0.width,
                     seenByIOSFilteringScanner: $0.seenByIOSFilteringScanner,
@@ -145,14 +171,15 @@ enum JSONReport {
             used: p.used,
             counted: p.countedSize,
             left: p.left,
-            hex: Quote.hex(p.bytes, separator: ""),
+            hex: p.hex(separator: ""),
+            partial: p.partial,
             structures: p.structures.map {
                 Structure(
                     offset: $0.offset,
                     length: $0.structure.length,
                     type: Int($0.structure.type),
                     typeName: ADType.name($0.structure.type),
-                    hex: Quote.hex($0.structure.encoded, separator: ""),
+                    hex: p.hex($0.structure.encoded, from: $0.offset, separator: ""),
                     description: $0.description
                 )
             },
@@ -185,9 +212,14 @@ enum GitHubReport {
                 out += "::\(command) " + properties.joined(separator: ",") + "::" + Quote.githubData(message) + "\n"
             }
         }
+        for f in report.notes {
+            let command = f.severity == .error ? "error" : f.severity == .warning ? "warning" : "notice"
+            out += "::\(command) title=" + Quote.githubProperty(f.rule) + "::" + Quote.githubData(f.message) + "\n"
+        }
+        let verdict = report.failed ? "failed" : report.results.isEmpty ? "nothing checked" : "passed"
         let summary =
             "adv-budget: \(report.results.count) check(s), \(report.count(.error)) error(s), "
-            + "\(report.count(.warning)) warning(s); " + (report.failed ? "failed" : "passed")
+            + "\(report.count(.warning)) warning(s); " + verdict
             + " (--fail-on \(report.failOn.rawValue))"
         out +=
             (report.failed ? "::error title=adv-budget::" : "::notice title=adv-budget::")
@@ -231,6 +263,17 @@ enum JUnitReport {
                 out += "    </testcase>\n"
             }
             out += "  </testsuite>\n"
+        }
+        if !report.notes.isEmpty {
+            let failing = report.notes.filter { $0.severity >= report.failOn }
+            out += "  <testsuite name=\"adv-budget.run\" tests=\"1\" failures=\"\(failing.isEmpty ? 0 : 1)\">\n"
+            out += "    <testcase classname=\"adv-budget.run\" name=\"sources\">\n"
+            if let first = failing.first {
+                out += "      <failure type=\"\(x(first.rule))\" message=\"\(x(first.message))\">"
+                out += x(failing.map(line).joined(separator: "\n")) + "</failure>\n"
+            }
+            out += "      <system-out>\(x(report.notes.map(line).joined(separator: "\n")))</system-out>\n"
+            out += "    </testcase>\n  </testsuite>\n"
         }
         out += "</testsuites>\n"
         return out

@@ -56,7 +56,8 @@ public enum Rules {
         id: "source.unresolved",
         severity: .warning,
         section: "—",
-        summary: "A value in a Swift source could not be resolved; the layout leaves it out."
+        summary:
+            "A value in a source is not known from the sources; the checks give what holds for every value it can take."
     )
     public static let sourceUUIDInvalid = Rule(
         id: "source.uuid.invalid",
@@ -94,6 +95,19 @@ public enum Rules {
         severity: .error,
         section: "—",
         summary: "A source file that mentions startAdvertising could not be read or parsed: its call is not checked."
+    )
+    public static let sourceDepends = Rule(
+        id: "source.depends",
+        severity: .warning,
+        section: "§2.5",
+        summary:
+            "Cannot tell: the outcome (a name cut, a UUID's place, the whole layout) depends on a value the sources do not fix."
+    )
+    public static let sourceBound = Rule(
+        id: "source.bound",
+        severity: .info,
+        section: "§2.5",
+        summary: "What holds for every value a source leaves open: a UUID that always fits, a name that is never cut."
     )
     public static let sourceKeyUnmodelled = Rule(
         id: "source.key.unmodelled",
@@ -435,7 +449,8 @@ public enum Rules {
 
     /// All rules, for the documentation and its test.
     public static let all: [Rule] = [
-        sourceUnresolved, sourceReader, sourceUUIDInvalid, sourceKeyUnmodelled,
+        sourceUnresolved, sourceReader, sourceUUIDInvalid, sourceNoCall, sourceNotRead, sourceUnreadable,
+        sourceUnreadableCall, sourceDepends, sourceBound, sourceKeyUnmodelled,
         adLengthOverrun, adLengthZero, adStructureTooLong, adTypeUnknown, adFlagsInScanResponse, adFlagsDuplicate,
         adFlagsTrailingZero, adFlagsConflict, adFlagsReserved, adFlagsMissing, adUUIDListDuplicate, adUUIDListLength,
         adTxPowerLength, adAppearanceLength, adAppearanceDuplicate, adManufacturerShort, adServiceDataShort,

@@ -277,6 +277,11 @@ public struct AdvertPlan: Hashable, Sendable {
     public var platforms: [Platform]?
     /// Findings the producer attached (unresolved or invalid values); repeated in every profile.
     public var inputFindings: [Finding]
+    /// What a source reader could not fix (empty for plan files): the checks give what holds for
+    /// every value these can take.
+    public var unknown: UnknownParts = UnknownParts()
+    /// The path of the source this plan holds for ("#if DEBUG", "if pm5Mode (…)"), when several.
+    public var variant: String?
 
     public init(
         id: String,
@@ -304,57 +309,6 @@ public struct AdvertPlan: Hashable, Sendable {
         self.otherKeys = otherKeys
         self.platforms = platforms
         self.inputFindings = inputFindings
-    }
-
-    /// The plan for one `startAdvertising` call read from a Swift source. Unresolved values are
-    /// left out of the layout and reported as `source.unresolved` warnings naming the expression;
-    /// strings that are not UUIDs are `source.uuid.invalid` errors.
-    public init(source advert: SourceAdvertisement) {
-        var findings = advert.findings
-        var name: String?
-        switch advert.localName {
-        case .resolved(let text): name = text
-        case .unresolved(let expression), .partial(let expression, _, _):
-            findings.append(
-                Rules.sourceUnresolved.finding(
-                    "CBAdvertisementDataLocalNameKey: \(Quote.code(expression)) could not be resolved; "
-                        + "the layout is computed without a local name"
-                )
-            )
-        case nil: break
-        }
-        var uuids: [BluetoothUUID] = []
-        for value in advert.serviceUUIDs {
-            switch value {
-            case .resolved(let text):
-                if let uuid = BluetoothUUID(text) {
-                    uuids.append(uuid)
-                } else {
-                    findings.append(
-                        Rules.sourceUUIDInvalid.finding(
-                            "CBAdvertisementDataServiceUUIDsKey: \(Quote.text(text)) is not a UUID "
-                                + "(4, 8 or 32 hex digits); it is left out of the layout"
-                        )
-                    )
-                }
-            case .unresolved(let expression), .partial(let expression, _, _):
-                findings.append(
-                    Rules.sourceUnresolved.finding(
-                        "CBAdvertisementDataServiceUUIDsKey: \(Quote.code(expression)) could not be resolved; "
-                            + "the layout is computed without it"
-                    )
-                )
-            }
-        }
-        let location = advert.location
-        self.init(
-            id: advert.id ?? "\(location.file):\(location.line)",
-            source: location,
-            data: AdvertFields(localName: name, serviceUUIDs: uuids),
-            otherKeys: advert.otherKeys,
-            platforms: [.ios],
-            inputFindings: findings
-        )
     }
 }
 

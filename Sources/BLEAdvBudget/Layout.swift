@@ -70,6 +70,11 @@ public struct PayloadLayout: Hashable, Sendable {
     public var countedSize: Int?
     /// Bytes that follow the last whole structure (raw input only).
     public var trailing: [UInt8]
+    /// Set when the layout shows one case of values the sources do not fix: which case, said on
+    /// the same line as the layout ("partial layout, if `service.uuid` is 16-bit").
+    public var partial: String?
+    /// Offsets of bytes whose values are not known (shown as `??`).
+    public var unknownOffsets: Set<Int> = []
 
     public init(
         kind: PayloadKind,
@@ -104,6 +109,17 @@ public struct PayloadLayout: Hashable, Sendable {
     /// Bytes left; negative when over.
     public var left: Int { capacity - checkedSize }
     public var ads: [ADStructure] { structures.map(\.structure) }
+
+    /// The bytes as hex, `??` for those whose values are not known.
+    public func hex(separator: String = " ") -> String { hex(bytes, from: 0, separator: separator) }
+
+    /// `bytes`, which start at `offset` of this payload, as hex with `??` for unknown bytes.
+    public func hex(_ bytes: some Collection<UInt8>, from offset: Int, separator: String = " ") -> String {
+        guard !unknownOffsets.isEmpty else { return Quote.hex(bytes, separator: separator) }
+        return bytes.enumerated().map {
+            unknownOffsets.contains(offset + $0.offset) ? "??" : Quote.hex([$0.element], separator: "")
+        }.joined(separator: separator)
+    }
 }
 
 /// What became of the requested local name.
@@ -114,8 +130,33 @@ public struct NameOutcome: Hashable, Sendable {
     /// 0x08 (shortened) or 0x09 (complete) when sent.
     public var type: UInt8?
     public var placement: PayloadKind?
+    /// For a name the sources do not fix: its expression, whether it is cut in every case, and
+    /// the most bytes that go on air. `requested` then holds the known text (prefix and suffix).
+    public var bounds: NameBounds?
 
     public var isCut: Bool { onAir.map { $0.count < requested.utf8.count } ?? true }
+
+    /// `always`, `never` or `unknown`.
+    public var cut: CutVerdict { bounds?.cut ?? (isCut ? .always : .never) }
+}
+
+/// Whether a local name is cut, over every value the sources leave open.
+public enum CutVerdict: String, Hashable, Sendable, Codable {
+    case always, never, unknown
+}
+
+/// What holds for a local name the sources do not fix, or that sits beside unknown UUIDs.
+public struct NameBounds: Hashable, Sendable {
+    /// The name's expression when the name itself is not known.
+    public var expression: String?
+    public var cut: CutVerdict
+    /// The most name bytes that go on air in any case.
+    public var maximumOnAir: Int
+    /// The fewest bytes the requested name has, and the most (nil: no bound).
+    public var minimumRequested: Int
+    public var maximumRequested: Int?
+    /// One sentence: what holds in every case, and per case when there are few.
+    public var summary: String
 }
 
 /// Where a service UUID went, and who sees it.
@@ -135,6 +176,9 @@ public struct UUIDPlacement: Hashable, Sendable {
     /// Seen as a service UUID by scanners that do not filter on it and by non-Apple scanners
     /// (Android): false in the overflow area, which only iOS decodes (§2.1, §2.7).
     public var seenByOtherScanners: Bool
+    /// For a UUID the sources do not fix: its expression, and where it goes in every case.
+    public var unknownExpression: String? = nil
+    public var verdict: String? = nil
 }
 
 /// Apple's overflow area in a layout.
@@ -145,6 +189,9 @@ public struct OverflowLayout: Hashable, Sendable {
     public var order: OverflowBitOrder
     public var bits: [OverflowBit]
     public var bitmap: [UInt8]
+    /// Set when UUIDs the sources do not fix are in the area: their bits, and so the bitmap,
+    /// are not known (`bits` lists the known UUIDs only).
+    public var bitmapUnknown: Bool = false
 }
 
 /// One advert checked against one profile.
@@ -158,6 +205,8 @@ public struct AdvertResult: Hashable, Sendable {
     public var name: NameOutcome?
     public var uuids: [UUIDPlacement]
     public var findings: [Finding]
+    /// The source path this result holds for (`#if DEBUG`, a branch), when the call has several.
+    public var variant: String? = nil
 
     /// Whether any finding is at or above `threshold`.
     public func reaches(_ threshold: Severity) -> Bool { findings.contains { $0.severity >= threshold } }

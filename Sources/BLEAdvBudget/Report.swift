@@ -112,6 +112,7 @@ enum TextReport {
 
     private static func payload(_ p: PayloadLayout, overflow: OverflowLayout?, into out: inout String) {
         out += "  \(p.kind.title) (\(p.pdu)): "
+        if let partial = p.partial { out += partial + ": " }
         if p.structures.isEmpty && p.trailing.isEmpty {
             out += "empty, \(p.capacity) bytes left\n"
             return
@@ -119,14 +120,16 @@ enum TextReport {
         out += "\(p.used) of \(p.capacity) bytes"
         if let counted = p.countedSize, counted != p.used { out += " sent, \(counted) counted" }
         out += p.left >= 0 ? ", \(p.left) left\n" : ", \(-p.left) OVER\n"
-        out += "    " + Quote.hex(p.bytes, separator: "") + "\n"
+        out += "    " + p.hex(separator: "") + "\n"
         for placed in p.structures {
             let s = placed.structure
             out += "    +\(placed.offset)".padding(toLength: 10, withPad: " ", startingAt: 0)
-            out += "len \(s.length) type 0x\(Quote.hexByte(s.type))  \(placed.description)\n"
+            let known = !(placed.offset..<(placed.offset + s.size)).contains(where: p.unknownOffsets.contains)
+            out += "len \(s.length) type 0x\(Quote.hexByte(s.type))  \(known ? placed.description : partialText(s))\n"
             let encoded = s.encoded
             for start in stride(from: 0, to: encoded.count, by: 16) {
-                out += "              " + Quote.hex(encoded[start..<min(start + 16, encoded.count)]) + "\n"
+                let line = encoded[start..<min(start + 16, encoded.count)]
+                out += "              " + p.hex(line, from: placed.offset + start) + "\n"
             }
         }
         if !p.trailing.isEmpty {
@@ -134,13 +137,27 @@ enum TextReport {
         }
     }
 
+    /// A structure holding bytes that are not known: its type, and that `??` are unknown.
+    static func partialText(_ s: ADStructure) -> String {
+        (ADType.name(s.type) ?? "AD type 0x\(Quote.hexByte(s.type))") + ": ?? bytes not known from the sources"
+    }
+
     private static func overflowArea(_ o: OverflowLayout, into out: inout String) {
         out += "  overflow area (\(o.placement.title), offset \(o.offset), 21 bytes; bitmap \(o.order.rawValue)):\n"
-        out += "    bitmap " + Quote.hex(o.bitmap) + "\n"
+        out +=
+            o.bitmapUnknown
+            ? "    bitmap not known: it holds the bits of UUIDs the sources do not fix\n"
+            : "    bitmap " + Quote.hex(o.bitmap) + "\n"
         for bit in o.bits { out += "    " + IOSProfile.uuidBitText(bit) + "\n" }
     }
 
     static func nameText(_ n: NameOutcome) -> String {
+        if let bounds = n.bounds {
+            let cut = ["always": "cut in every case", "never": "whole in every case", "unknown": "cannot tell"]
+            return
+                "\(bounds.expression.map(Quote.code) ?? Quote.text(n.requested)) → \(cut[bounds.cut.rawValue] ?? ""): "
+                + bounds.summary
+        }
         guard let onAir = n.onAir, let type = n.type, let place = n.placement else {
             return "\(Quote.text(n.requested)) → not advertised"
         }
@@ -150,6 +167,9 @@ enum TextReport {
     }
 
     static func uuidText(_ u: UUIDPlacement) -> String {
+        if let expression = u.unknownExpression {
+            return "\(Quote.code(expression)) (not known from the sources): \(u.verdict ?? "cannot tell where it goes")"
+        }
         var text = Describe.uuidText(u.uuid) + ": "
         switch u.place {
         case .advertisingData, .scanResponse:

@@ -41,7 +41,7 @@ struct ReportFormatTests {
         let out = BudgetReport(results: Self.results()).rendered(.json)
         let object = try JSONSerialization.jsonObject(with: Data(out.utf8))
         let document = try #require(object as? [String: Any])
-        #expect(document["schema"] as? String == "bleinspect.adv-budget/1")
+        #expect(document["schema"] as? String == "bleinspect.adv-budget/2")
         #expect(document["failed"] as? Bool == true)
         let results = try #require(document["results"] as? [[String: Any]])
         #expect(results.count == 6)

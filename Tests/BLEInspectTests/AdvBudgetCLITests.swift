@@ -68,7 +68,7 @@ struct AdvBudgetCLITests {
         let json = try Run.bleinspect(["adv-budget", plan, "--platform", "ios", "--format", "json"])
         #expect(json.status == 1)
         let document = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
-        #expect(document["schema"] as? String == "bleinspect.adv-budget/1")
+        #expect(document["schema"] as? String == "bleinspect.adv-budget/2")
         #expect((document["results"] as? [Any])?.count == 4)
 
         let junit = try Run.bleinspect(["adv-budget", plan, "--platform", "ios", "--format", "junit"])
