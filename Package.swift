@@ -146,7 +146,7 @@ let package = Package(
         .testTarget(name: "BLEAdvBudgetObjCTests", dependencies: ["BLEAdvBudgetObjC", "BLEAdvBudget"]),
         .testTarget(
             name: "BLEAdvBudgetCommandTests",
-            dependencies: ["BLEAdvBudgetCommand", "BLEAdvBudget", "bleinspect-adv"]
+            dependencies: ["BLEAdvBudgetCommand", "BLEAdvBudget", "bleinspect-adv", "BLEInspectTestSupport"]
         ),
         // `swift package check-advertising`: adv-budget --swift over a package's Swift targets.
         .plugin(
