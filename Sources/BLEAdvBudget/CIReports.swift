@@ -238,10 +238,11 @@ enum JUnitReport {
             if byProfile[r.profile.id] == nil { profiles.append(r.profile.id) }
             byProfile[r.profile.id, default: []].append(r)
         }
-        let failures = report.results.filter { $0.reaches(report.failOn) }.count
+        let notesFail = report.notes.contains { $0.severity >= report.failOn }
+        let failures = report.results.filter { $0.reaches(report.failOn) }.count + (notesFail ? 1 : 0)
+        let tests = report.results.count + (report.notes.isEmpty ? 0 : 1)
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out +=
-            "<testsuites name=\"bleinspect adv-budget\" tests=\"\(report.results.count)\" failures=\"\(failures)\">\n"
+        out += "<testsuites name=\"bleinspect adv-budget\" tests=\"\(tests)\" failures=\"\(failures)\">\n"
         for profile in profiles {
             let results = byProfile[profile] ?? []
             let failed = results.filter { $0.reaches(report.failOn) }.count
