@@ -140,15 +140,17 @@ enum IOSBounds {
 
     /// The case shown: every unknown UUID 16-bit (the case that leaves the name the most room),
     /// an array of unknown length empty.
-    static func representativeCase(_ plan: AdvertPlan, cases: [Case]?) -> (uuids: [BluetoothUUID], label: [String]) {
+    static func representativeCase(_ plan: AdvertPlan, cases: [Case]?, withName: Bool = true)
+        -> (uuids: [BluetoothUUID], label: [String])
+    {
         var label: [String] = []
-        if let list = plan.unknown.uuidList { label.append("\(Quote.code(list)) holds no UUID") }
+        if let list = plan.unknown.uuidList { label.append("if \(Quote.code(list)) holds no UUID") }
         let first = cases?.first
-        if let first, !first.widths.isEmpty { label.append(caseText(plan, first)) }
-        if let unknownName = plan.unknown.name {
+        if let first, !first.widths.isEmpty { label.append("if " + caseText(plan, first)) }
+        if withName, let unknownName = plan.unknown.name {
             if unknownName.minimumBytes > 0 {
                 label.append(
-                    "the name \(Quote.code(unknownName.expression)) is at its shortest, "
+                    "with the name \(Quote.code(unknownName.expression)) at its shortest, "
                         + Quote.text(unknownName.prefix + unknownName.suffix)
                 )
             } else {
@@ -211,8 +213,8 @@ enum IOSBounds {
         switch cut {
         case .always:
             summary =
-                "\(subject) is cut\(whatever): at most \(most) \(lengthText) bytes fit "
-                + "(\(keptText(most, certain: certain)))" + perCase
+                "\(subject) is cut\(whatever): at most \(most) \(lengthText) bytes fit"
+                + keptBytes(most, certain: certain) + perCase
             findings.append(Rules.iosNameTruncated.finding(summary + "; scanners see the shortened name"))
         case .never:
             summary = "\(subject) fits whole\(whatever)" + perCase
@@ -222,8 +224,8 @@ enum IOSBounds {
                 unknownName != nil && exact == nil
                 ? (others.isEmpty ? "on its length" : "on its length and on \(others)") : "on \(others)"
             summary =
-                "cannot tell whether \(subject) is cut: it depends \(because); at most \(most) bytes fit "
-                + "(\(keptText(most, certain: certain)))" + perCase
+                "cannot tell whether \(subject) is cut: it depends \(because); at most \(most) bytes fit"
+                + keptBytes(most, certain: certain) + perCase
             findings.append(Rules.sourceDepends.finding(summary))
         }
         return NameBounds(
@@ -241,6 +243,11 @@ enum IOSBounds {
     static func keptText(_ count: Int, certain: [UInt8]) -> String {
         guard count <= certain.count else { return "\(count) bytes" }
         return "\(count) bytes, " + Quote.bytes(Array(certain.prefix(count)))
+    }
+
+    /// ` ("com.exam")` when the first `count` bytes are known, else nothing.
+    static func keptBytes(_ count: Int, certain: [UInt8]) -> String {
+        count <= certain.count ? " (" + Quote.bytes(Array(certain.prefix(count))) + ")" : ""
     }
 
     // MARK: UUIDs
@@ -317,7 +324,7 @@ enum IOSBounds {
     /// Labels the layouts as partial and marks the bytes of placeholders and unknown names.
     static func markPartial(_ r: inout AdvertResult, _ plan: AdvertPlan, label: [String]) {
         guard !label.isEmpty else { return }
-        let text = "partial layout, if " + label.joined(separator: " and ")
+        let text = "partial layout, " + label.joined(separator: " and ")
         r.advertisingData.partial = text
         r.scanResponse.partial = text
         let placeholderCount = plan.unknown.unknownUUIDs.count
@@ -398,7 +405,8 @@ enum IOSBounds {
     static func background(_ plan: AdvertPlan, options: CheckOptions) -> AdvertResult {
         if let dictionary = plan.unknown.dictionary { return unknownDictionary(plan, dictionary, .iosBackground) }
         if plan.iBeacon != nil { return IOSProfile.background(concrete(plan, uuids: [], name: nil), options: options) }
-        let representative = representativeCase(plan, cases: cases(plan))
+        // The name is never advertised in the background: the layout does not depend on it.
+        let representative = representativeCase(plan, cases: cases(plan), withName: false)
         var r = IOSProfile.background(
             concrete(plan, uuids: representative.uuids, name: representativeName(plan)),
             options: options

@@ -153,10 +153,7 @@ enum TextReport {
 
     static func nameText(_ n: NameOutcome) -> String {
         if let bounds = n.bounds {
-            let cut = ["always": "cut in every case", "never": "whole in every case", "unknown": "cannot tell"]
-            return
-                "\(bounds.expression.map(Quote.code) ?? Quote.text(n.requested)) → \(cut[bounds.cut.rawValue] ?? ""): "
-                + bounds.summary
+            return "\(bounds.expression.map(Quote.code) ?? Quote.text(n.requested)) → \(bounds.summary)"
         }
         guard let onAir = n.onAir, let type = n.type, let place = n.placement else {
             return "\(Quote.text(n.requested)) → not advertised"

@@ -11,7 +11,9 @@ struct CommandTests {
         return url.appendingPathComponent("Fixtures/AdvertisingPatterns")
     }()
 
-    static var binary: URL { TestPaths.bleinspectBinary.deletingLastPathComponent().appendingPathComponent("bleinspect-adv") }
+    static var binary: URL {
+        TestPaths.bleinspectBinary.deletingLastPathComponent().appendingPathComponent("bleinspect-adv")
+    }
 
     static func run(_ arguments: [String]) throws -> ProcessResult { try Run.program(binary, arguments) }
 
@@ -27,14 +29,18 @@ struct CommandTests {
         #expect(found.contains("cut whatever `service.uuid` is: at most 22 of 25 bytes fit"))
         #expect(found.contains("128-bit: cut to 8 bytes, \"com.exam\""))
         let json = try Self.run(["--sources", Self.fixture("SeedChat"), "--format", "json"])
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdoutText.utf8)) as? [String: Any])
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.stdoutText.utf8)) as? [String: Any]
+        )
         let results = try #require(document["results"] as? [[String: Any]])
         let foreground = try #require(results.first { $0["profile"] as? String == "ios-foreground" })
         let name = try #require(foreground["localName"] as? [String: Any])
         #expect(name["cut"] as? String == "always")
         #expect(name["maximumBytesOnAir"] as? Int == 22)
         let text = try Self.run(["--sources", Self.fixture("SeedChat")])
-        #expect(text.stdoutText.contains("advertising data (ADV_IND AdvData): partial layout, if `service.uuid` is 16-bit"))
+        #expect(
+            text.stdoutText.contains("advertising data (ADV_IND AdvData): partial layout, if `service.uuid` is 16-bit")
+        )
         #expect(!text.stdoutText.contains(", whole"))
     }
 

@@ -32,7 +32,9 @@ struct TargetGraphTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // Its own scratch path: `swift test` holds the lock on .build.
-        process.arguments = ["swift", "package", "--package-path", root.path, "--scratch-path", scratch.path, "dump-package"]
+        process.arguments = [
+            "swift", "package", "--package-path", root.path, "--scratch-path", scratch.path, "dump-package",
+        ]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
@@ -47,8 +49,12 @@ struct TargetGraphTests {
             var names: [String] = []
             var products: [String] = []
             for dependency in target["dependencies"] as? [[String: Any]] ?? [] {
-                if let byName = dependency["byName"] as? [Any], let first = byName.first as? String { names.append(first) }
-                if let target = dependency["target"] as? [Any], let first = target.first as? String { names.append(first) }
+                if let byName = dependency["byName"] as? [Any], let first = byName.first as? String {
+                    names.append(first)
+                }
+                if let target = dependency["target"] as? [Any], let first = target.first as? String {
+                    names.append(first)
+                }
                 if let product = dependency["product"] as? [Any], let first = product.first as? String {
                     products.append(first)
                 }
@@ -81,7 +87,10 @@ struct TargetGraphTests {
         let products = Set(closure.flatMap { manifest.targets[$0]?.products ?? [] })
         #expect(products.isSubset(of: ["ArgumentParser", "Yams", "SwiftSyntax", "SwiftParser"]), "\(products)")
         for name in closure {
-            #expect(manifest.targets[name]?.type == "regular" || manifest.targets[name]?.type == "executable", "\(name)")
+            #expect(
+                manifest.targets[name]?.type == "regular" || manifest.targets[name]?.type == "executable",
+                "\(name)"
+            )
         }
     }
 
@@ -91,7 +100,9 @@ struct TargetGraphTests {
         for name in Self.closure(of: "bleinspect-adv", in: manifest) {
             let path = manifest.targets[name]?.path ?? "Sources/\(name)"
             let directory = Self.root.appendingPathComponent(path)
-            let files = try #require(FileManager.default.enumerator(atPath: directory.path)).compactMap { $0 as? String }
+            let files = try #require(FileManager.default.enumerator(atPath: directory.path)).compactMap {
+                $0 as? String
+            }
             #expect(!files.isEmpty, "\(name)")
             for file in files where file.hasSuffix(".swift") {
                 let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)

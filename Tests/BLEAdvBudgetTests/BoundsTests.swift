@@ -62,7 +62,10 @@ struct BoundsTests {
     func interpolatedName() throws {
         // No UUIDs: 28 bytes leave 26 for the name; "bitchat-" (8) + anything may or may not fit.
         let open = AdvBudgetEngine.check(
-            Self.source(name: .partial(expression: "\"bitchat-\\(peerID)\"", prefix: "bitchat-", suffix: ""), uuids: []),
+            Self.source(
+                name: .partial(expression: "\"bitchat-\\(peerID)\"", prefix: "bitchat-", suffix: ""),
+                uuids: []
+            ),
             profile: .iosForeground
         )
         #expect(open.name?.bounds?.cut == .unknown)
@@ -77,7 +80,11 @@ struct BoundsTests {
             profile: .iosForeground
         )
         #expect(tight.name?.bounds?.cut == .always)
-        #expect(tight.findings("ios.name.truncated").first?.message.contains("8 bytes, \"bitchat-\"") == true)
+        #expect(
+            tight.findings("ios.name.truncated").first?.message.contains(
+                "at most 8 of at least 9 bytes fit (\"bitchat-\")"
+            ) == true
+        )
     }
 
     @Test("a dictionary or UUID array the sources do not fix: cannot tell, never a pass on an empty layout")
@@ -140,7 +147,12 @@ struct BoundsTests {
             for unknownCount in 0...2 {
                 for nameLength in stride(from: 0, through: 30, by: 3) {
                     for partial in [false, true] where !(unknownCount == 0 && !partial) {
-                        try checkAgainstExact(known: known, unknownCount: unknownCount, nameLength: nameLength, partial: partial)
+                        try checkAgainstExact(
+                            known: known,
+                            unknownCount: unknownCount,
+                            nameLength: nameLength,
+                            partial: partial
+                        )
                     }
                 }
             }
@@ -152,7 +164,10 @@ struct BoundsTests {
         let name: SourceValue =
             partial ? .partial(expression: "name", prefix: text, suffix: "") : .resolved(text)
         let unknowns = (0..<unknownCount).map { SourceValue.unresolved(expression: "u\($0)") }
-        let p = Self.source(name: nameLength == 0 && !partial ? nil : name, uuids: unknowns + known.map { .resolved($0) })
+        let p = Self.source(
+            name: nameLength == 0 && !partial ? nil : name,
+            uuids: unknowns + known.map { .resolved($0) }
+        )
         let verdict = AdvBudgetEngine.check(p, profile: .iosForeground)
         // Every substitution: each unknown UUID at each width; a partial name with 0...30 more bytes.
         var widthCombos: [[Int]] = [[]]
