@@ -204,6 +204,50 @@ struct ObjCScannerTests {
         )
     }
 
+    @Test func subclassAndOtherConstructors() throws {
+        let result = Fixture.scan("GlucosePeripheralManager.m")
+        #expect(result.problems == [])
+        let file = Fixture.path("GlucosePeripheralManager.m")
+        try #require(result.adverts.count == 4)
+        #expect(
+            result.adverts[0]
+                == SourceAdvertisement(
+                    location: Fixture.location("GlucosePeripheralManager.m", 14, 12),
+                    localName: .resolved("Gluco"),
+                    serviceUUIDs: [.resolved("1808")]
+                )
+        )
+        #expect(
+            result.adverts[1]
+                == SourceAdvertisement(
+                    location: Fixture.location("GlucosePeripheralManager.m", 18, 11),
+                    localName: .resolved("Solo")
+                )
+        )
+        #expect(
+            result.adverts[2]
+                == SourceAdvertisement(
+                    location: Fixture.location("GlucosePeripheralManager.m", 22, 11),
+                    serviceUUIDListUnknown: "services",
+                    otherKeys: ["CBAdvertisementDataManufacturerDataKey"]
+                )
+        )
+        #expect(
+            result.adverts[3]
+                == SourceAdvertisement(
+                    location: Fixture.location("GlucosePeripheralManager.m", 35, 11),
+                    localName: .resolved("Later"),
+                    serviceUUIDs: [.resolved("1808"), .unresolved(expression: "extra")],
+                    findings: [
+                        Rules.sourceReader.finding(
+                            "\(file):31:14: `data[CBAdvertisementDataLocalNameKey] = @\"Later\"` is set inside a "
+                                + "nested block (GlucosePeripheralManager.m:31); the reader counts it as always set"
+                        )
+                    ]
+                )
+        )
+    }
+
     @Test func wholeDirectoryInOrder() {
         let files = Fixture.translationUnits
         let result = ObjCAdvertisingScanner().scan(
@@ -212,7 +256,7 @@ struct ObjCScannerTests {
         )
         #expect(result.filesRead == files.map(Fixture.path))
         #expect(result.problems.map(\.file) == [Fixture.path("Broken.m")])
-        #expect(result.adverts.count == 17)
+        #expect(result.adverts.count == 21)
     }
 }
 
