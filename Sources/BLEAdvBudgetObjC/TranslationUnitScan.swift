@@ -113,6 +113,15 @@ struct TranslationUnitScan {
         }
         read.parsed = true
         read.adverts = ObjCCallReader(ast: ast, source: source, mainFile: file, maximumDepth: maximumDepth).adverts()
+        if let problem = read.problems.first {
+            // clang drops what it cannot parse: an entry may be missing from a dictionary read here.
+            let place = [problem.line, problem.column].compactMap { $0 }.map(String.init).joined(separator: ":")
+            let note = Rules.sourceReader.finding(
+                "\(Quote.safe(file))\(place.isEmpty ? "" : ":" + place): clang cannot parse the file; this call is "
+                    + "read from what clang recovered, which may leave out part of it"
+            )
+            for index in read.adverts.indices { read.adverts[index].findings.append(note) }
+        }
         return read
     }
 }

@@ -166,6 +166,14 @@ struct ObjCScannerTests {
         )
         // What clang recovered is still read.
         #expect(result.adverts.map(\.localName) == [.resolved("Half")])
+        #expect(
+            result.adverts.first?.findings == [
+                Rules.sourceReader.finding(
+                    "\(Fixture.path("Broken.m")):9:91: clang cannot parse the file; this call is read from what clang "
+                        + "recovered, which may leave out part of it"
+                )
+            ]
+        )
     }
 
     @Test func objectiveCPlusPlus() {
