@@ -256,6 +256,22 @@ struct ObjCScannerTests {
         )
     }
 
+    @Test func debugInAnIncludedHeaderOnlySplitsTheCallsThatDiffer() {
+        let result = Fixture.scan("FlavorAdvertiser.m")
+        #expect(result.problems == [])
+        let flavored = Fixture.location("FlavorAdvertiser.m", 10, 29)
+        #expect(
+            result.adverts == [
+                SourceAdvertisement(location: flavored, localName: .resolved("Flavor-Beta"), variant: "#if DEBUG"),
+                SourceAdvertisement(location: flavored, localName: .resolved("Flavor"), variant: "without DEBUG"),
+                SourceAdvertisement(
+                    location: Fixture.location("FlavorAdvertiser.m", 14, 29),
+                    localName: .resolved("Plain")
+                ),
+            ]
+        )
+    }
+
     @Test func wholeDirectoryInOrder() {
         let files = Fixture.translationUnits
         let result = ObjCAdvertisingScanner().scan(
@@ -264,7 +280,7 @@ struct ObjCScannerTests {
         )
         #expect(result.filesRead == files.map(Fixture.path))
         #expect(result.problems.map(\.file) == [Fixture.path("Broken.m")])
-        #expect(result.adverts.count == 21)
+        #expect(result.adverts.count == 24)
     }
 }
 
