@@ -66,7 +66,8 @@ enum SourceReading {
         let rule = mentionsCall ? Rules.sourceUnreadableCall : Rules.sourceUnreadable
         return rule.finding(
             "\(place): \(Quote.safe(problem.message))"
-                + (mentionsCall ? "; the file mentions startAdvertising, and that call is not checked" : "")
+                + (mentionsCall
+                    ? "; the file mentions startAdvertising, and a call in what could not be read is not checked" : "")
         )
     }
 
