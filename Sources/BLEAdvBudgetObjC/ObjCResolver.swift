@@ -47,17 +47,8 @@ final class ObjCResolver {
     private var stack: [Int] = []
     private(set) var notes: [String] = []
 
-    /// The public names of the advertisement data keys, with the raw strings they stand for.
-    static let knownKeys: [(name: String, raw: String)] = [
-        ("CBAdvertisementDataLocalNameKey", "kCBAdvDataLocalName"),
-        ("CBAdvertisementDataServiceUUIDsKey", "kCBAdvDataServiceUUIDs"),
-        ("CBAdvertisementDataManufacturerDataKey", "kCBAdvDataManufacturerData"),
-        ("CBAdvertisementDataServiceDataKey", "kCBAdvDataServiceData"),
-        ("CBAdvertisementDataOverflowServiceUUIDsKey", "kCBAdvDataHashedServiceUUIDs"),
-        ("CBAdvertisementDataTxPowerLevelKey", "kCBAdvDataTxPowerLevel"),
-        ("CBAdvertisementDataIsConnectable", "kCBAdvDataIsConnectable"),
-        ("CBAdvertisementDataSolicitedServiceUUIDsKey", "kCBAdvDataSolicitedServiceUUIDs"),
-    ]
+    /// The advertisement data keys, from the engine's one table.
+    static var knownKeys: [(name: String, raw: String)] { AdvertisementKeys.known }
 
     init(ast: ClangAST, source: SourceText, maximumDepth: Int) {
         self.ast = ast
