@@ -24,7 +24,7 @@ extension Resolver {
             beacon.minor = known(fields.minor, "minor", of: written, at: region)
         case .failure(let failure):
             warn(
-                .unresolvedValue,
+                .unresolvedBeacon,
                 at: region,
                 "the region of `\(written)` could not be resolved: \(failure.message); its UUID, major and minor "
                     + "are not known"
@@ -73,7 +73,7 @@ extension Resolver {
         case .success(let value):
             return value
         case .failure(let failure):
-            warn(.unresolvedValue, at: node, "iBeacon \(what) of `\(call)` could not be resolved: \(failure.message)")
+            warn(.unresolvedBeacon, at: node, "iBeacon \(what) of `\(call)` could not be resolved: \(failure.message)")
             return nil
         }
     }

@@ -112,23 +112,32 @@ extension Resolver {
                 )
             }
         }
-        if let scope = declaration.localScope, !declaration.isComputed {
-            let name = declaration.name
-            let start = declaration.node.endPosition
-            let items = Array(scope).filter { $0.position >= start && $0.endPosition <= written.position }
-            let alternatives = assignments(to: name, in: Array(items), before: [])
-            if !alternatives.isEmpty {
-                return choose(
-                    key: "assigned \(declaration.node.id)",
-                    alternatives.map { Alternative(label: $0.labels.joined(separator: ", "), value: $0.value) },
-                    what: "`\(name)` (\(place))",
-                    at: declaration.node
-                )
-            }
+        if !declaration.isComputed, let assigned = localAssignments(of: declaration, written: written, initial: nil) {
+            return assigned
         }
         let how = declaration.isComputed ? "is computed by code" : "has no value in its declaration"
         return .failure(
             Unresolved(reason: "`\(declaration.displayName)` (\(place)) \(how); it is known only at run time")
+        )
+    }
+
+    /// The value a local holds where `written` reads it, when it is assigned between its
+    /// declaration and there: one alternative per branch that assigns it (an `if` without `else`
+    /// keeps `initial` when no branch is taken). Nil when nothing assigns it there.
+    func localAssignments(of declaration: Declaration, written: ExprSyntax, initial: ExprSyntax?)
+        -> Result<ExprSyntax, Unresolved>?
+    {
+        guard let scope = declaration.localScope else { return nil }
+        let start = declaration.node.endPosition
+        let items = Array(scope).filter { $0.position >= start && $0.endPosition <= written.position }
+        let before = initial.map { [(labels: [String](), value: $0)] } ?? []
+        let alternatives = assignments(to: declaration.name, in: items, before: before)
+        guard !alternatives.isEmpty, alternatives.map(\.value.id) != before.map(\.value.id) else { return nil }
+        return choose(
+            key: "assigned \(declaration.node.id)",
+            alternatives.map { Alternative(label: $0.labels.joined(separator: ", "), value: $0.value) },
+            what: "`\(declaration.name)` (\(index.shortLocation(of: declaration.node)))",
+            at: declaration.node
         )
     }
 

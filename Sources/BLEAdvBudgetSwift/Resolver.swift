@@ -536,8 +536,15 @@ final class Resolver {
                 )
             )
         }
+        // A local `var` assigned again before the use is followed to those assignments (not for a
+        // dictionary whose keys are set later: `mutations(of:before:)` reads those).
+        let reassigned =
+            warnIfVar && !declaration.isLet
+            ? declaration.value.flatMap { localAssignments(of: declaration, written: written, initial: $0) } : nil
         let value: ExprSyntax
-        switch declaration.value.map({ .success($0) }) ?? valueWithoutInitialiser(of: declaration, written: written) {
+        switch reassigned ?? declaration.value.map({ .success($0) })
+            ?? valueWithoutInitialiser(of: declaration, written: written)
+        {
         case .success(let found): value = found
         case .failure(let failure): return .failure(failure)
         }
@@ -549,7 +556,7 @@ final class Resolver {
                     + "\(place) is used"
             )
         }
-        if warnIfVar && !declaration.isLet && declaration.value != nil {
+        if warnIfVar && !declaration.isLet && declaration.value != nil && reassigned == nil {
             warn(
                 .variableValue,
                 at: declaration.node,

@@ -186,6 +186,8 @@ public struct SwiftAdvertisingWarning: Sendable, Hashable, CustomStringConvertib
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         /// A local name or one service UUID could not be resolved.
         case unresolvedValue = "unresolved-value"
+        /// The region, UUID, major, minor or measured power of an iBeacon advert could not be resolved.
+        case unresolvedBeacon = "unresolved-beacon"
         /// The service UUIDs value could not be read as an array.
         case unresolvedList = "unresolved-list"
         /// The call's argument could not be followed to a dictionary literal.

@@ -92,7 +92,7 @@ import Testing
                     location: location("App.swift", 3, 18)
                 )
         )
-        #expect(result.allWarnings.map(\.kind) == [.unresolvedDictionary, .unresolvedValue])
+        #expect(result.allWarnings.map(\.kind) == [.unresolvedDictionary, .unresolvedBeacon])
         #expect(
             result.allWarnings.last?.message
                 == "the region of `region.peripheralData(withMeasuredPower: nil)` could not be resolved: `region` is a "
