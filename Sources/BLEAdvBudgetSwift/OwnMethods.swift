@@ -28,7 +28,7 @@ struct OwnMethods {
 
     /// Whether `call`'s argument is evidently one of `argumentTypes`: `T(…)`, or a name declared
     /// with type `T`, initialised with `T(…)`, or a parameter of type `T`.
-    func isOwnCall(_ call: FunctionCallExprSyntax, resolver: Resolver) -> Bool {
+    func isOwnCall(_ call: FunctionCallExprSyntax) -> Bool {
         guard !argumentTypes.isEmpty, let argument = call.arguments.first?.expression else { return false }
         let expr = Resolver.strip(argument)
         if let built = expr.as(FunctionCallExprSyntax.self) { return isInitialiser(built) }

@@ -118,7 +118,7 @@ public struct SwiftAdvertisingScanner: Sendable {
         let ownMethods = OwnMethods(index: index)
         var calls: [SwiftAdvertisingCall] = []
         for unit in index.units {
-            for found in Self.calls(in: unit) where !ownMethods.isOwnCall(found.call, resolver: resolver) {
+            for found in Self.calls(in: unit) where !ownMethods.isOwnCall(found.call) {
                 calls += readVariants(found.call, name: found.name, resolver: resolver)
             }
         }
