@@ -36,10 +36,21 @@ enum SwiftSources {
         switch v.resolution {
         case .resolved(let text): .resolved(text)
         case .unresolved: .unresolved(expression: v.expression)
+        case .partial(let prefix, let suffix, _): .partial(expression: v.expression, prefix: prefix, suffix: suffix)
         }
     }
 
-    /// One call. The reader's notes on values it could not resolve become the engine's
+    static func beacon(_ b: SwiftBeaconAdvertisement) -> SourceBeacon {
+        SourceBeacon(
+            expression: b.expression,
+            uuid: b.uuid,
+            major: b.major,
+            minor: b.minor,
+            measuredPower: b.measuredPower
+        )
+    }
+
+    /// One reading of a call (one per variant, each with its `variant` label). The reader's notes on values it could not resolve become the engine's
     /// `source.unresolved` findings (which name the expression); its other notes, and those on
     /// the call's file, become `source.reader` warnings.
     static func advert(_ call: SwiftAdvertisingCall, fileWarnings: [SwiftAdvertisingWarning]) -> SourceAdvertisement {
@@ -60,12 +71,14 @@ enum SwiftSources {
                 uuids = list.elements.map(value)
             }
         }
-        if case .unresolved(let reason) = call.dictionary,
-            !call.warnings.contains(where: { $0.kind == .unresolvedDictionary })
-        {
-            findings.append(
-                Rules.sourceReader.finding("the dictionary passed to startAdvertising could not be read: \(reason)")
-            )
+        var dictionaryUnknown: String?
+        if case .unresolved(let reason) = call.dictionary {
+            dictionaryUnknown = call.argument
+            if !call.warnings.contains(where: { $0.kind == .unresolvedDictionary }) {
+                findings.append(
+                    Rules.sourceReader.finding("the dictionary passed to startAdvertising could not be read: \(reason)")
+                )
+            }
         }
         return SourceAdvertisement(
             location: location(call.location),
@@ -73,6 +86,9 @@ enum SwiftSources {
             serviceUUIDs: uuids,
             serviceUUIDListUnknown: listUnknown,
             otherKeys: call.otherKeys.map(\.key),
+            dictionaryUnknown: dictionaryUnknown,
+            iBeacon: call.beacon.map(beacon),
+            variant: call.variant,
             findings: findings
         )
     }

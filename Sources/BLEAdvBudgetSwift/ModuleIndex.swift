@@ -29,6 +29,11 @@ struct Declaration {
     let displayName: String
     /// Set for local bindings: the statement list that declares them.
     let localScope: CodeBlockItemListSyntax?
+    /// For a computed property whose getter is more than one expression: the getter's statements
+    /// (its `return`s are followed).
+    var getterBody: CodeBlockItemListSyntax? = nil
+    /// The type written in the declaration (`let name: String`), when there is one.
+    var typeAnnotation: TypeSyntax? = nil
 }
 
 struct EnumCaseInfo {
@@ -41,7 +46,9 @@ struct EnumCaseInfo {
 /// What a name refers to.
 enum Lookup {
     case declaration(Declaration)
-    /// A name bound at run time (a parameter, a loop variable…): the reason says which.
+    /// A parameter of a function declared in the sources, followed to the function's call sites.
+    case parameter(FunctionParameterSyntax, function: FunctionDeclSyntax)
+    /// A name bound at run time (a loop variable, a closure parameter…): the reason says which.
     case runtime(String)
     /// Nothing by that name in the sources: the reason says what was looked for.
     case notFound(String)
@@ -56,6 +63,10 @@ final class ModuleIndex {
     /// Type path (`Outer.Inner`) → member name → declarations.
     private(set) var members: [String: [String: [Declaration]]] = [:]
     private(set) var typePaths = Set<String>()
+    /// The functions declared at file scope (under "") and in each type path, by name.
+    private(set) var functions: [String: [String: [FunctionDeclSyntax]]] = [:]
+    /// Every call in the sources by the name called (`f` of `f(…)`, `a.f(…)`), built when first asked.
+    var callsByName: [String: [FunctionCallExprSyntax]]?
     private var stringEnums = Set<String>()
     private var ambiguous = Set<SyntaxIdentifier>()
 
@@ -114,6 +125,8 @@ final class ModuleIndex {
             let path = Self.typeName(type.extendedType)
             typePaths.insert(path)
             indexMembers(type.memberBlock.members, owner: path)
+        } else if let function = decl.as(FunctionDeclSyntax.self) {
+            functions[owner ?? "", default: [:]][function.name.text, default: []].append(function)
         } else if let cases = decl.as(EnumCaseDeclSyntax.self), let owner {
             for element in cases.elements {
                 let info = EnumCaseInfo(
@@ -177,18 +190,19 @@ final class ModuleIndex {
             if let identifier = binding.pattern.as(IdentifierPatternSyntax.self) {
                 let getter = getterExpression(binding.accessorBlock)
                 let name = identifier.identifier.text
-                result.append(
-                    Declaration(
-                        name: name,
-                        node: Syntax(binding),
-                        value: binding.initializer?.value ?? getter,
-                        isLet: isLet || getter != nil,
-                        isComputed: getter != nil || (binding.initializer == nil && binding.accessorBlock != nil),
-                        enumCase: nil,
-                        displayName: join(owner, name),
-                        localScope: localScope
-                    )
+                var declaration = Declaration(
+                    name: name,
+                    node: Syntax(binding),
+                    value: binding.initializer?.value ?? getter,
+                    isLet: isLet || getter != nil,
+                    isComputed: getter != nil || (binding.initializer == nil && binding.accessorBlock != nil),
+                    enumCase: nil,
+                    displayName: join(owner, name),
+                    localScope: localScope
                 )
+                declaration.getterBody = getter == nil ? getterStatements(binding.accessorBlock) : nil
+                declaration.typeAnnotation = binding.typeAnnotation?.type
+                result.append(declaration)
             } else {
                 for name in boundNames(binding.pattern) {
                     result.append(
@@ -224,7 +238,18 @@ final class ModuleIndex {
         }
     }
 
-    private static func singleExpression(_ items: CodeBlockItemListSyntax) -> ExprSyntax? {
+    /// The statements of a getter, however many.
+    static func getterStatements(_ block: AccessorBlockSyntax?) -> CodeBlockItemListSyntax? {
+        guard let block else { return nil }
+        switch block.accessors {
+        case .getter(let items):
+            return items
+        case .accessors(let accessors):
+            return accessors.first { $0.accessorSpecifier.tokenKind == .keyword(.get) }?.body?.statements
+        }
+    }
+
+    static func singleExpression(_ items: CodeBlockItemListSyntax) -> ExprSyntax? {
         guard items.count == 1, let item = items.first else { return nil }
         switch item.item {
         case .expr(let expression): return expression
@@ -313,18 +338,28 @@ final class ModuleIndex {
             }
             return .notFound("`\(written)` is not declared in the scanned sources")
         }
+        if let path = typePaths(written: typeComponents, enclosing: enclosing).first {
+            if let found = members[path]?[member]?.first { return .declaration(found) }
+            return .notFound("`\(written)`: `\(path)` has no member `\(member)` in the scanned sources")
+        }
+        return .notFound("`\(written)` is not declared in the scanned sources")
+    }
+
+    /// The declared type paths a type written `A.B` may name, in the order Swift tries them: inside
+    /// each enclosing type (innermost first), as written, then the same without the first
+    /// component (a module name).
+    func typePaths(written typeComponents: [String], enclosing: [String]) -> [String] {
         var attempts = [typeComponents]
         if typeComponents.count > 1 { attempts.append(Array(typeComponents.dropFirst())) }
+        var result: [String] = []
         for attempt in attempts {
             let suffix = attempt.joined(separator: ".")
             for prefix in enclosing + [""] {
                 let path = prefix.isEmpty ? suffix : prefix + "." + suffix
-                guard typePaths.contains(path) else { continue }
-                if let found = members[path]?[member]?.first { return .declaration(found) }
-                return .notFound("`\(written)`: `\(path)` has no member `\(member)` in the scanned sources")
+                if typePaths.contains(path) { result.append(path) }
             }
         }
-        return .notFound("`\(written)` is not declared in the scanned sources")
+        return result
     }
 
     /// Local bindings visible at `node`, walking out through statement lists, conditions,
@@ -363,8 +398,9 @@ final class ModuleIndex {
                     return .runtime("`\(name)` is a closure parameter, known only at run time")
                 }
             } else if let function = ancestor.as(FunctionDeclSyntax.self) {
-                if Self.parameterNames(function.signature.parameterClause).contains(name) {
-                    return .runtime("`\(name)` is a parameter of `func \(function.name.text)`, known only at run time")
+                let parameters = function.signature.parameterClause.parameters
+                if let parameter = parameters.last(where: { ($0.secondName ?? $0.firstName).text == name }) {
+                    return .parameter(parameter, function: function)
                 }
             } else if let initializer = ancestor.as(InitializerDeclSyntax.self) {
                 if Self.parameterNames(initializer.signature.parameterClause).contains(name) {

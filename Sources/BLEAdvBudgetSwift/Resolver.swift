@@ -27,6 +27,8 @@ struct DictionaryEntry {
 struct FoundDictionary {
     let literal: SwiftSourceLocation
     var entries: [DictionaryEntry]
+    /// Set for `CLBeaconRegion.peripheralData(withMeasuredPower:)`.
+    var beacon: SwiftBeaconAdvertisement? = nil
 }
 
 enum CoreBluetoothKey: Equatable {
@@ -39,11 +41,22 @@ enum CoreBluetoothKey: Equatable {
 /// Resolves expressions to strings, UUIDs, UUID lists, keys and dictionaries, following constants
 /// through the module index. Depth and cycles are bounded: a declaration already being followed,
 /// or more than `maximumDepth` declarations deep, is unresolved.
+///
+/// Where a value depends on the path taken (branches, `#if`, call sites, returns), the resolver
+/// takes one alternative per choice point as `plan` says (Variants.swift); the scanner reads a
+/// call once per path.
 final class Resolver {
     let index: ModuleIndex
     let maximumDepth: Int
-    private var stack: [(id: SyntaxIdentifier, name: String)] = []
+    /// At most this many alternatives at one choice point, and paths for one call.
+    let maximumVariants: Int
+    /// The declarations, parameters and calls being followed, innermost last.
+    var stack: [(id: SyntaxIdentifier, name: String)] = []
     private var warnings: [SwiftAdvertisingWarning] = []
+    /// The choices of the current path.
+    var plan = VariantPlan()
+    /// The call whose parameters a function's body sees on the current path, by function.
+    var bindings: [SyntaxIdentifier: CallBinding] = [:]
 
     /// The public names of the advertisement data keys, with the raw strings they stand for.
     static let knownKeys: [(name: String, raw: String)] = [
@@ -57,9 +70,18 @@ final class Resolver {
         ("CBAdvertisementDataSolicitedServiceUUIDsKey", "kCBAdvDataSolicitedServiceUUIDs"),
     ]
 
-    init(index: ModuleIndex, maximumDepth: Int) {
+    init(index: ModuleIndex, maximumDepth: Int, maximumVariants: Int) {
         self.index = index
         self.maximumDepth = max(1, maximumDepth)
+        self.maximumVariants = max(1, maximumVariants)
+    }
+
+    /// Starts reading one path of a call.
+    func startPath(script: [Int], collapsed: Bool) {
+        plan.start(script: script, collapsed: collapsed)
+        bindings = [:]
+        stack = []
+        _ = takeWarnings()
     }
 
     // MARK: Warnings
@@ -77,38 +99,14 @@ final class Resolver {
 
     // MARK: Strings
 
+    /// A string known exactly; a partly known one is unresolved with its reason.
     func string(_ expression: ExprSyntax) -> Result<String, Unresolved> {
-        let expr = Self.strip(expression)
-        if let literal = expr.as(StringLiteralExprSyntax.self) { return Self.literalValue(literal) }
-        if let parts = Self.concatenation(expr) {
-            var result = ""
-            for part in parts {
-                switch string(part) {
-                case .success(let text): result += text
-                case .failure(let failure): return .failure(failure)
-                }
+        text(expression).flatMap { value in
+            switch value {
+            case .exact(let string): .success(string)
+            case .partial(_, _, let unknown): .failure(unknown)
             }
-            return .success(result)
         }
-        if let reason = runtimeReason(expr) { return .failure(Unresolved(reason: reason)) }
-        if let rawValue = rawValue(expr) { return rawValue }
-        if let lookup = lookupReference(expr, implicitType: "String") {
-            if case .declaration(let declaration) = lookup, declaration.enumCase != nil {
-                return .failure(Unresolved(reason: "`\(expr.trimmedDescription)` is an enum case, not a string"))
-            }
-            return follow(lookup, written: expr) { self.string($0) }
-        }
-        if let call = expr.as(FunctionCallExprSyntax.self) {
-            let callee = Self.components(of: call.calledExpression)?.joined(separator: ".") ?? ""
-            if ["String", "NSString", "Swift.String", "Foundation.NSString"].contains(callee),
-                call.arguments.count == 1,
-                let argument = call.arguments.first, [nil, "string", "stringLiteral"].contains(argument.label?.text)
-            {
-                return string(argument.expression)
-            }
-            return .failure(Unresolved(reason: "`\(call.trimmedDescription)` is a call, evaluated at run time"))
-        }
-        return .failure(Unresolved(reason: Self.unsupported(expr, expected: "a string literal")))
     }
 
     static func literalValue(_ literal: StringLiteralExprSyntax) -> Result<String, Unresolved> {
@@ -126,13 +124,20 @@ final class Resolver {
     }
 
     /// `Case.name.rawValue` of an enum case with a string raw value.
-    private func rawValue(_ expr: ExprSyntax) -> Result<String, Unresolved>? {
+    func rawValue(_ expr: ExprSyntax) -> Result<String, Unresolved>? {
         guard let member = expr.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "rawValue",
             let base = member.base, let lookup = lookupReference(Self.strip(base), implicitType: nil)
         else { return nil }
         switch lookup {
         case .runtime(let reason), .notFound(let reason):
             return .failure(Unresolved(reason: reason))
+        case .parameter(let parameter, let function):
+            return .failure(
+                Unresolved(
+                    reason: "`\(expr.trimmedDescription)`: `\(parameter.secondName ?? parameter.firstName)` is a "
+                        + "parameter of `func \(function.name.text)`; the raw value of its argument is not followed"
+                )
+            )
         case .declaration(let declaration):
             guard let info = declaration.enumCase else {
                 return .failure(
@@ -153,6 +158,7 @@ final class Resolver {
     /// holding one.
     func uuid(_ expression: ExprSyntax) -> Result<String, Unresolved> {
         let expr = Self.strip(expression)
+        if let followed = followShapes(expr, { self.uuid($0) }) { return followed }
         if let call = expr.as(FunctionCallExprSyntax.self) {
             guard Self.isCBUUIDCall(call) else {
                 return .failure(Unresolved(reason: "`\(call.trimmedDescription)` is a call, evaluated at run time"))
@@ -169,8 +175,8 @@ final class Resolver {
                     warn(
                         .invalidUUID,
                         at: argument.expression,
-                        "`\(call.trimmedDescription)` is given \"\(text)\", which is not a 16-, 32- or 128-bit UUID "
-                            + "string; CBUUID(string:) raises an exception at run time"
+                        "`\(call.trimmedDescription)` is given \"\(text)\", which is not a UUID string CoreBluetooth "
+                            + "accepts (4 or 8 hex digits, optionally after 0x, or 8-4-4-4-12 hex digits)"
                     )
                 }
                 return result
@@ -200,8 +206,9 @@ final class Resolver {
         return .failure(Unresolved(reason: Self.unsupported(expr, expected: "a CBUUID")))
     }
 
-    private func nsuuid(_ expression: ExprSyntax) -> Result<String, Unresolved> {
+    func nsuuid(_ expression: ExprSyntax) -> Result<String, Unresolved> {
         let expr = Self.strip(expression)
+        if let followed = followShapes(expr, { self.nsuuid($0) }) { return followed }
         if let call = expr.as(FunctionCallExprSyntax.self),
             ["UUID", "Foundation.UUID", "NSUUID"].contains(
                 Self.components(of: call.calledExpression)?.joined(separator: ".")
@@ -222,6 +229,7 @@ final class Resolver {
     /// element is resolved on its own.
     func uuidList(_ expression: ExprSyntax) -> Result<[(ExprSyntax, Result<String, Unresolved>)], Unresolved> {
         let expr = Self.strip(expression)
+        if let followed = followShapes(expr, { self.uuidList($0) }) { return followed }
         if let array = expr.as(ArrayExprSyntax.self) {
             return .success(array.elements.map { ($0.expression, uuid($0.expression)) })
         }
@@ -252,10 +260,15 @@ final class Resolver {
         return .failure(Unresolved(reason: Self.unsupported(expr, expected: "an array literal")))
     }
 
+    /// The forms `CBUUID(string:)` accepts: 4 or 8 hex digits, optionally after `0x` or `0X`
+    /// (Apple's own samples write `@"0x2AD2"`), or the 36-character 8-4-4-4-12 form.
     static func isUUIDString(_ text: String) -> Bool {
         let hex = Set("0123456789abcdefABCDEF")
         let groups = text.split(separator: "-", omittingEmptySubsequences: false)
-        if groups.count == 1 { return (text.count == 4 || text.count == 8) && text.allSatisfy(hex.contains) }
+        if groups.count == 1 {
+            let digits = text.hasPrefix("0x") || text.hasPrefix("0X") ? text.dropFirst(2) : Substring(text)
+            return (digits.count == 4 || digits.count == 8) && digits.allSatisfy(hex.contains)
+        }
         return groups.map(\.count) == [8, 4, 4, 4, 12] && groups.allSatisfy { $0.allSatisfy(hex.contains) }
     }
 
@@ -310,6 +323,8 @@ final class Resolver {
     func dictionary(_ expression: ExprSyntax, call: FunctionCallExprSyntax) -> Result<FoundDictionary?, Unresolved> {
         let expr = Self.strip(expression)
         if expr.is(NilLiteralExprSyntax.self) { return .success(nil) }
+        if let beacon = beaconDictionary(expr) { return .success(beacon) }
+        if let followed = followShapes(expr, { self.dictionary($0, call: call) }) { return followed }
         if let literal = expr.as(DictionaryExprSyntax.self) {
             var entries: [DictionaryEntry] = []
             if case .elements(let elements) = literal.content {
@@ -348,16 +363,6 @@ final class Resolver {
             return result
         }
         if let call = expr.as(FunctionCallExprSyntax.self) {
-            if let member = call.calledExpression.as(MemberAccessExprSyntax.self),
-                member.declName.baseName.text == "peripheralData"
-            {
-                return .failure(
-                    Unresolved(
-                        reason: "`\(call.trimmedDescription)` is CLBeaconRegion's iBeacon dictionary (the private key "
-                            + "kCBAdvDataAppleBeaconKey), built at run time"
-                    )
-                )
-            }
             return .failure(Unresolved(reason: "`\(call.trimmedDescription)` is a call, evaluated at run time"))
         }
         return .failure(Unresolved(reason: Self.unsupported(expr, expected: "a dictionary literal")))
@@ -447,7 +452,7 @@ final class Resolver {
     }
 
     /// `target = value` in an unfolded sequence expression.
-    private static func assignment(_ sequence: SequenceExprSyntax) -> (target: ExprSyntax, value: ExprSyntax)? {
+    static func assignment(_ sequence: SequenceExprSyntax) -> (target: ExprSyntax, value: ExprSyntax)? {
         let elements = Array(sequence.elements)
         guard elements.count == 3, elements[1].is(AssignmentExprSyntax.self) else { return nil }
         return (elements[0], elements[2])
@@ -456,7 +461,7 @@ final class Resolver {
     // MARK: Following declarations
 
     /// What a name or member reference refers to, or nil when `expr` is not a reference.
-    private func lookupReference(_ expr: ExprSyntax, implicitType: String?) -> Lookup? {
+    func lookupReference(_ expr: ExprSyntax, implicitType: String?) -> Lookup? {
         if let reference = expr.as(DeclReferenceExprSyntax.self) {
             guard reference.argumentNames == nil else { return nil }
             return index.lookup(name: reference.baseName.text, at: reference)
@@ -478,7 +483,7 @@ final class Resolver {
             !index.typePaths.contains(first)
         {
             switch index.lookup(name: first, at: member) {
-            case .declaration, .runtime:
+            case .declaration, .runtime, .parameter:
                 return .runtime(
                     "`\(expr.trimmedDescription)` is a property of the value `\(first)`, known only at run time"
                 )
@@ -489,7 +494,7 @@ final class Resolver {
         return lookup
     }
 
-    private func follow<T>(
+    func follow<T>(
         _ lookup: Lookup,
         written: ExprSyntax,
         _ body: (ExprSyntax) -> Result<T, Unresolved>
@@ -497,13 +502,17 @@ final class Resolver {
         switch lookup {
         case .runtime(let reason), .notFound(let reason):
             return .failure(Unresolved(reason: reason))
+        case .parameter(let parameter, let function):
+            return withArgument(of: parameter, in: function, written: written, body)
         case .declaration(let declaration):
-            return withValue(of: declaration, written: written, warnIfVar: true, body)
+            return configuration(of: declaration, written: written).flatMap { chosen in
+                withValue(of: chosen, written: written, warnIfVar: true, body)
+            }
         }
     }
 
     /// Runs `body` on the declaration's value, with the declaration on the stack.
-    private func withValue<T>(
+    func withValue<T>(
         of declaration: Declaration,
         written: ExprSyntax,
         warnIfVar: Bool,
@@ -527,13 +536,19 @@ final class Resolver {
                 )
             )
         }
-        guard let value = declaration.value else {
-            let how = declaration.isComputed ? "is computed by code" : "has no value in its declaration"
-            return .failure(
-                Unresolved(reason: "`\(declaration.displayName)` (\(place)) \(how); it is known only at run time")
-            )
+        // A local `var` assigned again before the use is followed to those assignments (not for a
+        // dictionary whose keys are set later: `mutations(of:before:)` reads those).
+        let reassigned =
+            warnIfVar && !declaration.isLet
+            ? declaration.value.flatMap { localAssignments(of: declaration, written: written, initial: $0) } : nil
+        let value: ExprSyntax
+        switch reassigned ?? declaration.value.map({ .success($0) })
+            ?? valueWithoutInitialiser(of: declaration, written: written)
+        {
+        case .success(let found): value = found
+        case .failure(let failure): return .failure(failure)
         }
-        if index.isAmbiguous(declaration) {
+        if index.isAmbiguous(declaration), index.configurations(of: declaration) == nil {
             warn(
                 .ambiguousDeclaration,
                 at: declaration.node,
@@ -541,7 +556,7 @@ final class Resolver {
                     + "\(place) is used"
             )
         }
-        if warnIfVar && !declaration.isLet {
+        if warnIfVar && !declaration.isLet && declaration.value != nil && reassigned == nil {
             warn(
                 .variableValue,
                 at: declaration.node,
@@ -620,7 +635,7 @@ final class Resolver {
 
     /// A better reason for well-known run-time values (`UIDevice.current.name`…), unless the
     /// sources declare a type of that name.
-    private func runtimeReason(_ expr: ExprSyntax) -> String? {
+    func runtimeReason(_ expr: ExprSyntax) -> String? {
         guard let components = Self.components(of: expr), let first = components.first,
             !index.typePaths.contains(first)
         else { return nil }

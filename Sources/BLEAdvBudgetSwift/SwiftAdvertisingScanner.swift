@@ -7,39 +7,64 @@ internal import SwiftSyntax
 /// All the files of one scan form one module: a constant declared in any of them resolves a
 /// reference in any other. What is followed:
 ///
-/// - string literals (escapes resolved, multi-line and raw strings; interpolation is unresolved),
-///   `+` of strings, `String(…)`/`NSString(string:)` of a string;
+/// - string literals (escapes resolved, multi-line and raw strings), interpolation (exact when
+///   every interpolated expression is a string known here, else the literal start and end as a
+///   partial value), `+` of strings (known and unknown parts give a partial value),
+///   `String(…)`/`NSString(string:)` of a string;
 /// - `let` (and, with a warning, `var`) constants at file scope, members of types, enums and
 ///   extensions written `Type.name`, `A.B.name`, `Module.Type.name`, `self.name`, `Self.name` or
-///   just `name` inside the type, computed properties whose getter is one expression, local
-///   bindings (`let`, `var`, `if let`, `guard let`) declared before the use in the same function,
-///   and the raw values of `String` enum cases (`Service.heartRate.rawValue`);
+///   just `name` inside the type, computed properties (one variant per `return`), local bindings
+///   (`let`, `var`, `if let`, `guard let`) declared before the use in the same function, locals
+///   declared without a value and assigned in each branch of an `if` or `switch` (one variant per
+///   branch), ternaries and `if`/`switch` expressions (one variant per branch), and the raw values
+///   of `String` enum cases (`Service.heartRate.rawValue`);
+/// - declarations in the clauses of an `#if`: one variant per clause (`#if DEBUG`, `#else`), the
+///   same clause for every `#if` with the same conditions;
+/// - calls of functions declared in the sources (`Config.advertisementData()`, `name(for: x)`):
+///   one variant per `return`, the parameters bound to the call's arguments;
+/// - parameters, to the arguments of every call of their function in the sources (one variant
+///   per call, labelled `service = Chat.service (call at Chat.swift:40)`); `param.property` to
+///   the argument of that label in the initialiser call that built the argument
+///   (`CBMutableService(type:primary:)` gives `service.uuid`);
 /// - `CBUUID(string:)` with a literal or constant, `CBUUID(nsuuid: UUID(uuidString:))`, a constant
 ///   holding a `CBUUID`, `.name` where a `CBUUID` is expected (`extension CBUUID { static let … }`),
 ///   arrays written inline or held by constants, and `+` of arrays;
 /// - the keys `CBAdvertisementDataLocalNameKey` and `CBAdvertisementDataServiceUUIDsKey`, with or
 ///   without a module prefix, their raw strings (`"kCBAdvDataLocalName"`), or constants holding
 ///   them; every other key is listed in `otherKeys`;
-/// - the call's argument: a dictionary literal, `nil`, or a constant or variable initialised with a
-///   dictionary literal (local, a member of the enclosing type, or global); for a local `var`,
-///   keys set by `d[key] = value` or `d.updateValue(_:forKey:)` before the call are added.
+/// - the call's argument: a dictionary literal, `nil`, a constant or variable initialised with a
+///   dictionary literal (local, a member of the enclosing type, or global), a function's result,
+///   a parameter, or `region.peripheralData(withMeasuredPower:)` (the iBeacon advert, the region
+///   followed to its `CLBeaconRegion` initialiser); for a local `var`, keys set by
+///   `d[key] = value` or `d.updateValue(_:forKey:)` before the call are added.
 ///
 /// Anything else is unresolved with a reason and a warning naming it; nothing is skipped. The
-/// depth of declarations followed is bounded by `maximumResolutionDepth`, and a declaration that
-/// depends on itself (`let a = b; let b = a`) is reported as a cycle.
+/// depth of declarations followed is bounded by `maximumResolutionDepth`; the alternatives at one
+/// choice point, and the variants of one call, by `maximumVariants` (beyond, the value is
+/// unresolved with the reason). A declaration that depends on itself (`let a = b; let b = a`) is
+/// reported as a cycle.
 ///
-/// A call is `startAdvertising` (a plain name or a member: `manager.startAdvertising`) called with
-/// exactly one unlabelled argument and no trailing closure, which is the shape of
-/// `CBPeripheralManager.startAdvertising(_:)`; an app's own `startAdvertising()` with no argument
-/// is not one. `#if` branches are all read.
+/// Which calls are CoreBluetooth's: `startAdvertising` (a plain name or a member:
+/// `manager.startAdvertising`) called with exactly one unlabelled argument and no trailing
+/// closure, the shape of `CBPeripheralManager.startAdvertising(_:)`. So an app's own
+/// `startAdvertising()` with no argument is not one, nor the string `"startAdvertising"` of a
+/// Flutter method channel. One more exception, for an app's own method of the same shape: when the
+/// sources declare `func startAdvertising(_ x: T)` where `T` is a struct, class, enum or actor
+/// declared in the sources (not a dictionary, optional or type alias), a call whose argument is
+/// evidently a `T` (`T(…)`, `T.init(…)`, or a name declared or passed as a `T`) is that method's
+/// and not reported. Every other call is reported, with an unknown dictionary when its argument
+/// cannot be read: a real `CBPeripheralManager` call is never dropped.
 ///
 /// Output strings are raw source text and values; the caller escapes them for its format.
 public struct SwiftAdvertisingScanner: Sendable {
     /// How many declarations deep a reference is followed before it is left unresolved.
     public var maximumResolutionDepth: Int
+    /// How many alternatives one choice point may have, and how many variants one call.
+    public var maximumVariants: Int
 
-    public init(maximumResolutionDepth: Int = 32) {
+    public init(maximumResolutionDepth: Int = 32, maximumVariants: Int = 16) {
         self.maximumResolutionDepth = maximumResolutionDepth
+        self.maximumVariants = maximumVariants
     }
 
     /// Scans files and directories (searched recursively for `*.swift`, skipping hidden entries such
@@ -89,10 +114,13 @@ public struct SwiftAdvertisingScanner: Sendable {
                 )
             }
         }
-        let resolver = Resolver(index: index, maximumDepth: maximumResolutionDepth)
+        let resolver = Resolver(index: index, maximumDepth: maximumResolutionDepth, maximumVariants: maximumVariants)
+        let ownMethods = OwnMethods(index: index)
         var calls: [SwiftAdvertisingCall] = []
         for unit in index.units {
-            calls += Self.calls(in: unit).map { read($0.call, name: $0.name, resolver: resolver) }
+            for found in Self.calls(in: unit) where !ownMethods.isOwnCall(found.call) {
+                calls += readVariants(found.call, name: found.name, resolver: resolver)
+            }
         }
         return SwiftAdvertisingScanResult(files: sources.map(\.path), calls: calls, warnings: warnings)
     }
@@ -123,9 +151,56 @@ public struct SwiftAdvertisingScanner: Sendable {
         return result
     }
 
+    /// Reads a call once per path (see Variants.swift): at most `maximumVariants` paths, else once
+    /// more with every choice unresolved. Paths with the same values are merged.
+    private func readVariants(_ call: FunctionCallExprSyntax, name: TokenSyntax, resolver: Resolver)
+        -> [SwiftAdvertisingCall]
+    {
+        var readings: [SwiftAdvertisingCall] = []
+        var script: [Int]? = []
+        while let current = script {
+            guard readings.count < maximumVariants else {
+                resolver.startPath(script: [], collapsed: true)
+                var collapsed = read(call, name: name, resolver: resolver)
+                collapsed.warnings.insert(
+                    SwiftAdvertisingWarning(
+                        kind: .tooManyVariants,
+                        location: collapsed.location,
+                        message: "this call has more than \(maximumVariants) variants; values chosen by a "
+                            + "condition, configuration or call are left unresolved"
+                    ),
+                    at: 0
+                )
+                return [collapsed]
+            }
+            resolver.startPath(script: current, collapsed: false)
+            var reading = read(call, name: name, resolver: resolver)
+            reading.variant = resolver.plan.label
+            readings.append(reading)
+            script = resolver.plan.next()
+        }
+        return Self.merged(readings)
+    }
+
+    /// The readings with those of the same values merged, their labels joined with " or "; one
+    /// reading left has no label.
+    static func merged(_ readings: [SwiftAdvertisingCall]) -> [SwiftAdvertisingCall] {
+        var result: [SwiftAdvertisingCall] = []
+        for reading in readings {
+            if let same = result.firstIndex(where: { VariantValues($0) == VariantValues(reading) }) {
+                if let label = reading.variant {
+                    result[same].variant = result[same].variant.map { $0 + " or " + label } ?? label
+                }
+            } else {
+                result.append(reading)
+            }
+        }
+        if result.count == 1 { result[0].variant = nil }
+        return result
+    }
+
     private func read(_ call: FunctionCallExprSyntax, name: TokenSyntax, resolver: Resolver) -> SwiftAdvertisingCall {
         let index = resolver.index
-        _ = resolver.takeWarnings()
         guard let argument = call.arguments.first?.expression else {
             return SwiftAdvertisingCall(
                 location: index.location(of: name),
@@ -149,7 +224,12 @@ public struct SwiftAdvertisingScanner: Sendable {
         case .success(nil):
             result.dictionary = .nilArgument
         case .success(let found?):
-            result.dictionary = .literal(found.literal)
+            if let beacon = found.beacon {
+                result.dictionary = .beacon(found.literal)
+                result.beacon = beacon
+            } else {
+                result.dictionary = .literal(found.literal)
+            }
             readEntries(found.entries, into: &result, resolver: resolver)
         }
         result.warnings = resolver.takeWarnings()
@@ -224,12 +304,23 @@ public struct SwiftAdvertisingScanner: Sendable {
 
     private func localName(_ value: ExprSyntax, resolver: Resolver) -> SwiftAdvertisingValue {
         let written = value.trimmedDescription
-        switch resolver.string(value) {
-        case .success(let name):
+        switch resolver.text(value) {
+        case .success(.exact(let name)):
             return SwiftAdvertisingValue(
                 expression: written,
                 location: resolver.index.location(of: value),
                 resolution: .resolved(name)
+            )
+        case .success(.partial(let prefix, let suffix, let unknown)):
+            resolver.warn(
+                .unresolvedValue,
+                at: value,
+                "local name `\(written)` is known only in part: \(unknown.message)"
+            )
+            return SwiftAdvertisingValue(
+                expression: written,
+                location: resolver.index.location(of: value),
+                resolution: .partial(prefix: prefix, suffix: suffix, reason: unknown.message)
             )
         case .failure(let failure):
             resolver.warn(

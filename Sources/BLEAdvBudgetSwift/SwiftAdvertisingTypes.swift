@@ -39,6 +39,9 @@ public struct SwiftAdvertisingValue: Sendable, Hashable {
         /// The value is not known from the sources. `reason` names the expression that could not
         /// be read and why, with the constants followed to reach it.
         case unresolved(reason: String)
+        /// A string whose literal parts around a run-time part are known: `"bitchat-\(peerID)"` is
+        /// prefix `"bitchat-"`, suffix `""`. `reason` says what is not known, as for `unresolved`.
+        case partial(prefix: String, suffix: String, reason: String)
     }
 
     /// The expression as written where the value is given (for a UUID taken from a constant
@@ -60,10 +63,12 @@ public struct SwiftAdvertisingValue: Sendable, Hashable {
         return nil
     }
 
-    /// Why the value is unresolved, or nil when resolved.
+    /// Why the value is unresolved (or only partly known), or nil when resolved.
     public var unresolvedReason: String? {
-        if case .unresolved(let reason) = resolution { return reason }
-        return nil
+        switch resolution {
+        case .resolved: nil
+        case .unresolved(let reason), .partial(_, _, let reason): reason
+        }
     }
 }
 
@@ -132,6 +137,36 @@ public struct SwiftAdvertisingOtherKey: Sendable, Hashable {
     }
 }
 
+/// The dictionary of `CLBeaconRegion.peripheralData(withMeasuredPower:)`: an iBeacon advert. A
+/// value nil here is not known from the sources (there is a warning naming it), except
+/// `measuredPower`, which is also nil for `nil` (the device's own calibrated value).
+public struct SwiftBeaconAdvertisement: Sendable, Hashable {
+    /// The `peripheralData(withMeasuredPower:)` call as written.
+    public var expression: String
+    public var location: SwiftSourceLocation
+    /// The proximity UUID string as written in `UUID(uuidString:)`.
+    public var uuid: String?
+    public var major: Int?
+    public var minor: Int?
+    public var measuredPower: Int?
+
+    public init(
+        expression: String,
+        location: SwiftSourceLocation,
+        uuid: String? = nil,
+        major: Int? = nil,
+        minor: Int? = nil,
+        measuredPower: Int? = nil
+    ) {
+        self.expression = expression
+        self.location = location
+        self.uuid = uuid
+        self.major = major
+        self.minor = minor
+        self.measuredPower = measuredPower
+    }
+}
+
 /// Where the dictionary of a `startAdvertising` call came from.
 public enum SwiftAdvertisingDictionarySource: Sendable, Hashable {
     /// A dictionary literal, given in the call or as the initial value of the constant or variable
@@ -139,6 +174,9 @@ public enum SwiftAdvertisingDictionarySource: Sendable, Hashable {
     case literal(SwiftSourceLocation)
     /// `startAdvertising(nil)`: advertising with no data of the app's.
     case nilArgument
+    /// `CLBeaconRegion.peripheralData(withMeasuredPower:)`, possibly with keys added later; the
+    /// location is the `peripheralData` call's, the values are in `SwiftAdvertisingCall.beacon`.
+    case beacon(SwiftSourceLocation)
     /// The argument could not be followed to a dictionary literal; nothing of it is known.
     case unresolved(reason: String)
 }
@@ -148,6 +186,8 @@ public struct SwiftAdvertisingWarning: Sendable, Hashable, CustomStringConvertib
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         /// A local name or one service UUID could not be resolved.
         case unresolvedValue = "unresolved-value"
+        /// The region, UUID, major, minor or measured power of an iBeacon advert could not be resolved.
+        case unresolvedBeacon = "unresolved-beacon"
         /// The service UUIDs value could not be read as an array.
         case unresolvedList = "unresolved-list"
         /// The call's argument could not be followed to a dictionary literal.
@@ -160,10 +200,14 @@ public struct SwiftAdvertisingWarning: Sendable, Hashable, CustomStringConvertib
         case conditionalValue = "conditional-value"
         /// A `var` was read: its initial value is used, though it may change at run time.
         case variableValue = "variable-value"
-        /// A `CBUUID(string:)` argument that is not a 16-, 32- or 128-bit UUID string.
+        /// A `CBUUID(string:)` argument that is not a UUID string CoreBluetooth accepts.
         case invalidUUID = "invalid-uuid"
-        /// A name declared more than once (for example in two `#if` branches); the first is used.
+        /// A name declared more than once outside `#if` alternatives (for example in two files of
+        /// different modules scanned together); the first is used.
         case ambiguousDeclaration = "ambiguous-declaration"
+        /// A value with more alternatives (branches, `#if` clauses, call sites, returns) than the
+        /// reader lists, or followed through more calls than it follows.
+        case tooManyVariants = "too-many-variants"
         /// A file that does not parse; what swift-syntax recovered from it was still read.
         case parseError = "parse-error"
         /// A file that is not valid UTF-8; it was read with replacement characters.
@@ -185,10 +229,19 @@ public struct SwiftAdvertisingWarning: Sendable, Hashable, CustomStringConvertib
     public var description: String { "\(location): warning: \(message)" }
 }
 
-/// One `startAdvertising(_:)` call and what its dictionary holds.
+/// One `startAdvertising(_:)` call and what its dictionary holds, on one path to it.
+///
+/// A call whose values depend on the path taken (an `if`/`else` or `switch` assigning a value, a
+/// ternary, `#if` alternatives, a parameter with several call sites, a function with several
+/// `return`s) is reported once per path, each with its `variant`; paths giving the same values are
+/// reported once, their labels joined with " or ".
 public struct SwiftAdvertisingCall: Sendable, Hashable {
     /// Where the name `startAdvertising` is written in the call.
     public var location: SwiftSourceLocation
+    /// The path this reading holds for, its choices joined with ", ": `#if DEBUG`,
+    /// `if pm5Mode (Rower.swift:12)`, `service = ChatService.service (call at Chat.swift:40)`; nil
+    /// when the call has one path.
+    public var variant: String?
     /// The call's argument as written.
     public var argument: String
     public var dictionary: SwiftAdvertisingDictionarySource
@@ -200,19 +253,25 @@ public struct SwiftAdvertisingCall: Sendable, Hashable {
     public var serviceUUIDs: SwiftServiceUUIDList?
     /// Every other key, in the order written.
     public var otherKeys: [SwiftAdvertisingOtherKey]
+    /// The iBeacon advert, when the dictionary is `CLBeaconRegion.peripheralData(withMeasuredPower:)`.
+    public var beacon: SwiftBeaconAdvertisement?
     /// This call's warnings: every unresolved value, list, key or dictionary has one that names it.
     public var warnings: [SwiftAdvertisingWarning]
 
     public init(
         location: SwiftSourceLocation,
+        variant: String? = nil,
         argument: String,
         dictionary: SwiftAdvertisingDictionarySource,
         localName: SwiftAdvertisingValue? = nil,
         serviceUUIDs: SwiftServiceUUIDList? = nil,
         otherKeys: [SwiftAdvertisingOtherKey] = [],
+        beacon: SwiftBeaconAdvertisement? = nil,
         warnings: [SwiftAdvertisingWarning] = []
     ) {
         self.location = location
+        self.variant = variant
+        self.beacon = beacon
         self.argument = argument
         self.dictionary = dictionary
         self.localName = localName
@@ -226,7 +285,8 @@ public struct SwiftAdvertisingCall: Sendable, Hashable {
 public struct SwiftAdvertisingScanResult: Sendable, Hashable {
     /// The Swift files read, in the order read.
     public var files: [String]
-    /// The calls, ordered by file (in `files` order), then line and column.
+    /// The calls, ordered by file (in `files` order), then line and column; a call with several
+    /// variants is listed once per variant, in the order its paths were enumerated.
     public var calls: [SwiftAdvertisingCall]
     /// Warnings about files: ones that do not parse, or are not UTF-8.
     public var warnings: [SwiftAdvertisingWarning]

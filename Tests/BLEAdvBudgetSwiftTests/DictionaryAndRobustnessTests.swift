@@ -48,7 +48,9 @@ import Testing
             }
             """
         )
-        let reason = "`data` is a parameter of `func advertise`, known only at run time"
+        let reason =
+            "`data` is a parameter of `func advertise`, and no call of `advertise(_:)` is in the scanned sources; "
+            + "known only at run time"
         #expect(call.dictionary == .unresolved(reason: reason))
         #expect(call.localName == nil && call.serviceUUIDs == nil)
         #expect(
@@ -62,6 +64,8 @@ import Testing
         )
     }
 
+    /// A call's result is unresolved; the beacon dictionary is the beacon advert, its region
+    /// (a parameter with no call) unknown with a warning.
     @Test func callArgumentsAreUnresolved() throws {
         let result = scan([
             (
@@ -78,14 +82,23 @@ import Testing
         #expect(
             result.calls.map(\.dictionary) == [
                 .unresolved(reason: "`makeAdvertisement()` is a call, evaluated at run time"),
-                .unresolved(
-                    reason: "`region.peripheralData(withMeasuredPower: nil)` is CLBeaconRegion's iBeacon dictionary "
-                        + "(the private key kCBAdvDataAppleBeaconKey), built at run time (reached through `beacon` at "
-                        + "App.swift:3)"
-                ),
+                .beacon(location("App.swift", 3, 18)),
             ]
         )
-        #expect(result.allWarnings.map(\.kind) == [.unresolvedDictionary, .unresolvedDictionary])
+        #expect(
+            result.calls.last?.beacon
+                == SwiftBeaconAdvertisement(
+                    expression: "region.peripheralData(withMeasuredPower: nil)",
+                    location: location("App.swift", 3, 18)
+                )
+        )
+        #expect(result.allWarnings.map(\.kind) == [.unresolvedDictionary, .unresolvedBeacon])
+        #expect(
+            result.allWarnings.last?.message
+                == "the region of `region.peripheralData(withMeasuredPower: nil)` could not be resolved: `region` is a "
+                + "parameter of `func b`, and no call of `b(region:)` is in the scanned sources; known only at run "
+                + "time; its UUID, major and minor are not known"
+        )
     }
 
     @Test func localVarWithKeysSetLater() throws {

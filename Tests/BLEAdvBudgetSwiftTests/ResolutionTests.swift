@@ -46,7 +46,8 @@ import Testing
         #expect(call.warnings.isEmpty)
     }
 
-    @Test func interpolationIsUnresolvedAndNamed() throws {
+    /// The literal start is kept (issue 24: the engine counts at least its bytes).
+    @Test func interpolationIsPartialAndNamed() throws {
         let call = try scanOne(
             #"""
             let serial = 42
@@ -56,14 +57,14 @@ import Testing
             """#
         )
         let reason = #"`"Thermo-\(serial)"` uses string interpolation, known only at run time"#
-        #expect(call.localName?.resolution == .unresolved(reason: reason))
+        #expect(call.localName?.resolution == .partial(prefix: "Thermo-", suffix: "", reason: reason))
         #expect(call.localName?.expression == #""Thermo-\(serial)""#)
         #expect(
             call.warnings == [
                 SwiftAdvertisingWarning(
                     kind: .unresolvedValue,
                     location: location("App.swift", 3, 58),
-                    message: #"local name `"Thermo-\(serial)"` could not be resolved: "# + reason
+                    message: #"local name `"Thermo-\(serial)"` is known only in part: "# + reason
                 )
             ]
         )
@@ -190,7 +191,8 @@ import Testing
         )
         #expect(
             result.calls[4].localName?.unresolvedReason
-                == "`title` is a parameter of `func fourth`, known only at run time"
+                == "`title` is a parameter of `func fourth`, and no call of `fourth(title:)` is in the scanned sources; "
+                + "known only at run time"
         )
     }
 
@@ -258,20 +260,37 @@ import Testing
         )
     }
 
-    @Test func ifConfigBranchesAreAmbiguous() throws {
+    /// Was: the first clause with an ambiguity warning (issue 24: one variant per clause).
+    @Test func ifConfigBranchesAreVariants() throws {
+        let result = scan([
+            (
+                "App.swift",
+                """
+                #if DEBUG
+                let advertisedName = "Debug"
+                #else
+                let advertisedName = "Release"
+                #endif
+                func go() { m.startAdvertising([CBAdvertisementDataLocalNameKey: advertisedName]) }
+                """
+            )
+        ])
+        #expect(result.calls.map(\.variant) == ["#if DEBUG", "#else"])
+        #expect(result.calls.map(name) == ["Debug", "Release"])
+        #expect(result.allWarnings.isEmpty)
+    }
+
+    /// The same name in two files (not `#if` clauses) is still ambiguous.
+    @Test func sameNameInTwoFilesIsAmbiguous() throws {
         let call = try scanOne(
             """
-            #if DEBUG
-            let advertisedName = "Debug"
-            #else
-            let advertisedName = "Release"
-            #endif
             func go() { m.startAdvertising([CBAdvertisementDataLocalNameKey: advertisedName]) }
-            """
+            """,
+            others: [("A.swift", #"let advertisedName = "A""#), ("B.swift", #"let advertisedName = "B""#)]
         )
-        #expect(name(call) == "Debug")
+        #expect(name(call) == "A")
+        #expect(call.variant == nil)
         #expect(call.warnings.map(\.kind) == [.ambiguousDeclaration])
-        #expect(call.warnings.first?.location == location("App.swift", 2, 5))
     }
 }
 
@@ -448,8 +467,9 @@ import Testing
         #expect(call.otherKeys.first?.isKeyResolved == false)
         #expect(
             call.warnings.first?.message
-                == "key `key` could not be resolved: `key` is a parameter of `func go`, known only at run time; "
-                + "if it is the local name or service UUIDs key, that value is not checked"
+                == "key `key` could not be resolved: `key` is a parameter of `func go`, and no call of `go(key:)` is in "
+                + "the scanned sources; known only at run time; if it is the local name or service UUIDs key, that "
+                + "value is not checked"
         )
     }
 

@@ -94,15 +94,13 @@ import Testing
         let call = try #require(result.calls.count == 4 ? result.calls[1] : nil)
         let pairing = Self.file("PairingAdvertiser.swift")
         #expect(call.dictionary == .literal(SwiftSourceLocation(file: pairing, line: 15, column: 44)))
-        let reason =
-            #"`"Thermo \(UIDevice.current.name)"` uses string interpolation, known only at run time "#
-            + "(reached through `PairingConstants.advertisedName` at \(Self.file("AdvertisingConstants.swift")):32)"
+        let reason = #"`"Thermo \(UIDevice.current.name)"` uses string interpolation, known only at run time"#
         #expect(
             call.localName
                 == SwiftAdvertisingValue(
                     expression: "PairingConstants.advertisedName",
                     location: SwiftSourceLocation(file: pairing, line: 16, column: 46),
-                    resolution: .unresolved(reason: reason)
+                    resolution: .partial(prefix: "Thermo ", suffix: "", reason: reason)
                 )
         )
         #expect(call.serviceUUIDs?.resolvedUUIDs == ["C007"])
@@ -123,42 +121,40 @@ import Testing
                 SwiftAdvertisingWarning(
                     kind: .unresolvedValue,
                     location: SwiftSourceLocation(file: pairing, line: 16, column: 46),
-                    message: "local name `PairingConstants.advertisedName` could not be resolved: " + reason
+                    message: "local name `PairingConstants.advertisedName` is known only in part: " + reason
                 )
             ]
         )
     }
 
-    /// BeaconAdvertiser.swift:17: the dictionary comes from CLBeaconRegion at run time.
-    @Test func beaconDictionaryIsUnresolvedNotSkipped() throws {
+    /// BeaconAdvertiser.swift:17: the iBeacon advert of a CLBeaconRegion, its UUID (a member
+    /// constant unwrapped by `guard let`), major and minor followed (was: an unresolved
+    /// dictionary; issue 24).
+    @Test func beaconDictionaryIsTheBeaconAdvert() throws {
         let call = try #require(result.calls.count == 4 ? result.calls[0] : nil)
         let beacon = Self.file("BeaconAdvertiser.swift")
-        let reason =
-            "`region.peripheralData(withMeasuredPower: nil)` is CLBeaconRegion's iBeacon dictionary (the private "
-            + "key kCBAdvDataAppleBeaconKey), built at run time (reached through `beaconData` at \(beacon):16)"
-        #expect(call.dictionary == .unresolved(reason: reason))
-        #expect(call.localName == nil && call.serviceUUIDs == nil && call.otherKeys.isEmpty)
+        #expect(call.dictionary == .beacon(SwiftSourceLocation(file: beacon, line: 16, column: 26)))
         #expect(
-            call.warnings == [
-                SwiftAdvertisingWarning(
-                    kind: .unresolvedDictionary,
-                    location: SwiftSourceLocation(file: beacon, line: 17, column: 37),
-                    message: "advertisement data `beaconData` could not be resolved: " + reason
+            call.beacon
+                == SwiftBeaconAdvertisement(
+                    expression: "region.peripheralData(withMeasuredPower: nil)",
+                    location: SwiftSourceLocation(file: beacon, line: 16, column: 26),
+                    uuid: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0",
+                    major: 1,
+                    minor: 7
                 )
-            ]
         )
+        #expect(call.localName == nil && call.serviceUUIDs == nil && call.otherKeys.isEmpty)
+        #expect(call.warnings.isEmpty)
     }
 
     @Test func everyWarningNamesWhatItCouldNotRead() {
-        #expect(result.allWarnings.map(\.kind) == [.unresolvedDictionary, .unresolvedValue])
+        #expect(result.allWarnings.map(\.kind) == [.unresolvedValue])
         #expect(
             result.allWarnings.map {
                 String($0.description.dropFirst(Self.directory.count + 1).prefix { $0 != "`" })
             }
-                == [
-                    "BeaconAdvertiser.swift:17:37: warning: advertisement data ",
-                    "PairingAdvertiser.swift:16:46: warning: local name ",
-                ]
+                == ["PairingAdvertiser.swift:16:46: warning: local name "]
         )
     }
 }

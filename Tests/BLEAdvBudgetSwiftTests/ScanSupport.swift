@@ -2,8 +2,8 @@ import BLEAdvBudgetSwift
 import Testing
 
 /// Scans inline sources as one module.
-func scan(_ files: [(String, String)], depth: Int = 32) -> SwiftAdvertisingScanResult {
-    SwiftAdvertisingScanner(maximumResolutionDepth: depth).scan(
+func scan(_ files: [(String, String)], depth: Int = 32, variants: Int = 16) -> SwiftAdvertisingScanResult {
+    SwiftAdvertisingScanner(maximumResolutionDepth: depth, maximumVariants: variants).scan(
         sources: files.map { SwiftSourceFile(path: $0.0, text: $0.1) }
     )
 }
