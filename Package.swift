@@ -119,6 +119,7 @@ let package = Package(
         .target(
             name: "BLEAdvBudgetSwift",
             dependencies: [
+                "BLEAdvBudget",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
             ]

@@ -395,7 +395,7 @@ enum IOSBounds {
         if unknown.contains("minor") { offsets.formUnion(27..<29) }
         if unknown.contains("measured power") { offsets.insert(29) }
         r.advertisingData.unknownOffsets = offsets
-        let label = "partial layout: the iBeacon's \(unknown.joined(separator: ", ")) are not known (shown as ??)"
+        let label = "partial layout, the iBeacon values not known shown as ?? (\(unknown.joined(separator: ", ")))"
         r.advertisingData.partial = label
         return r
     }

@@ -6,20 +6,24 @@
 //
 // 1. **Plan files** (YAML or JSON, docs/ADV-BUDGET.md): `PlanFile.load(path:)` → `[AdvertPlan]`.
 //
-// 2. **Swift sources** (`--swift`, built in the `BLEAdvBudgetSwift` target, not here). For each
-//    `startAdvertising` call the reader fills one `SourceAdvertisement`:
+// 2. **Swift and Objective-C sources** (`--sources`, read in the `BLEAdvBudgetSwift` and
+//    `BLEAdvBudgetObjC` targets, not here). For each `startAdvertising` call, and each path
+//    through it (`variant`: a branch, an `#if` configuration, a call site of a parameter), the
+//    reader fills one `SourceAdvertisement`:
 //      - `location`: file, line and column of the call;
-//      - `localName`: `.resolved("text")` or `.unresolved(expression: "Config.name")`, nil when the
-//        dictionary has no `CBAdvertisementDataLocalNameKey`;
-//      - `serviceUUIDs`: one `SourceValue` per array element, the UUID *string* as written in
-//        `CBUUID(string:)` (e.g. "180A" or a 128-bit string), or `.unresolved(expression:)`. A
-//        whole array that cannot be resolved is one `.unresolved` element naming the expression;
-//      - `otherKeys`: every other key of the dictionary as written (e.g.
-//        "CBAdvertisementDataManufacturerDataKey"), so that iOS's dropped keys are reported;
-//      - `findings`: anything else the reader wants reported for this call.
-//    It then calls `AdvertPlan(source:)` and passes the plans to
-//    `AdvBudgetEngine.check(_:platforms:options:)` or `AdvBudgetRunner.run(plans:raw:platforms:…)`. Unresolved values become `source.unresolved` warnings
-//    that name the expression; invalid UUID strings become `source.uuid.invalid` errors. Nothing is
+//      - `localName`: `.resolved("text")`, `.partial(expression:prefix:suffix:)` (an interpolated
+//        or formatted name) or `.unresolved(expression: "Config.name")`, nil when the dictionary
+//        has no `CBAdvertisementDataLocalNameKey`;
+//      - `serviceUUIDs`: one `SourceValue` per array element, the UUID *string* as written
+//        (e.g. "180A", "0x180D" or a 128-bit string), or `.unresolved(expression:)`; an array of
+//        unknown length is `serviceUUIDListUnknown` instead;
+//      - `dictionaryUnknown`, `iBeacon` (`CLBeaconRegion.peripheralData`), `otherKeys` (every
+//        other key as written, so that iOS's dropped keys are reported), and `findings`.
+//    It then calls `AdvertPlan(source:)` (SourcePlan.swift) and passes the plans to
+//    `AdvBudgetEngine.check(_:platforms:options:)` or `AdvBudgetRunner.run(plans:raw:…)`.
+//    Unknown values become `UnknownParts` with `source.unresolved` warnings naming the
+//    expression, and the iOS checks give what holds for every value they can take
+//    (IOSBounds.swift); invalid UUID strings become `source.uuid.invalid` errors. Nothing is
 //    silently skipped.
 //
 // 3. **Captures** (`--capture`, built elsewhere). For each advert set by the host (HCI LE Set

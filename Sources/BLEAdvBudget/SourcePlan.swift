@@ -115,8 +115,9 @@ extension AdvertPlan {
             if !unknown.beaconValues.isEmpty {
                 findings.append(
                     Rules.sourceUnresolved.finding(
-                        "\(Quote.code(source.expression)): the iBeacon's \(unknown.beaconValues.joined(separator: ", ")) "
-                            + "are not known from the sources; the advert's size does not depend on them"
+                        "\(Quote.code(source.expression)): not known from the sources: the iBeacon's "
+                            + unknown.beaconValues.joined(separator: ", ")
+                            + "; the advert's size does not depend on them"
                     )
                 )
             }

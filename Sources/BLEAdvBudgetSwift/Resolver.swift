@@ -1,3 +1,4 @@
+internal import BLEAdvBudget
 internal import SwiftParser
 internal import SwiftSyntax
 
@@ -58,17 +59,8 @@ final class Resolver {
     /// The call whose parameters a function's body sees on the current path, by function.
     var bindings: [SyntaxIdentifier: CallBinding] = [:]
 
-    /// The public names of the advertisement data keys, with the raw strings they stand for.
-    static let knownKeys: [(name: String, raw: String)] = [
-        ("CBAdvertisementDataLocalNameKey", "kCBAdvDataLocalName"),
-        ("CBAdvertisementDataServiceUUIDsKey", "kCBAdvDataServiceUUIDs"),
-        ("CBAdvertisementDataManufacturerDataKey", "kCBAdvDataManufacturerData"),
-        ("CBAdvertisementDataServiceDataKey", "kCBAdvDataServiceData"),
-        ("CBAdvertisementDataOverflowServiceUUIDsKey", "kCBAdvDataHashedServiceUUIDs"),
-        ("CBAdvertisementDataTxPowerLevelKey", "kCBAdvDataTxPowerLevel"),
-        ("CBAdvertisementDataIsConnectable", "kCBAdvDataIsConnectable"),
-        ("CBAdvertisementDataSolicitedServiceUUIDsKey", "kCBAdvDataSolicitedServiceUUIDs"),
-    ]
+    /// The advertisement data keys, from the engine's one table.
+    static var knownKeys: [(name: String, raw: String)] { AdvertisementKeys.known }
 
     init(index: ModuleIndex, maximumDepth: Int, maximumVariants: Int) {
         self.index = index

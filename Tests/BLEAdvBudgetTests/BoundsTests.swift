@@ -133,7 +133,7 @@ struct BoundsTests {
             r.advertisingData.hex(separator: "")
                 == "02011A1AFF4C000215E2C56DB5DFFB48D2B060D0F5A71096E00001??????"
         )
-        #expect(r.advertisingData.partial?.contains("minor, measured power") == true)
+        #expect(r.advertisingData.partial?.contains("(minor, measured power)") == true)
         let background = AdvBudgetEngine.check(p, profile: .iosBackground)
         #expect(background.rules.contains("ios.background.ibeacon-stops"))
     }
