@@ -41,7 +41,13 @@ struct ClangRunner {
     }
 
     /// The arguments for one translation unit.
-    func arguments(file: String, headerSearchPaths: [String], defines: [String], dependencyFile: String) -> [String] {
+    func arguments(
+        file: String,
+        headerSearchPaths: [String],
+        defines: [String],
+        dependencyFile: String,
+        standIns: String? = nil
+    ) -> [String] {
         let language = file.lowercased().hasSuffix(".mm") ? "objective-c++" : "objective-c"
         var arguments = [
             "-x", language, "-fsyntax-only", "-fobjc-arc", "-fblocks", "-fobjc-runtime=ios-15.0",
@@ -51,13 +57,21 @@ struct ClangRunner {
         ]
         for directory in headerSearchPaths { arguments += ["-I", directory] }
         arguments += ["-isystem", stubDirectory]
+        if let standIns { arguments += ["-isystem", standIns] }
         arguments += defines.map { "-D\($0)" }
         arguments.append(file)
         return arguments
     }
 
-    /// Runs clang on `file`; `tag` names this run's output files.
-    func run(file: String, headerSearchPaths: [String], defines: [String], tag: String) throws(Failure) -> Run {
+    /// Runs clang on `file`; `tag` names this run's output files; `standIns` is the folder of this
+    /// file's empty stand-ins for headers not found (MissingHeaders).
+    func run(
+        file: String,
+        headerSearchPaths: [String],
+        defines: [String],
+        tag: String,
+        standIns: String? = nil
+    ) throws(Failure) -> Run {
         let output = workDirectory.appendingPathComponent("\(tag).json")
         let errors = workDirectory.appendingPathComponent("\(tag).err")
         let dependencies = workDirectory.appendingPathComponent("\(tag).d")
@@ -70,7 +84,8 @@ struct ClangRunner {
             file: file,
             headerSearchPaths: headerSearchPaths,
             defines: defines,
-            dependencyFile: dependencies.path
+            dependencyFile: dependencies.path,
+            standIns: standIns
         )
         do {
             guard FileManager.default.createFile(atPath: output.path, contents: nil),

@@ -76,15 +76,33 @@ struct TranslationUnitScan {
 
     private func parse(defines: [String], tag: String, source: SourceText) -> Read {
         var read = Read()
-        let run: ClangRunner.Run
-        do throws(ClangRunner.Failure) {
-            run = try runner.run(file: file, headerSearchPaths: headerSearchPaths, defines: defines, tag: tag)
-        } catch {
-            read.problems.append(SourceProblem(file: file, message: error.message))
-            return read
+        var run: ClangRunner.Run
+        // Headers not found get empty stand-ins, in a folder of this run's own, and clang runs again.
+        let standIns = runner.workDirectory.appendingPathComponent("\(tag)-stand-ins", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: standIns) }
+        var stoodIn: [String] = []
+        while true {
+            do throws(ClangRunner.Failure) {
+                run = try runner.run(
+                    file: file,
+                    headerSearchPaths: headerSearchPaths,
+                    defines: defines,
+                    tag: tag,
+                    standIns: standIns.path
+                )
+            } catch {
+                read.problems.append(SourceProblem(file: file, message: error.message))
+                return read
+            }
+            guard stoodIn.count < MissingHeaders.maximum, let header = MissingHeaders.missing(in: run.diagnostics),
+                !stoodIn.contains(header), MissingHeaders.standIn(header, in: standIns)
+            else { break }
+            stoodIn.append(header)
         }
         read.dependencies = run.dependencies
-        if let problem = ClangDiagnostics.problem(file: file, status: run.status, diagnostics: run.diagnostics) {
+        let standInText = stoodIn.map { Quote.safe($0) }.joined(separator: ", ")
+        if var problem = ClangDiagnostics.problem(file: file, status: run.status, diagnostics: run.diagnostics) {
+            if !stoodIn.isEmpty { problem.message += " (with empty stand-ins for headers not found: \(standInText))" }
             read.problems.append(problem)
         }
         guard !run.ast.isEmpty else {
@@ -113,6 +131,13 @@ struct TranslationUnitScan {
         }
         read.parsed = true
         read.adverts = ObjCCallReader(ast: ast, source: source, mainFile: file, maximumDepth: maximumDepth).adverts()
+        if !stoodIn.isEmpty {
+            let note = Rules.sourceReader.finding(
+                "\(Quote.safe(file)) includes headers that are not among the sources (\(standInText)); it was read "
+                    + "with empty stand-ins for them: a macro of theirs that decides an #if in this file is not seen"
+            )
+            for index in read.adverts.indices { read.adverts[index].findings.append(note) }
+        }
         if let problem = read.problems.first {
             // clang drops what it cannot parse: an entry may be missing from a dictionary read here.
             let place = [problem.line, problem.column].compactMap { $0 }.map(String.init).joined(separator: ":")

@@ -109,13 +109,26 @@ struct ObjCCommandTests {
         let messages = notes.map { "\($0["rule"] as? String ?? ""): \($0["message"] as? String ?? "")" }
         #expect(
             messages.contains {
-                $0.hasPrefix("source.unreadable.call: ") && $0.contains("LegacyAdvertiser.m:4:9: ")
-                    && $0.contains("'VendorKit/VendorAdvertising.h' file not found")
+                $0.hasPrefix("source.unreadable.call: ") && $0.contains("LegacyAdvertiser.m:8:")
+                    && $0.contains("with empty stand-ins for headers not found: VendorKit/VendorAdvertising.h")
             }
         )
         #expect(messages.contains { $0.hasPrefix("source.unreadable: ") && $0.contains("Half.m:6") })
         #expect(messages.contains { $0.hasPrefix("source.none: ") })
         let text = try CommandTests.run(["--sources", folder])
         #expect(text.stdoutText.hasSuffix("FAILED (--fail-on error)\n"))
+    }
+
+    @Test("headers not among the sources get empty stand-ins: the call is checked, with a warning naming them")
+    func missingHeaders() throws {
+        let (status, results, notes) = try Self.json([CommandTests.fixture("MissingHeaders")])
+        #expect(notes.isEmpty)
+        let r = try #require(Self.foreground(results).first)
+        #expect((r["localName"] as? [String: Any])?["requested"] as? String == "Pod")
+        let messages = (r["findings"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+        #expect(
+            messages.contains { $0.contains("(Analytics/SEGAnalytics.h, AppDelegate.h)") && $0.contains("stand-ins") }
+        )
+        #expect(status == 0)
     }
 }
