@@ -27,8 +27,9 @@ enum SourceReading {
                 headerSearchPaths: found.headerDirectories
             )
         var notes: [Finding] = []
+        let withCalls = Set((swift.adverts + objc.adverts).map(\.location.file))
         for problem in swift.problems + objc.problems {
-            notes.append(unreadable(problem))
+            notes.append(unreadable(problem, callsRead: withCalls.contains(problem.file)))
         }
         if !found.notRead.isEmpty {
             notes.append(
@@ -54,11 +55,18 @@ enum SourceReading {
         return .success(Read(adverts: adverts, notes: notes))
     }
 
-    /// A file the readers could not read: a warning, or an error when its text names
-    /// `startAdvertising` (a call that would go unchecked).
-    private static func unreadable(_ problem: SourceProblem) -> Finding {
+    /// A file the readers could not read wholly. An error when its text names `startAdvertising`
+    /// and no call was read from it (the call would go unchecked); a warning when the calls clang
+    /// recovered from it are checked (each carries a note), or when it names no call.
+    private static func unreadable(_ problem: SourceProblem, callsRead: Bool) -> Finding {
         var place = Quote.safe(problem.file)
         if let line = problem.line { place += ":\(line)" + (problem.column.map { ":\($0)" } ?? "") }
+        if callsRead {
+            return Rules.sourceUnreadable.finding(
+                "\(place): \(Quote.safe(problem.message)); the calls read from what clang recovered are checked, each "
+                    + "with a note; a call in what it could not parse would not be"
+            )
+        }
         let mentionsCall =
             FileManager.default.contents(atPath: problem.file).map {
                 String(decoding: $0, as: UTF8.self).contains("startAdvertising")
@@ -67,7 +75,7 @@ enum SourceReading {
         return rule.finding(
             "\(place): \(Quote.safe(problem.message))"
                 + (mentionsCall
-                    ? "; the file mentions startAdvertising, and a call in what could not be read is not checked" : "")
+                    ? "; the file mentions startAdvertising, and no call could be read from it" : "")
         )
     }
 

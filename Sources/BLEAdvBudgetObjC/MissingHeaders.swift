@@ -37,4 +37,34 @@ enum MissingHeaders {
         }
         return FileManager.default.createFile(atPath: url.path, contents: Data())
     }
+
+    /// The class of clang's "cannot find interface declaration for 'X'": a class whose own header
+    /// (with its `@interface`) is among the headers not found.
+    static func missingInterface(in diagnostics: String) -> String? {
+        let marker = "cannot find interface declaration for '"
+        for line in diagnostics.split(whereSeparator: \.isNewline) {
+            guard let start = line.range(of: marker) else { continue }
+            let rest = line[start.upperBound...]
+            guard let end = rest.firstIndex(of: "'") else { continue }
+            let name = rest[..<end]
+            guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { continue }
+            return String(name)
+        }
+        return nil
+    }
+
+    /// Declares `className` in the stand-in of the header named after it (`X.h`), else in the
+    /// first stand-in: a view controller's as a `UIViewController`, any other as an `NSObject`.
+    static func declare(_ className: String, standIns headers: [String], in directory: URL) -> Bool {
+        let own = headers.first { ($0.split(separator: "/").last ?? "") == "\(className).h" } ?? headers.first
+        guard let own else { return false }
+        let url = own.split(separator: "/").reduce(directory) { $0.appendingPathComponent(String($1)) }
+        let superclass = className.hasSuffix("Controller") ? "UIViewController" : "NSObject"
+        let declaration = "#import <UIKit/UIKit.h>\n@interface \(className) : \(superclass)\n@end\n"
+        guard let handle = FileHandle(forWritingAtPath: url.path) else { return false }
+        defer { try? handle.close() }
+        handle.seekToEndOfFile()
+        handle.write(Data(declaration.utf8))
+        return true
+    }
 }

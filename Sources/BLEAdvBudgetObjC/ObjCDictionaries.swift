@@ -97,6 +97,15 @@ extension ObjCResolver {
         case "ObjCArrayLiteral":
             return .success(item.children)
         case "DeclRefExpr":
+            if case .success(let found) = declarationValue(reference: node), let change = arrayChange(found.declaration)
+            {
+                return .failure(
+                    Unresolved(
+                        reason: "\(code(node)) is changed by \(code(change)) (\(place(change))); how many elements it "
+                            + "holds is known only at run time"
+                    )
+                )
+            }
             return follow(reference: node) { self.arrayElements($0) }
         case "ObjCMessageExpr":
             let selector = item["selector"] ?? ""
@@ -351,5 +360,48 @@ extension ObjCResolver {
             }
         }
         return beacon
+    }
+}
+
+extension ObjCResolver {
+    /// Messages that read an array without changing it.
+    static let arrayReaders: Set<String> = [
+        "count", "copy", "mutableCopy", "objectAtIndex:", "objectAtIndexedSubscript:", "firstObject", "lastObject",
+        "containsObject:", "indexOfObject:", "description", "isEqualToArray:",
+    ]
+
+    /// The first message or assignment that changes the array variable `declaration` after its
+    /// initialiser (`[a addObject:x]`, `a[i] = x`, `a = …`), in its function, or anywhere for a
+    /// variable at file scope; nil when nothing does.
+    func arrayChange(_ declaration: Int) -> Int? {
+        let id = ast[declaration].id
+        var scope = declaration
+        while let parent = ast[scope].parent {
+            scope = parent
+            let kind = ast[scope].kind
+            if kind == "ObjCMethodDecl" || kind == "FunctionDecl" || kind == "BlockDecl" { break }
+        }
+        func names(_ node: Int?) -> Bool { node.map { ast[ast.strip($0)]["referencedDecl.id"] == id } ?? false }
+        for node in ast.subtree(scope) {
+            let item = ast[node]
+            switch item.kind {
+            case "ObjCMessageExpr":
+                if names(ast.receiver(ofMessage: node)), !Self.arrayReaders.contains(item["selector"] ?? "") {
+                    return node
+                }
+            case "BinaryOperator", "CompoundAssignOperator":
+                guard item["opcode"]?.hasSuffix("=") ?? false,
+                    !["==", "!=", "<=", ">="].contains(item["opcode"] ?? ""),
+                    let target = item.children.first
+                else { continue }
+                let stripped = ast.strip(target)
+                if names(stripped) { return node }
+                // `a[i] = x` is an ObjCSubscriptRefExpr (inside a PseudoObjectExpr) on `a`.
+                if ast[stripped].kind == "ObjCSubscriptRefExpr", names(ast[stripped].children.first) { return node }
+            default:
+                continue
+            }
+        }
+        return nil
     }
 }

@@ -314,10 +314,14 @@ final class ObjCResolver {
         return type[type.index(after: star)...].contains("const")
     }
 
-    /// The initialiser of a variable declaration (its last child that is not an attribute).
+    /// The initialiser of a variable declaration (its last child that is not an attribute or a
+    /// documentation comment, which clang dumps after the initialiser).
     func initializer(of declaration: Int) -> Int? {
         guard ast[declaration]["init"] != nil else { return nil }
-        return ast[declaration].children.last { !ast[$0].kind.hasSuffix("Attr") }
+        return ast[declaration].children.last {
+            let kind = ast[$0].kind
+            return !kind.hasSuffix("Attr") && !kind.hasSuffix("Comment")
+        }
     }
 
     /// The file-scope definition with a value of an `extern` variable.

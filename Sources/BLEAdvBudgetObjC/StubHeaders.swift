@@ -320,7 +320,37 @@ enum StubHeaders {
         @property (readonly, nonatomic, copy) NSNumber *major;
         @property (readonly, nonatomic, copy) NSNumber *minor;
         @end
+        typedef int CLAuthorizationStatus;
+        enum {
+            kCLAuthorizationStatusNotDetermined = 0,
+            kCLAuthorizationStatusRestricted = 1,
+            kCLAuthorizationStatusDenied = 2,
+            kCLAuthorizationStatusAuthorizedAlways = 3,
+            kCLAuthorizationStatusAuthorizedWhenInUse = 4,
+            kCLAuthorizationStatusAuthorized = 3
+        };
+        typedef long CLProximity;
+        @interface CLBeacon : NSObject
+        @property (readonly, nonatomic, copy) NSUUID *UUID;
+        @property (readonly, nonatomic, copy) NSNumber *major;
+        @property (readonly, nonatomic, copy) NSNumber *minor;
+        @property (readonly, nonatomic) CLProximity proximity;
+        @property (readonly, nonatomic) long rssi;
+        @end
+        @protocol CLLocationManagerDelegate <NSObject>
+        @end
         @interface CLLocationManager : NSObject
+        @property (weak, nonatomic) id<CLLocationManagerDelegate> delegate;
+        + (CLAuthorizationStatus)authorizationStatus;
+        @property (readonly, nonatomic) CLAuthorizationStatus authorizationStatus;
+        - (void)requestWhenInUseAuthorization;
+        - (void)requestAlwaysAuthorization;
+        - (void)startMonitoringForRegion:(CLRegion *)region;
+        - (void)stopMonitoringForRegion:(CLRegion *)region;
+        - (void)startRangingBeaconsInRegion:(CLBeaconRegion *)region;
+        - (void)stopRangingBeaconsInRegion:(CLBeaconRegion *)region;
+        - (void)startUpdatingLocation;
+        - (void)stopUpdatingLocation;
         @end
         """#
 
@@ -342,10 +372,20 @@ enum StubHeaders {
         @end
         @interface UIViewController : UIResponder
         @property (nonatomic, strong) UIView *view;
+        @property (nonatomic, copy) NSString *title;
+        @property (nonatomic, readonly, strong) UIViewController *navigationController;
+        - (instancetype)initWithNibName:(NSString *)nibNameOrNil bundle:(NSBundle *)nibBundleOrNil;
         - (void)viewDidLoad;
         - (void)viewWillAppear:(BOOL)animated;
         - (void)viewDidAppear:(BOOL)animated;
         - (void)viewWillDisappear:(BOOL)animated;
+        - (void)viewDidDisappear:(BOOL)animated;
+        - (void)didReceiveMemoryWarning;
+        - (void)presentViewController:(UIViewController *)viewControllerToPresent animated:(BOOL)flag
+                           completion:(void (^)(void))completion;
+        - (void)dismissViewControllerAnimated:(BOOL)flag completion:(void (^)(void))completion;
+        @end
+        @interface UITableViewController : UIViewController
         @end
         @interface UIApplication : UIResponder
         + (UIApplication *)sharedApplication;

@@ -81,6 +81,7 @@ struct TranslationUnitScan {
         let standIns = runner.workDirectory.appendingPathComponent("\(tag)-stand-ins", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: standIns) }
         var stoodIn: [String] = []
+        var declared: [String] = []
         while true {
             do throws(ClangRunner.Failure) {
                 run = try runner.run(
@@ -94,10 +95,19 @@ struct TranslationUnitScan {
                 read.problems.append(SourceProblem(file: file, message: error.message))
                 return read
             }
-            guard stoodIn.count < MissingHeaders.maximum, let header = MissingHeaders.missing(in: run.diagnostics),
-                !stoodIn.contains(header), MissingHeaders.standIn(header, in: standIns)
-            else { break }
-            stoodIn.append(header)
+            guard stoodIn.count + declared.count < MissingHeaders.maximum else { break }
+            if let header = MissingHeaders.missing(in: run.diagnostics), !stoodIn.contains(header),
+                MissingHeaders.standIn(header, in: standIns)
+            {
+                stoodIn.append(header)
+            } else if let className = MissingHeaders.missingInterface(in: run.diagnostics),
+                !declared.contains(className), MissingHeaders.declare(className, standIns: stoodIn, in: standIns)
+            {
+                // The class's own header is among those not found: a stand-in declares the class.
+                declared.append(className)
+            } else {
+                break
+            }
         }
         read.dependencies = run.dependencies
         let standInText = stoodIn.map { Quote.safe($0) }.joined(separator: ", ")
@@ -134,7 +144,9 @@ struct TranslationUnitScan {
         if !stoodIn.isEmpty {
             let note = Rules.sourceReader.finding(
                 "\(Quote.safe(file)) includes headers that are not among the sources (\(standInText)); it was read "
-                    + "with empty stand-ins for them: a macro of theirs that decides an #if in this file is not seen"
+                    + "with stand-ins for them"
+                    + (declared.isEmpty ? "" : " declaring only \(declared.joined(separator: ", "))")
+                    + ": a macro of theirs that decides an #if in this file is not seen"
             )
             for index in read.adverts.indices { read.adverts[index].findings.append(note) }
         }

@@ -131,4 +131,35 @@ struct ObjCCommandTests {
         )
         #expect(status == 0)
     }
+
+    @Test("shapes from real apps: an NSMutableArray filled at run time is an unknown list, never empty")
+    func mutableArray() throws {
+        let (status, results, _) = try Self.json([CommandTests.fixture("ObjCShapes/ServiceList.m")])
+        #expect(status == 0)
+        let foreground = Self.foreground(results)
+        let collected = try #require(foreground.first)
+        let name = try #require(collected["localName"] as? [String: Any])
+        #expect(name["cut"] as? String == "unknown")
+        #expect(
+            (collected["advertisingData"] as? [String: Any])?["partial"] as? String
+                == "partial layout, if `uuids` holds no UUID"
+        )
+        // The constant after a doc comment resolves: one 128-bit UUID, 21 bytes.
+        let primary = try #require(foreground.last)
+        let uuids = (primary["serviceUUIDs"] as? [[String: Any]] ?? []).compactMap { $0["uuid"] as? String }
+        #expect(uuids == ["AE11E524-2034-40F8-96D3-5E1028526348"])
+        #expect((primary["advertisingData"] as? [String: Any])?["used"] as? Int == 21)
+    }
+
+    @Test("an Xcode template view controller without its own header is read, with a warning naming the header")
+    func templateViewController() throws {
+        let (status, results, notes) = try Self.json([CommandTests.fixture("ObjCShapes/ViewController.m")])
+        #expect(status == 0)
+        #expect(notes.isEmpty)
+        let r = try #require(Self.foreground(results).first)
+        #expect((r["localName"] as? [String: Any])?["requested"] as? String == "Demo peripheral of the lab")
+        #expect((r["localName"] as? [String: Any])?["cut"] as? String == "never")
+        let messages = (r["findings"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+        #expect(messages.contains { $0.contains("(ViewController.h)") && $0.contains("declaring only ViewController") })
+    }
 }
