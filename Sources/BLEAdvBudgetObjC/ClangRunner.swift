@@ -57,6 +57,7 @@ struct ClangRunner {
         ]
         for directory in headerSearchPaths { arguments += ["-I", directory] }
         arguments += ["-isystem", stubDirectory]
+        arguments += ["-include", stubDirectory + "/" + StubHeaders.prelude]
         if let standIns { arguments += ["-isystem", standIns] }
         arguments += defines.map { "-D\($0)" }
         arguments.append(file)

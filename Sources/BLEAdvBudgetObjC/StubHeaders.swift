@@ -28,7 +28,21 @@ enum StubHeaders {
         ("UIKit/UIKit.h", uiKit),
         ("AppKit/AppKit.h", appKit),
         ("Cocoa/Cocoa.h", "#import <AppKit/AppKit.h>\n"),
+        (prelude, preludeText),
     ]
+
+    /// Included before every file (`-include`), as an Xcode project's prefix header
+    /// (`Prefix.pch`) does: older projects' headers use `CBPeripheralManager` or `UIViewController`
+    /// without importing their frameworks, and a header that is not among the sources no longer
+    /// brings them in.
+    static let prelude = "BLEInspectPrelude.h"
+    static let preludeText = """
+        #import <Foundation/Foundation.h>
+        #import <UIKit/UIKit.h>
+        #import <CoreBluetooth/CoreBluetooth.h>
+        #import <CoreLocation/CoreLocation.h>
+
+        """
 
     static let foundation = #"""
         #pragma once
@@ -59,6 +73,10 @@ enum StubHeaders {
         #define API_UNAVAILABLE(...)
         #define FOUNDATION_EXPORT extern
         #define FOUNDATION_EXTERN extern
+        #define NS_INLINE static inline
+        #define NS_REFINED_FOR_SWIFT
+        #define NS_SWIFT_UNAVAILABLE(M)
+        #define UIKIT_EXTERN extern
         #define NSLog(...) ((void)0)
 
         @class NSString, NSArray, NSDictionary, NSNumber, NSData, NSError;
@@ -218,6 +236,11 @@ enum StubHeaders {
         @end
 
         typedef struct dispatch_queue_s *dispatch_queue_t;
+        typedef long dispatch_once_t;
+        void dispatch_once(dispatch_once_t *predicate, void (^block)(void));
+        void dispatch_async(dispatch_queue_t queue, void (^block)(void));
+        dispatch_queue_t dispatch_get_main_queue(void);
+        dispatch_queue_t dispatch_queue_create(const char *label, void *attr);
         #endif
         """#
 
@@ -235,6 +258,8 @@ enum StubHeaders {
         extern NSString * const CBAdvertisementDataSolicitedServiceUUIDsKey;
         extern NSString * const CBPeripheralManagerOptionShowPowerAlertKey;
         extern NSString * const CBPeripheralManagerOptionRestoreIdentifierKey;
+        extern NSString * const CBPeripheralManagerRestoredStateServicesKey;
+        extern NSString * const CBPeripheralManagerRestoredStateAdvertisementDataKey;
 
         typedef NS_ENUM(NSInteger, CBManagerState) {
             CBManagerStateUnknown = 0,
@@ -247,6 +272,13 @@ enum StubHeaders {
         typedef CBManagerState CBPeripheralManagerState;
         #define CBPeripheralManagerStatePoweredOn CBManagerStatePoweredOn
         #define CBPeripheralManagerStatePoweredOff CBManagerStatePoweredOff
+        #define CBPeripheralManagerStateUnknown CBManagerStateUnknown
+        #define CBPeripheralManagerStateResetting CBManagerStateResetting
+        #define CBPeripheralManagerStateUnsupported CBManagerStateUnsupported
+        #define CBPeripheralManagerStateUnauthorized CBManagerStateUnauthorized
+        typedef CBManagerState CBCentralManagerState;
+        #define CBCentralManagerStatePoweredOn CBManagerStatePoweredOn
+        #define CBCentralManagerStatePoweredOff CBManagerStatePoweredOff
 
         @interface CBUUID : NSObject <NSCopying>
         + (CBUUID *)UUIDWithString:(NSString *)theString;
