@@ -18,6 +18,11 @@ internal import SwiftSyntax
 ///   declared without a value and assigned in each branch of an `if` or `switch` (one variant per
 ///   branch), ternaries and `if`/`switch` expressions (one variant per branch), and the raw values
 ///   of `String` enum cases (`Service.heartRate.rawValue`);
+/// - stored `var`s (members of types, globals), to their initial value and every `x = value` or
+///   `self.x = value` in the sources (inside the type and its extensions for a member): one value
+///   is used with a `variable-value` warning naming where it is assigned, several give one variant
+///   each (`service = … (assigned at App.swift:12)`); `nil` is not counted; `+=`, `inout` and
+///   mutating methods leave it unresolved;
 /// - declarations in the clauses of an `#if`: one variant per clause (`#if DEBUG`, `#else`), the
 ///   same clause for every `#if` with the same conditions;
 /// - calls of functions declared in the sources (`Config.advertisementData()`, `name(for: x)`):
