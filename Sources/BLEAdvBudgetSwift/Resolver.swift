@@ -286,6 +286,11 @@ final class Resolver {
         {
             return .success(Self.keyKind(name: last))
         }
+        if let components = Self.components(of: expr), components.count <= 2, let last = components.last,
+            Self.otherCoreBluetoothKeys.contains(last)
+        {
+            return .success(.other(last))
+        }
         if let literal = expr.as(StringLiteralExprSyntax.self) {
             switch Self.literalValue(literal) {
             case .success(let text):
@@ -302,6 +307,10 @@ final class Resolver {
         }
         return .failure(Unresolved(reason: Self.unsupported(expr, expected: "an advertisement data key")))
     }
+
+    /// CoreBluetooth constants apps use as keys that are not advertisement data keys (so not in
+    /// `AdvertisementKeys.known`): listed as other keys, which iOS drops.
+    static let otherCoreBluetoothKeys: Set<String> = ["CBPeripheralManagerRestoredStateAdvertisementDataKey"]
 
     private static func keyKind(name: String) -> CoreBluetoothKey {
         switch name {
