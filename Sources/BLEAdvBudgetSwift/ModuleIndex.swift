@@ -67,6 +67,8 @@ final class ModuleIndex {
     private(set) var functions: [String: [String: [FunctionDeclSyntax]]] = [:]
     /// Every call in the sources by the name called (`f` of `f(…)`, `a.f(…)`), built when first asked.
     var callsByName: [String: [FunctionCallExprSyntax]]?
+    /// Every name reference in the sources by name, built when first asked.
+    var referencesByName: [String: [DeclReferenceExprSyntax]]?
     private var stringEnums = Set<String>()
     private var ambiguous = Set<SyntaxIdentifier>()
 

@@ -58,6 +58,8 @@ final class Resolver {
     var plan = VariantPlan()
     /// The call whose parameters a function's body sees on the current path, by function.
     var bindings: [SyntaxIdentifier: CallBinding] = [:]
+    /// What the sources write to each stored `var` asked about, by its declaration.
+    var storedWritesCache: [SyntaxIdentifier: StoredWrites] = [:]
 
     /// The advertisement data keys, from the engine's one table.
     static var knownKeys: [(name: String, raw: String)] { AdvertisementKeys.known }
@@ -284,6 +286,11 @@ final class Resolver {
         {
             return .success(Self.keyKind(name: last))
         }
+        if let components = Self.components(of: expr), components.count <= 2, let last = components.last,
+            Self.otherCoreBluetoothKeys.contains(last)
+        {
+            return .success(.other(last))
+        }
         if let literal = expr.as(StringLiteralExprSyntax.self) {
             switch Self.literalValue(literal) {
             case .success(let text):
@@ -300,6 +307,10 @@ final class Resolver {
         }
         return .failure(Unresolved(reason: Self.unsupported(expr, expected: "an advertisement data key")))
     }
+
+    /// CoreBluetooth constants apps use as keys that are not advertisement data keys (so not in
+    /// `AdvertisementKeys.known`): listed as other keys, which iOS drops.
+    static let otherCoreBluetoothKeys: Set<String> = ["CBPeripheralManagerRestoredStateAdvertisementDataKey"]
 
     private static func keyKind(name: String) -> CoreBluetoothKey {
         switch name {
@@ -344,6 +355,7 @@ final class Resolver {
             guard case .declaration(let declaration) = lookup else {
                 return follow(lookup, written: expr) { self.dictionary($0, call: call) }
             }
+            if let stored = storedDictionary(declaration, written: expr, call: call) { return stored }
             let isTrackedVar = declaration.localScope != nil && !declaration.isLet
             var result = withValue(of: declaration, written: expr, warnIfVar: !isTrackedVar) {
                 self.dictionary($0, call: call)
@@ -372,75 +384,41 @@ final class Resolver {
         for token in scope.tokens(viewMode: .sourceAccurate) {
             guard token.position >= start, token.position < end, token.tokenKind == .identifier(name),
                 let reference = token.parent?.as(DeclReferenceExprSyntax.self),
-                case .declaration(let found) = index.lookup(name: name, at: reference),
-                found.node.id == declaration.node.id
+                let expr = expression(referring: reference, to: declaration)
             else { continue }
-            let nearestBlock = reference.ancestorOrSelf(mapping: { $0.as(CodeBlockItemListSyntax.self) })
-            let condition =
-                nearestBlock?.id == scope.id ? nil : "inside a nested block (\(index.shortLocation(of: reference)))"
-            if let subscriptCall = reference.parent?.as(SubscriptCallExprSyntax.self),
-                subscriptCall.calledExpression.id == reference.id,
-                let sequence = subscriptCall.parent?.parent?.as(SequenceExprSyntax.self),
-                let assignment = Self.assignment(sequence), assignment.target.id == subscriptCall.id
-            {
-                guard subscriptCall.arguments.count == 1, let key = subscriptCall.arguments.first else {
-                    warn(
-                        .conditionalValue,
-                        at: sequence,
-                        "`\(sequence.trimmedDescription)` changes `\(name)` in a way the reader does not follow"
-                    )
-                    continue
-                }
-                entries.append(
-                    DictionaryEntry(
-                        key: key.expression,
-                        value: assignment.value,
-                        fromLiteral: false,
-                        condition: condition,
-                        text: sequence.trimmedDescription
-                    )
-                )
-            } else if let sequence = reference.parent?.parent?.as(SequenceExprSyntax.self),
-                let assignment = Self.assignment(sequence), assignment.target.id == reference.id
-            {
+            switch write(at: expr, name: name) {
+            case .keySet(let key, let value, let statement)?:
+                entries.append(keySet(key: key, value: value, statement: statement, in: scope))
+            case .assignment(_, let statement)?:
                 warn(
                     .conditionalValue,
-                    at: sequence,
-                    "`\(name)` is assigned again (`\(sequence.trimmedDescription)`); the reader keeps its first value"
+                    at: statement,
+                    "`\(name)` is assigned again (`\(statement.trimmedDescription)`); the reader keeps its first value"
                 )
-            } else if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.base?.id == reference.id,
-                let methodCall = member.parent?.as(FunctionCallExprSyntax.self),
-                methodCall.calledExpression.id == member.id
-            {
-                let method = member.declName.baseName.text
-                let arguments = Array(methodCall.arguments)
-                if method == "updateValue", arguments.count == 2, arguments[1].label?.text == "forKey" {
-                    entries.append(
-                        DictionaryEntry(
-                            key: arguments[1].expression,
-                            value: arguments[0].expression,
-                            fromLiteral: false,
-                            condition: condition,
-                            text: methodCall.trimmedDescription
-                        )
-                    )
-                } else if ["merge", "removeValue", "removeAll", "updateValue", "remove"].contains(method) {
-                    warn(
-                        .conditionalValue,
-                        at: methodCall,
-                        "`\(methodCall.trimmedDescription)` changes `\(name)` in a way the reader does not follow"
-                    )
-                }
-            } else if reference.parent?.is(InOutExprSyntax.self) ?? false {
-                warn(
-                    .conditionalValue,
-                    at: reference,
-                    "`\(name)` is passed `inout` (\(index.shortLocation(of: reference))); changes made there are "
-                        + "not followed"
-                )
+            case .unfollowed(let node, let reason)?:
+                warn(.conditionalValue, at: node, reason)
+            case nil:
+                break
             }
         }
         return entries
+    }
+
+    /// A key set by `statement` after a dictionary's declaration or assignment in `scope`: with a
+    /// condition when the statement is in a block nested in `scope`.
+    func keySet(key: ExprSyntax, value: ExprSyntax, statement: ExprSyntax, in scope: CodeBlockItemListSyntax)
+        -> DictionaryEntry
+    {
+        let nearestBlock = statement.ancestorOrSelf(mapping: { $0.as(CodeBlockItemListSyntax.self) })
+        let condition =
+            nearestBlock?.id == scope.id ? nil : "inside a nested block (\(index.shortLocation(of: statement)))"
+        return DictionaryEntry(
+            key: key,
+            value: value,
+            fromLiteral: false,
+            condition: condition,
+            text: statement.trimmedDescription
+        )
     }
 
     /// `target = value` in an unfolded sequence expression.
@@ -533,8 +511,10 @@ final class Resolver {
         let reassigned =
             warnIfVar && !declaration.isLet
             ? declaration.value.flatMap { localAssignments(of: declaration, written: written, initial: $0) } : nil
+        // A stored `var` is followed to every assignment in the sources.
+        let stored = warnIfVar ? storedValue(of: declaration, written: written) : nil
         let value: ExprSyntax
-        switch reassigned ?? declaration.value.map({ .success($0) })
+        switch reassigned ?? stored ?? declaration.value.map({ .success($0) })
             ?? valueWithoutInitialiser(of: declaration, written: written)
         {
         case .success(let found): value = found
@@ -548,7 +528,7 @@ final class Resolver {
                     + "\(place) is used"
             )
         }
-        if warnIfVar && !declaration.isLet && declaration.value != nil && reassigned == nil {
+        if warnIfVar && !declaration.isLet && declaration.value != nil && reassigned == nil && stored == nil {
             warn(
                 .variableValue,
                 at: declaration.node,

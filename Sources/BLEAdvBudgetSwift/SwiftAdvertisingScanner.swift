@@ -18,6 +18,11 @@ internal import SwiftSyntax
 ///   declared without a value and assigned in each branch of an `if` or `switch` (one variant per
 ///   branch), ternaries and `if`/`switch` expressions (one variant per branch), and the raw values
 ///   of `String` enum cases (`Service.heartRate.rawValue`);
+/// - stored `var`s (members of types, globals), to their initial value and every `x = value` or
+///   `self.x = value` in the sources (inside the type and its extensions for a member): one value
+///   is used with a `variable-value` warning naming where it is assigned, several give one variant
+///   each (`service = … (assigned at App.swift:12)`); `nil` is not counted; `+=`, `inout` and
+///   mutating methods leave it unresolved;
 /// - declarations in the clauses of an `#if`: one variant per clause (`#if DEBUG`, `#else`), the
 ///   same clause for every `#if` with the same conditions;
 /// - calls of functions declared in the sources (`Config.advertisementData()`, `name(for: x)`):
@@ -36,7 +41,10 @@ internal import SwiftSyntax
 ///   dictionary literal (local, a member of the enclosing type, or global), a function's result,
 ///   a parameter, or `region.peripheralData(withMeasuredPower:)` (the iBeacon advert, the region
 ///   followed to its `CLBeaconRegion` initialiser); for a local `var`, keys set by
-///   `d[key] = value` or `d.updateValue(_:forKey:)` before the call are added.
+///   `d[key] = value` or `d.updateValue(_:forKey:)` before the call are added; for a stored `var`
+///   assigned one dictionary literal, the keys set after that assignment in the same statements;
+/// - a local name evidently not a String (an array, a number, `Data`) is not counted, with a
+///   `wrong-value-type` warning: iOS drops it.
 ///
 /// Anything else is unresolved with a reason and a warning naming it; nothing is skipped. The
 /// depth of declarations followed is bounded by `maximumResolutionDepth`; the alternatives at one
@@ -52,8 +60,12 @@ internal import SwiftSyntax
 /// sources declare `func startAdvertising(_ x: T)` where `T` is a struct, class, enum or actor
 /// declared in the sources (not a dictionary, optional or type alias), a call whose argument is
 /// evidently a `T` (`T(…)`, `T.init(…)`, or a name declared or passed as a `T`) is that method's
-/// and not reported. Every other call is reported, with an unknown dictionary when its argument
-/// cannot be read: a real `CBPeripheralManager` call is never dropped.
+/// and not reported. Nor is `x.startAdvertising(…)` when `x` is declared with a type (annotation,
+/// initialiser call or parameter type) that is evidently not a `CBPeripheralManager`: neither that
+/// class, nor a class of the sources inheriting from it, nor a protocol, generic parameter or
+/// superclass (`NSObject`, `CBManager`) one could be held as (`let lm = CLLocationManager()`).
+/// Every other call is reported, with an unknown dictionary when its argument cannot be read: a
+/// real `CBPeripheralManager` call is never dropped.
 ///
 /// Output strings are raw source text and values; the caller escapes them for its format.
 public struct SwiftAdvertisingScanner: Sendable {
@@ -116,9 +128,11 @@ public struct SwiftAdvertisingScanner: Sendable {
         }
         let resolver = Resolver(index: index, maximumDepth: maximumResolutionDepth, maximumVariants: maximumVariants)
         let ownMethods = OwnMethods(index: index)
+        let receivers = Receivers(index: index)
         var calls: [SwiftAdvertisingCall] = []
         for unit in index.units {
-            for found in Self.calls(in: unit) where !ownMethods.isOwnCall(found.call) {
+            for found in Self.calls(in: unit)
+            where !ownMethods.isOwnCall(found.call) && !receivers.isOtherType(found.call) {
                 calls += readVariants(found.call, name: found.name, resolver: resolver)
             }
         }
@@ -256,7 +270,17 @@ public struct SwiftAdvertisingScanner: Sendable {
             switch resolver.key(entry.key) {
             case .success(.localName):
                 keyName = "CBAdvertisementDataLocalNameKey"
-                result.localName = removes ? nil : localName(entry.value, resolver: resolver)
+                if !removes, let kind = resolver.nonStringKind(entry.value) {
+                    resolver.warn(
+                        .wrongValueType,
+                        at: entry.value,
+                        "the local name `\(entry.value.trimmedDescription)` is \(kind), not a String: iOS does not "
+                            + "advertise it (CBAdvertisementDataLocalNameKey must be an NSString)"
+                    )
+                    result.localName = nil
+                } else {
+                    result.localName = removes ? nil : localName(entry.value, resolver: resolver)
+                }
             case .success(.serviceUUIDs):
                 keyName = "CBAdvertisementDataServiceUUIDsKey"
                 result.serviceUUIDs = removes ? nil : serviceUUIDs(entry.value, resolver: resolver)

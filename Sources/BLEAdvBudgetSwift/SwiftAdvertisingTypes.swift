@@ -200,6 +200,9 @@ public struct SwiftAdvertisingWarning: Sendable, Hashable, CustomStringConvertib
         case conditionalValue = "conditional-value"
         /// A `var` was read: its initial value is used, though it may change at run time.
         case variableValue = "variable-value"
+        /// A value of a key that is evidently not of the type CoreBluetooth requires (a local name
+        /// that is an array, a number or `Data`, not a String): iOS drops it silently.
+        case wrongValueType = "wrong-value-type"
         /// A `CBUUID(string:)` argument that is not a UUID string CoreBluetooth accepts.
         case invalidUUID = "invalid-uuid"
         /// A name declared more than once outside `#if` alternatives (for example in two files of
@@ -246,7 +249,8 @@ public struct SwiftAdvertisingCall: Sendable, Hashable {
     public var argument: String
     public var dictionary: SwiftAdvertisingDictionarySource
     /// The value of `CBAdvertisementDataLocalNameKey`, or nil when the key is absent (or the
-    /// dictionary is unresolved).
+    /// dictionary is unresolved, or the value is evidently not a String: a `wrong-value-type`
+    /// warning names it).
     public var localName: SwiftAdvertisingValue?
     /// The value of `CBAdvertisementDataServiceUUIDsKey`, or nil when the key is absent (or the
     /// dictionary is unresolved).
