@@ -16,4 +16,10 @@ public enum AdvertisementKeys {
         ("CBAdvertisementDataIsConnectable", "kCBAdvDataIsConnectable"),
         ("CBAdvertisementDataSolicitedServiceUUIDsKey", "kCBAdvDataSolicitedServiceUUIDs"),
     ]
+
+    /// CoreBluetooth constants apps put in the dictionary that are not advertisement data keys
+    /// (the state-restoration keys): reported as other keys, which iOS drops.
+    public static let otherConstants: Set<String> = [
+        "CBPeripheralManagerRestoredStateAdvertisementDataKey", "CBPeripheralManagerRestoredStateServicesKey",
+    ]
 }

@@ -143,6 +143,11 @@ extension ObjCResolver {
         {
             return .success(Self.keyKind(name: name))
         }
+        if item.kind == "DeclRefExpr", let name = item["referencedDecl.name"],
+            AdvertisementKeys.otherConstants.contains(name)
+        {
+            return .success(.other(name))
+        }
         if item.kind == "DeclRefExpr" { return follow(reference: node) { self.key($0) } }
         return exactString(node).map { text in
             if let known = Self.knownKeys.first(where: { $0.raw == text }) { return Self.keyKind(name: known.name) }

@@ -308,9 +308,9 @@ final class Resolver {
         return .failure(Unresolved(reason: Self.unsupported(expr, expected: "an advertisement data key")))
     }
 
-    /// CoreBluetooth constants apps use as keys that are not advertisement data keys (so not in
-    /// `AdvertisementKeys.known`): listed as other keys, which iOS drops.
-    static let otherCoreBluetoothKeys: Set<String> = ["CBPeripheralManagerRestoredStateAdvertisementDataKey"]
+    /// CoreBluetooth constants apps use as keys that are not advertisement data keys: listed as
+    /// other keys, which iOS drops (from the engine's one table).
+    static var otherCoreBluetoothKeys: Set<String> { AdvertisementKeys.otherConstants }
 
     private static func keyKind(name: String) -> CoreBluetoothKey {
         switch name {
