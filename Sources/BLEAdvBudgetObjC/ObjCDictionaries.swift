@@ -48,6 +48,7 @@ extension ObjCResolver {
         case "DeclRefExpr":
             return follow(reference: node) { self.uuid($0) }
         default:
+            if let followed = followProperty(node, { self.uuid($0) }) { return followed }
             return .failure(Unresolved(reason: reason(node, expected: "a CBUUID")))
         }
     }
@@ -61,6 +62,7 @@ extension ObjCResolver {
             return exactString(argument)
         }
         if item.kind == "DeclRefExpr" { return follow(reference: node) { self.nsuuid($0) } }
+        if let followed = followProperty(node, { self.nsuuid($0) }) { return followed }
         return .failure(
             Unresolved(reason: "\(code(node)) is not `[[NSUUID alloc] initWithUUIDString:]` with a string known here")
         )
@@ -128,7 +130,7 @@ extension ObjCResolver {
                 return arrayElements(argument)
             }
         default:
-            break
+            if let followed = followProperty(node, { self.arrayElements($0) }) { return followed }
         }
         return .failure(Unresolved(reason: reason(node, expected: "an array literal")))
     }
@@ -193,6 +195,7 @@ extension ObjCResolver {
                 return result
             }
         default:
+            if let followed = followProperty(node, { self.dictionary($0, call: call) }) { return followed }
             return .failure(Unresolved(reason: reason(node, expected: "a dictionary literal")))
         }
     }
@@ -347,6 +350,8 @@ extension ObjCResolver {
         guard let receiver = ast.receiver(ofMessage: node) else { return beacon }
         var region = ast.strip(receiver)
         if ast[region].kind == "DeclRefExpr", case .success(let (_, value)) = declarationValue(reference: region) {
+            region = ast.strip(value)
+        } else if case .success(let value)? = followProperty(region, { Result<Int, Unresolved>.success($0) }) {
             region = ast.strip(value)
         }
         guard ast[region].kind == "ObjCMessageExpr", let selector = ast[region]["selector"],

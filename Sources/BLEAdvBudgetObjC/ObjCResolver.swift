@@ -46,6 +46,8 @@ final class ObjCResolver {
     let maximumDepth: Int
     private var stack: [Int] = []
     private(set) var notes: [String] = []
+    /// Properties being followed (ObjCProperties.swift), against cycles.
+    var followingProperties: Set<String> = []
 
     /// The advertisement data keys, from the engine's one table.
     static var knownKeys: [(name: String, raw: String)] { AdvertisementKeys.known }
@@ -114,7 +116,7 @@ final class ObjCResolver {
         case "ObjCMessageExpr":
             return stringMessage(node)
         default:
-            break
+            if let followed = followProperty(node, { self.string($0) }) { return followed }
         }
         return .failure(Unresolved(reason: reason(node, expected: "a string literal")))
     }

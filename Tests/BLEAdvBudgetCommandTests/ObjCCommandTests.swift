@@ -162,4 +162,16 @@ struct ObjCCommandTests {
         let messages = (r["findings"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
         #expect(messages.contains { $0.contains("(ViewController.h)") && $0.contains("declaring only ViewController") })
     }
+
+    @Test("a region kept in a property assigned once in -init: the exact 30-byte iBeacon")
+    func beaconInProperty() throws {
+        let (status, results, _) = try Self.json([CommandTests.fixture("ObjCShapes/BeaconBroadcaster.m")])
+        #expect(status == 0)
+        let r = try #require(Self.foreground(results).first)
+        let payload = try #require(r["advertisingData"] as? [String: Any])
+        #expect(payload["hex"] as? String == "02011A1AFF4C0002155A4BCFCE174E4BACA814092E77F6B7E50007002AC5")
+        #expect(payload["partial"] == nil)
+        let messages = (r["findings"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+        #expect(messages.contains { $0.contains("`region` is a property assigned only at BeaconBroadcaster.m:17") })
+    }
 }
