@@ -184,7 +184,7 @@ enum IOSBounds {
         let highest: Int? = exact.map { $0.utf8.count }
         let subject =
             exact.map { "the name \(Quote.text($0))" } ?? "the name \(Quote.code(unknownName?.expression ?? ""))"
-        let others = unknowns(plan, includingName: false)
+        let others = unknowns(plan)
         // In a case with `b` bytes left, the name is whole if 2 + n <= b; else cut to b - 2 in the
         // advertising data (b >= 3), or to at most 8 bytes in the scan response.
         func kept(_ b: Int) -> Int { b >= 3 ? b - 2 : IOSProfile.scanResponseNameBytes }
@@ -298,7 +298,7 @@ enum IOSBounds {
                 verdict = "in the overflow area in every case"
                 findings.append(
                     Rules.iosUUIDOverflow.finding(
-                        "\(what) goes to the overflow area whatever \(unknowns(plan, includingName: false)) is: only iOS "
+                        "\(what) goes to the overflow area whatever \(unknowns(plan)) is: only iOS "
                             + "apps scanning for it find it; Android and other scanners do not"
                     )
                 )
@@ -434,7 +434,7 @@ enum IOSBounds {
                 Rules.iosBackgroundOverflow.finding(
                     "in the background all \(r.uuids.count) service UUID(s) are only in the overflow area: iOS apps "
                         + "scanning for them find the device; Android and other scanners, and iOS scanners not "
-                        + "filtering on them, do not; the bits of \(unknowns(plan, includingName: false)) are not known"
+                        + "filtering on them, do not; the bits of \(unknowns(plan)) are not known"
                 )
             )
             for i in r.uuids.indices { r.uuids[i].verdict = "in the overflow area in every case" }
@@ -464,11 +464,10 @@ enum IOSBounds {
         return r
     }
 
-    /// "`a` and `b`": the unknown values other than the name.
-    static func unknowns(_ plan: AdvertPlan, includingName: Bool) -> String {
+    /// "`a` and `b`": the unknown UUIDs and UUID array (the values other than the name).
+    static func unknowns(_ plan: AdvertPlan) -> String {
         var names = plan.unknown.unknownUUIDs.map { Quote.code($0) }
         if let list = plan.unknown.uuidList { names.append(Quote.code(list)) }
-        if includingName, let name = plan.unknown.name { names.append(Quote.code(name.expression)) }
         switch names.count {
         case 0: return ""
         case 1: return names[0]

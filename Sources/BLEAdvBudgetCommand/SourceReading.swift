@@ -11,9 +11,9 @@ enum SourceReading {
         var notes: [Finding]
     }
 
-    static func read(_ paths: [String], clang: String?) -> Result<Read, SourceDiscovery.Failure> {
+    static func read(_ paths: [String], clang: String?) -> Result<Read, SourceFiles.Unreadable> {
         let found: SourceDiscovery
-        do throws(SourceDiscovery.Failure) {
+        do throws(SourceFiles.Unreadable) {
             found = try SourceDiscovery.find(paths)
         } catch {
             return .failure(error)

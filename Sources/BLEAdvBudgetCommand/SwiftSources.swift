@@ -7,25 +7,13 @@ enum SwiftSources {
     /// Reads `files` (the Swift files the discovery found) as one module. A file that cannot be
     /// read is a problem naming it; the others are still read.
     static func read(files: [String]) -> (adverts: [SourceAdvertisement], problems: [SourceProblem]) {
-        var readable: [String] = []
-        var problems: [SourceProblem] = []
-        for file in files {
-            do throws(SwiftAdvertisingScanError) {
-                _ = try SwiftAdvertisingScanner.swiftFiles(in: [file])
-                readable.append(file)
-            } catch {
-                problems.append(SourceProblem(file: file, message: error.description))
+        let (result, unreadable) = SwiftAdvertisingScanner().scan(files: files)
+        let problems = unreadable.map { error in
+            switch error {
+            case .unreadable(let path, _): SourceProblem(file: path, message: error.description)
             }
         }
-        do throws(SwiftAdvertisingScanError) {
-            let result = try SwiftAdvertisingScanner().scan(paths: readable)
-            return (result.calls.map { advert($0, fileWarnings: result.warnings) }, problems)
-        } catch {
-            if case .unreadable(let path, _) = error {
-                problems.append(SourceProblem(file: path, message: error.description))
-            }
-            return ([], problems)
-        }
+        return (result.calls.map { advert($0, fileWarnings: result.warnings) }, problems)
     }
 
     static func location(_ l: SwiftSourceLocation) -> SourceLocation {

@@ -137,32 +137,14 @@ extension ObjCResolver {
 
     // MARK: Keys
 
-    func key(_ expression: Int) -> Result<CoreBluetoothKey, Unresolved> {
+    func key(_ expression: Int) -> Result<AdvertisementKey, Unresolved> {
         let node = ast.strip(expression)
         let item = ast[node]
-        if item.kind == "DeclRefExpr", let name = item["referencedDecl.name"],
-            Self.knownKeys.contains(where: { $0.name == name })
-        {
-            return .success(Self.keyKind(name: name))
+        guard item.kind == "DeclRefExpr" else { return exactString(node).map(AdvertisementKeys.key(raw:)) }
+        if let name = item["referencedDecl.name"], let key = AdvertisementKeys.key(constant: name) {
+            return .success(key)
         }
-        if item.kind == "DeclRefExpr", let name = item["referencedDecl.name"],
-            AdvertisementKeys.otherConstants.contains(name)
-        {
-            return .success(.other(name))
-        }
-        if item.kind == "DeclRefExpr" { return follow(reference: node) { self.key($0) } }
-        return exactString(node).map { text in
-            if let known = Self.knownKeys.first(where: { $0.raw == text }) { return Self.keyKind(name: known.name) }
-            return .other(text)
-        }
-    }
-
-    private static func keyKind(name: String) -> CoreBluetoothKey {
-        switch name {
-        case "CBAdvertisementDataLocalNameKey": .localName
-        case "CBAdvertisementDataServiceUUIDsKey": .serviceUUIDs
-        default: .other(name)
-        }
+        return follow(reference: node) { self.key($0) }
     }
 
     // MARK: Dictionaries

@@ -29,13 +29,6 @@ enum ResolvedText: Equatable {
     }
 }
 
-enum CoreBluetoothKey: Equatable {
-    case localName
-    case serviceUUIDs
-    /// Another key: the CoreBluetooth constant's name, or a literal key's string.
-    case other(String)
-}
-
 /// Resolves Objective-C expressions of one translation unit to strings, integers, UUIDs, lists
 /// and keys, following variables to their initialisers. Depth and cycles are bounded: a
 /// declaration already being followed, or more than `maximumDepth` declarations deep, is
@@ -48,9 +41,6 @@ final class ObjCResolver {
     private(set) var notes: [String] = []
     /// Properties being followed (ObjCProperties.swift), against cycles.
     var followingProperties: Set<String> = []
-
-    /// The advertisement data keys, from the engine's one table.
-    static var knownKeys: [(name: String, raw: String)] { AdvertisementKeys.known }
 
     init(ast: ClangAST, source: SourceText, maximumDepth: Int) {
         self.ast = ast

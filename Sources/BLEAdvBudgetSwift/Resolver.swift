@@ -32,13 +32,6 @@ struct FoundDictionary {
     var beacon: SwiftBeaconAdvertisement? = nil
 }
 
-enum CoreBluetoothKey: Equatable {
-    case localName
-    case serviceUUIDs
-    /// Another key: the CoreBluetooth constant's name, or a literal key's string.
-    case other(String)
-}
-
 /// Resolves expressions to strings, UUIDs, UUID lists, keys and dictionaries, following constants
 /// through the module index. Depth and cycles are bounded: a declaration already being followed,
 /// or more than `maximumDepth` declarations deep, is unresolved.
@@ -60,9 +53,6 @@ final class Resolver {
     var bindings: [SyntaxIdentifier: CallBinding] = [:]
     /// What the sources write to each stored `var` asked about, by its declaration.
     var storedWritesCache: [SyntaxIdentifier: StoredWrites] = [:]
-
-    /// The advertisement data keys, from the engine's one table.
-    static var knownKeys: [(name: String, raw: String)] { AdvertisementKeys.known }
 
     init(index: ModuleIndex, maximumDepth: Int, maximumVariants: Int) {
         self.index = index
@@ -279,45 +269,20 @@ final class Resolver {
 
     // MARK: Keys
 
-    func key(_ expression: ExprSyntax) -> Result<CoreBluetoothKey, Unresolved> {
+    func key(_ expression: ExprSyntax) -> Result<AdvertisementKey, Unresolved> {
         let expr = Self.strip(expression)
         if let components = Self.components(of: expr), components.count <= 2, let last = components.last,
-            Self.knownKeys.contains(where: { $0.name == last })
+            let key = AdvertisementKeys.key(constant: last)
         {
-            return .success(Self.keyKind(name: last))
-        }
-        if let components = Self.components(of: expr), components.count <= 2, let last = components.last,
-            Self.otherCoreBluetoothKeys.contains(last)
-        {
-            return .success(.other(last))
+            return .success(key)
         }
         if let literal = expr.as(StringLiteralExprSyntax.self) {
-            switch Self.literalValue(literal) {
-            case .success(let text):
-                if let known = Self.knownKeys.first(where: { $0.raw == text }) {
-                    return .success(Self.keyKind(name: known.name))
-                }
-                return .success(.other(text))
-            case .failure(let failure):
-                return .failure(failure)
-            }
+            return Self.literalValue(literal).map(AdvertisementKeys.key(raw:))
         }
         if let lookup = lookupReference(expr, implicitType: "String") {
             return follow(lookup, written: expr) { self.key($0) }
         }
         return .failure(Unresolved(reason: Self.unsupported(expr, expected: "an advertisement data key")))
-    }
-
-    /// CoreBluetooth constants apps use as keys that are not advertisement data keys: listed as
-    /// other keys, which iOS drops (from the engine's one table).
-    static var otherCoreBluetoothKeys: Set<String> { AdvertisementKeys.otherConstants }
-
-    private static func keyKind(name: String) -> CoreBluetoothKey {
-        switch name {
-        case "CBAdvertisementDataLocalNameKey": .localName
-        case "CBAdvertisementDataServiceUUIDsKey": .serviceUUIDs
-        default: .other(name)
-        }
     }
 
     // MARK: Dictionaries

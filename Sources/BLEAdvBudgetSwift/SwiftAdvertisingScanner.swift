@@ -1,3 +1,4 @@
+internal import BLEAdvBudget
 internal import SwiftParser
 internal import SwiftSyntax
 
@@ -82,11 +83,25 @@ public struct SwiftAdvertisingScanner: Sendable {
     /// Scans files and directories (searched recursively for `*.swift`, skipping hidden entries such
     /// as `.build`). Throws, naming the path, when a path or a file found cannot be read.
     public func scan(paths: [String]) throws(SwiftAdvertisingScanError) -> SwiftAdvertisingScanResult {
-        let files = try SourceFiles.swiftFiles(in: paths)
+        let read = scan(files: try Self.swiftFiles(in: paths))
+        if let first = read.unreadable.first { throw first }
+        return read.result
+    }
+
+    /// Scans `files` as one module; a file that cannot be read is left out and returned with the
+    /// system's reason, the others are still read.
+    public func scan(files: [String]) -> (result: SwiftAdvertisingScanResult, unreadable: [SwiftAdvertisingScanError]) {
         var sources: [SwiftSourceFile] = []
         var encodingProblems: [String] = []
+        var unreadable: [SwiftAdvertisingScanError] = []
         for path in files {
-            let bytes = try SourceFiles.contents(of: path)
+            let bytes: [UInt8]
+            do throws(SourceFiles.Unreadable) {
+                bytes = try SourceFiles.contents(of: path)
+            } catch {
+                unreadable.append(.unreadable(path: error.path, reason: error.reason))
+                continue
+            }
             if let text = String(validating: bytes, as: UTF8.self) {
                 sources.append(SwiftSourceFile(path: path, text: text))
             } else {
@@ -103,7 +118,7 @@ public struct SwiftAdvertisingScanner: Sendable {
             )
         }
         result.warnings = encodingWarnings + result.warnings
-        return result
+        return (result, unreadable)
     }
 
     /// Scans sources given as text, as one module.
@@ -141,7 +156,11 @@ public struct SwiftAdvertisingScanner: Sendable {
 
     /// The `.swift` files `scan(paths:)` would read, in order.
     public static func swiftFiles(in paths: [String]) throws(SwiftAdvertisingScanError) -> [String] {
-        try SourceFiles.swiftFiles(in: paths)
+        do throws(SourceFiles.Unreadable) {
+            return try SourceFiles.files(in: paths) { $0.hasSuffix(".swift") }
+        } catch {
+            throw .unreadable(path: error.path, reason: error.reason)
+        }
     }
 
     // MARK: Calls
