@@ -101,10 +101,7 @@ enum IOSBounds {
         }
         let range = left.isEmpty ? 0...(IOSProfile.capacity - 3) : (left.min() ?? 0)...(left.max() ?? 0)
         var findings = IOSProfile.commonFindings(plan)
-        var nameBounds: NameBounds?
-        if let bounds = name(plan, left: left, range: range, cases: cases ?? [], findings: &findings) {
-            nameBounds = bounds
-        }
+        let nameBounds = name(plan, left: left, range: range, cases: cases ?? [], findings: &findings)
         let representative = representativeCase(plan, cases: cases)
         var r = IOSProfile.foreground(
             concrete(plan, uuids: representative.uuids, name: representativeName(plan)),
