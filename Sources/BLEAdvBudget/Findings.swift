@@ -109,6 +109,13 @@ public enum Rules {
         section: "§2.5",
         summary: "What holds for every value a source leaves open: a UUID that always fits, a name that is never cut."
     )
+    public static let captureLinkLayer = Rule(
+        id: "capture.link-layer",
+        severity: .warning,
+        section: "—",
+        summary:
+            "A capture holds link-layer frames of an air sniffer: --capture reads adverts set or received over HCI, so sniffed adverts are not checked."
+    )
     public static let sourceKeyUnmodelled = Rule(
         id: "source.key.unmodelled",
         severity: .info,
@@ -450,7 +457,7 @@ public enum Rules {
     /// All rules, for the documentation and its test.
     public static let all: [Rule] = [
         sourceUnresolved, sourceReader, sourceUUIDInvalid, sourceNoCall, sourceNotRead, sourceUnreadable,
-        sourceUnreadableCall, sourceDepends, sourceBound, sourceKeyUnmodelled,
+        sourceUnreadableCall, sourceDepends, sourceBound, captureLinkLayer, sourceKeyUnmodelled,
         adLengthOverrun, adLengthZero, adStructureTooLong, adTypeUnknown, adFlagsInScanResponse, adFlagsDuplicate,
         adFlagsTrailingZero, adFlagsConflict, adFlagsReserved, adFlagsMissing, adUUIDListDuplicate, adUUIDListLength,
         adTxPowerLength, adAppearanceLength, adAppearanceDuplicate, adManufacturerShort, adServiceDataShort,

@@ -105,15 +105,15 @@ public struct AdvBudgetOptions: ParsableArguments {
     }
 
     /// Reads the sources and plan files and checks everything with the `raw` adverts of the
-    /// caller. Sources that cannot be found are an error on standard error and status 66.
-    public func outcome(raw: [RawAdvert] = []) throws -> AdvBudgetRunner.Outcome {
+    /// caller, whose `notes` on the run (captures) come first in the report. Sources that cannot be found are an error on standard error and status 66.
+    public func outcome(raw: [RawAdvert] = [], notes callerNotes: [Finding] = []) throws -> AdvBudgetRunner.Outcome {
         var extra: [AdvertPlan] = []
-        var notes: [Finding] = []
+        var notes = callerNotes
         if !sourcePaths.isEmpty {
             switch SourceReading.read(sourcePaths, clang: clang) {
             case .success(let read):
                 extra = read.adverts.map(AdvertPlan.init(source:))
-                notes = read.notes
+                notes += read.notes
             case .failure(let failure):
                 return AdvBudgetRunner.Outcome(
                     output: "",

@@ -37,6 +37,7 @@ struct AdvBudget: ParsableCommand {
     func run() throws {
         var captureStatus = ExitStatus.success
         var raw: [RawAdvert] = []
+        var notes: [Finding] = []
         if !capture.isEmpty {
             let read = CapturedAdverts.read(CaptureScan(paths: capture) { StandardError.print($0) })
             // A damaged capture: its adverts before the damage are still checked, and the exit
@@ -44,8 +45,16 @@ struct AdvBudget: ParsableCommand {
             if read.status != .success && read.status != .damagedInput { throw ExitCode(read.status.rawValue) }
             captureStatus = read.status
             raw = read.adverts
+            if read.linkLayerFrames > 0 {
+                notes.append(
+                    Rules.captureLinkLayer.finding(
+                        "\(read.linkLayerFrames) link-layer frame(s) of an air sniffer were not read: --capture checks "
+                            + "the adverts a host sets or receives over HCI, so the adverts sniffed on air are not checked"
+                    )
+                )
+            }
         }
-        let outcome = try options.outcome(raw: raw)
+        let outcome = try options.outcome(raw: raw, notes: notes)
         for line in outcome.errors { StandardError.print(line) }
         if !outcome.output.isEmpty {
             let out = OutputSink(fd: 1, ownsDescriptor: false)

@@ -144,4 +144,22 @@ struct AdvBudgetCLITests {
         // A capture that cannot be opened is an unreadable input.
         #expect(try Run.bleinspect(["adv-budget", "--capture", dir.path("missing.btsnoop")]).status == 66)
     }
+
+    @Test(
+        "--capture on an air sniffer's capture: its link-layer frames are counted and named as not read, never a pass",
+        .enabled(if: TestPaths.sharedCapturesAvailable && Run.tshark != nil)
+    )
+    func snifferCapture() throws {
+        let path = TestPaths.sharedCaptures.appendingPathComponent("bsniffhub_phy-changed.pcap").path
+        let run = try Run.bleinspect(["adv-budget", "--capture", path, "--format", "json"])
+        #expect(run.status == 2, "\(run.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
+        #expect(document["nothingChecked"] as? Bool == true)
+        let notes = document["notes"] as? [[String: Any]] ?? []
+        let note = try #require(notes.first { $0["rule"] as? String == "capture.link-layer" })
+        // The oracle: tshark's count of the capture's link-layer frames.
+        let frames = try Run.tsharkFilter(path, "btle").count
+        #expect(frames > 0)
+        #expect((note["message"] as? String)?.hasPrefix("\(frames) link-layer frame(s) of an air sniffer") == true)
+    }
 }

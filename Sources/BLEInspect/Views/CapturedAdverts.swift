@@ -39,19 +39,23 @@ public enum CapturedAdverts {
 
     /// Reads every frame of `scan` and returns the adverts found, in capture order, and the
     /// exit status of the reading (damaged input is reported through the scan's error output).
-    public static func read(_ scan: CaptureScan) -> (adverts: [RawAdvert], status: ExitStatus) {
+    /// `linkLayerFrames` counts the over-the-air frames of sniffer captures, which are not read:
+    /// the caller says so, since adverts sniffed on air are not checked.
+    public static func read(_ scan: CaptureScan) -> (adverts: [RawAdvert], status: ExitStatus, linkLayerFrames: Int) {
         read(scan, limits: Limits())
     }
 
-    static func read(_ scan: CaptureScan, limits: Limits) -> (adverts: [RawAdvert], status: ExitStatus) {
+    static func read(_ scan: CaptureScan, limits: Limits) -> (
+        adverts: [RawAdvert], status: ExitStatus, linkLayerFrames: Int
+    ) {
         var collector: AdvertCollector? = nil
         let status = scan.runView("adv-budget", errorOutput: scan.reportError) { registry in
             let c = AdvertCollector(registry: registry, limits: limits)
             collector = c
             return .success(.init(missing: c.missingFields, readsDevices: false, take: { c.add($0, $1) }))
         }
-        guard let collector, status != .software else { return ([], status) }
-        return (collector.finish(), status)
+        guard let collector, status != .software else { return ([], status, 0) }
+        return (collector.finish(), status, collector.linkLayerFrames)
     }
 }
 
@@ -183,7 +187,11 @@ final class AdvertCollector {
 
     var missingFields: [String] { f.missing }
 
+    /// Over-the-air frames seen (sniffer captures), which are not read.
+    private(set) var linkLayerFrames = 0
+
     func add(_ frame: CapturedFrame, _ tree: borrowing ProtocolTree) {
+        if case .linkLayer = frame.kind { linkLayerFrames += 1 }
         guard frame.kind == .hciCommand || frame.kind == .hciEvent else { return }
         TreeWalk.with(frame, tree) { walk in
             f.firstNodes(walk, into: &firsts)
