@@ -26,13 +26,9 @@ public enum ATTModule: DissectorModule {
         registry.bind(att, to: StandardTables.l2capPSM, key: DissectorKey(0x0027), label: "EATT")
         // ATT over a BR/EDR basic-mode channel: the unenhanced bearer of a BR/EDR link.
         registry.bind(att, to: StandardTables.l2capPSM, key: DissectorKey(0x001F), label: "ATT over BR/EDR")
-        for (opcode, name) in ATTNames.opcodeList {
-            registry.bind(
-                ATTOpcodeDissector(f: f, opcode: UInt8(truncatingIfNeeded: opcode)),
-                to: StandardTables.attOpcode,
-                key: DissectorKey(opcode),
-                label: name
-            )
+        registry.declareOpcodes(ATTOpcodes.table.facts)
+        for (opcode, name, dissector) in ATTOpcodes.dissectors(f) {
+            registry.bind(dissector, to: StandardTables.attOpcode, key: DissectorKey(opcode), label: name)
         }
         for (uuid, decoder) in GATTValueDissector.all(f) {
             registry.bind(decoder, to: StandardTables.gattUUID, key: DissectorKey(uuid), label: GATTNames.display(uuid))

@@ -62,10 +62,14 @@ final class SMPState: ConnectionScopedState {
     func connectionClosed(_ key: ConnectionKey) { requests[key] = nil }
 }
 
-/// Decodes the parameters of one SMP opcode.
-struct SMPOpcodeDissector: Dissector {
+/// Decodes the parameters of one SMP opcode: a row of `SMPOpcodes.table`.
+struct SMPOpcodeDissector: Dissector, ParameterDecoder {
     let f: Fields<SMPField>
     let opcode: UInt8
+    /// The row's name ("Pairing Request").
+    let name: String
+    let length: OpcodeLength
+    let decoder: SMPDecoder
 
     /// The LE Secure Connections debug public key (Core Vol 3 Part H 2.3.5.6.1), as sent (least
     /// significant byte first): X then Y.
@@ -96,27 +100,26 @@ struct SMPOpcodeDissector: Dissector {
     }
 
     func dissect(_ reader: inout ByteReader, _ context: inout DissectionContext) throws(DecodeError) {
+        try context.decode(&reader, length: length, trailing: name, self)
+    }
+
+    /// Runs the row's decoder on the parameters (`ParameterDecoder`).
+    func decode(_ reader: inout ByteReader, _ context: inout DissectionContext) throws(DecodeError) {
         let src = reader.source
         let at = reader.offset
-        switch opcode {
-        case 0x01, 0x02:
+        switch decoder {
+        case .pairingFeatures:
             try pairingFeatures(&reader, &context)
-        case 0x03:
-            try key(.cfmValue, 16, &reader, &context)
-        case 0x04:
-            try key(.randomValue, 16, &reader, &context)
-        case 0x05:
+        case .key(let field):
+            try key(field, 16, &reader, &context)
+        case .pairingFailed:
             let reason = try context.addUInt8(f[.reason], &reader)
             context.appendInfoAfterName(SMPInfo.reasonName(reason))
-        case 0x06:
-            try key(.longTermKey, 16, &reader, &context)
-        case 0x07:
+        case .centralIdentification:
             let ediv = try context.addUInt16(f[.ediv], &reader)
             try key(.randomValue, 8, &reader, &context)
             context.appendInfoAfterName("EDIV: " + SMPInfo.hex16(ediv))
-        case 0x08:
-            try key(.idResolvingKey, 16, &reader, &context)
-        case 0x09:
+        case .identityAddress:
             let type = try context.addUInt8(f[.addressType], &reader)
             let address = try reader.readAddress()
             context.tree.add(f[.bdAddr], .address(address), (at + 1)..<(at + 7), source: src)
@@ -124,13 +127,11 @@ struct SMPOpcodeDissector: Dissector {
                 context.expert(.warning, "Address type \(type) is reserved", at..<(at + 1), source: src)
             }
             context.appendInfoAfterName(address.description + (type == 0 ? " (Public)" : type == 1 ? " (Random)" : ""))
-        case 0x0A:
-            try key(.signatureKey, 16, &reader, &context)
-        case 0x0B:
+        case .securityRequest:
             let authReq = try reader.readUInt8()
             addAuthReq(authReq, at..<(at + 1), &context, source: src)
             context.appendInfoAfterName("AuthReq: " + SMPInfo.authReq(authReq))
-        case 0x0C:
+        case .publicKey:
             let keyBytes = reader.remainingSlice.prefix(64)
             try key(.publicKeyX, 32, &reader, &context)
             try key(.publicKeyY, 32, &reader, &context)
@@ -142,15 +143,10 @@ struct SMPOpcodeDissector: Dissector {
                     source: src
                 )
             }
-        case 0x0D:
-            try key(.dhkeyCheck, 16, &reader, &context)
-        case 0x0E:
+        case .keypress:
             let type = try context.addUInt8(f[.notificationType], &reader)
             context.appendInfoAfterName(SMPInfo.notificationName(type))
-        default:
-            return
         }
-        try reader.expectEnd(SMPInfo.opcodeName(opcode))
     }
 
     private func key(

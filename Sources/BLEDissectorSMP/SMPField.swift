@@ -213,24 +213,8 @@ public enum SMPField: UInt16, FieldSet {
 
 /// Value names of SMP (Core Specification Vol 3 Part H 3.3–3.6).
 enum SMPNames {
-    static let opcodeList: [(UInt64, String)] = [
-        (0x01, "Pairing Request"),
-        (0x02, "Pairing Response"),
-        (0x03, "Pairing Confirm"),
-        (0x04, "Pairing Random"),
-        (0x05, "Pairing Failed"),
-        (0x06, "Encryption Information"),
-        (0x07, "Central Identification"),
-        (0x08, "Identity Information"),
-        (0x09, "Identity Address Information"),
-        (0x0A, "Signing Information"),
-        (0x0B, "Security Request"),
-        (0x0C, "Pairing Public Key"),
-        (0x0D, "Pairing DHKey Check"),
-        (0x0E, "Pairing Keypress Notification"),
-    ]
-
-    static let opcodes = ValueNames(opcodeList)
+    /// The opcodes' names, from `SMPOpcodes.table`.
+    static let opcodes = ValueNames(SMPOpcodes.table.facts.all.map { (UInt64($0.opcode), $0.name) })
 
     static let ioCapabilityList: [(UInt64, String)] = [
         (0, "DisplayOnly"), (1, "DisplayYesNo"), (2, "KeyboardOnly"), (3, "NoInputNoOutput"), (4, "KeyboardDisplay"),

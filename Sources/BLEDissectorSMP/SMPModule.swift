@@ -12,12 +12,13 @@ public enum SMPModule: DissectorModule {
         let smp = SMPDissector(f: f)
         registry.bind(smp, to: StandardTables.l2capCID, key: DissectorKey(0x0006), label: "SMP")
         registry.bind(smp, to: StandardTables.l2capCID, key: DissectorKey(0x0007), label: "SMP (BR/EDR)")
-        for (opcode, name) in SMPNames.opcodeList {
+        registry.declareOpcodes(SMPOpcodes.table.facts)
+        for dissector in SMPOpcodes.dissectors(f) {
             registry.bind(
-                SMPOpcodeDissector(f: f, opcode: UInt8(truncatingIfNeeded: opcode)),
+                dissector,
                 to: StandardTables.smpOpcode,
-                key: DissectorKey(opcode),
-                label: name
+                key: DissectorKey(dissector.opcode),
+                label: dissector.name
             )
         }
     }

@@ -126,6 +126,7 @@ public struct RegistryBuilder: Sendable {
     private var postDissectors: [Binding] = []
     private var problems: [String] = []
     private var uuidNames: [BluetoothUUID: String] = [:]
+    private var opcodeTables: [TableID: OpcodeFacts] = [:]
     /// The UUIDs a plugin named (a plugin's name replaces a module's).
     private var pluginNamed: Set<BluetoothUUID> = []
     /// The module registering now; set by `build(modules:)`.
@@ -189,6 +190,17 @@ public struct RegistryBuilder: Sendable {
             dense: [],
             denseBindings: []
         )
+    }
+
+    /// Declares the opcode facts (`OpcodeFacts`) of the table `facts.table`, for
+    /// `DissectorRegistry.opcodeFacts(_:)`: one declaration per table, with each opcode once.
+    public mutating func declareOpcodes(_ facts: OpcodeFacts) {
+        if opcodeTables[facts.table] != nil {
+            problems.append("opcodes of table \(facts.table) declared twice (again by \(currentModule))")
+            return
+        }
+        problems += facts.problems()
+        opcodeTables[facts.table] = facts
     }
 
     /// Binds `dissector` to `key` in `table` (which may belong to another module).
@@ -386,6 +398,7 @@ public struct RegistryBuilder: Sendable {
             derived: fieldOwners.map { postOwners.contains($0) },
             fieldOwners: fieldOwners,
             uuidNames: uuidNames,
+            opcodeTables: opcodeTables,
             overrides: overrides.sorted { ($0.table.name, $0.key.low) < ($1.table.name, $1.key.low) }
         )
     }
@@ -427,6 +440,8 @@ public final class DissectorRegistry: Sendable {
     public let uuidNames: [BluetoothUUID: String]
     /// The built-in bindings plugins replaced.
     public let overrides: [BindingOverride]
+    /// Opcode facts by table (`opcodeFacts(_:)`).
+    let opcodeTables: [TableID: OpcodeFacts]
 
     init(
         fields: [FieldDescriptor],
@@ -437,8 +452,10 @@ public final class DissectorRegistry: Sendable {
         derived: [Bool],
         fieldOwners: [String],
         uuidNames: [BluetoothUUID: String],
+        opcodeTables: [TableID: OpcodeFacts] = [:],
         overrides: [BindingOverride]
     ) {
+        self.opcodeTables = opcodeTables
         self.uuidNames = uuidNames
         self.overrides = overrides
         self.postDissectors = postDissectors

@@ -1,0 +1,327 @@
+import BLEInspectCore
+
+/// Reads, writes and server-initiated PDUs (`ATTOpcodes.table`'s rows).
+extension ATTOpcodeDissector {
+    // MARK: - Reads
+
+    /// Read Request and Read Blob Request.
+    func readRequest(
+        _ reader: inout ByteReader,
+        _ context: inout DissectionContext,
+        _ pdu: ATTPDU
+    ) throws(DecodeError) {
+        let src = reader.source
+        let at = reader.offset
+        let db = pdu.database
+        let handle = try readHandle(.handle, &reader, &context, pdu, db)
+        var offset: UInt16 = 0
+        if opcode == 0x0C {
+            let offsetAt = reader.offset
+            offset = try reader.readUInt16()
+            context.tree.add(f[.offset], .unsigned(UInt64(offset)), offsetAt..<(offsetAt + 2), source: src)
+        }
+        let direction = context.direction
+        let opcodeName = name
+        let isBlob = opcode == 0x0C
+        context.setInfo(parts: ATTInfo.prefix(direction), opcodeName)
+        context.appendHandleInfo(handle, db)
+        if isBlob { context.appendInfo("Offset: \(offset)") }
+        var request = pendingRequest(context)
+        request.handle = handle
+        request.offset = offset
+        remember(request, pdu, &context, at: at, source: src)
+    }
+
+    /// Read Response and Read Blob Response.
+    func readResponse(
+        _ reader: inout ByteReader,
+        _ context: inout DissectionContext,
+        _ pdu: ATTPDU
+    ) throws(DecodeError) {
+        let src = reader.source
+        let at = reader.offset
+        let request = takeRequest(pdu, context)
+        let db = pdu.database
+        if let request { addHandle(.handle, request.handle, at..<at, &context, pdu, db, source: src) }
+        let direction = context.direction
+        let opcodeName = name
+        context.setInfo(parts: ATTInfo.prefix(direction), opcodeName)
+        if let request { context.appendHandleInfo(request.handle, db) }
+        let value = reader.readRest()
+        if opcode == 0x0B, pdu.bearer.mtuExchanged, value.remaining == Int(pdu.bearer.mtu) - 1 {
+            context.expert(
+                .note,
+                "The value fills the ATT_MTU; it may be longer (Read Blob reads the rest)",
+                value.offset..<(value.offset + value.remaining),
+                source: src
+            )
+        }
+        // A blob from a non-zero offset is a piece of the value: it is not decoded.
+        let whole = opcode == 0x0B || request?.offset == 0
+        let uuid = request.flatMap { db?[$0.handle]?.uuid }
+        addValue(value, uuid: uuid, decode: whole, &context, pdu)
+        addAnswer(request, &context, at: reader.offset, source: src)
+    }
+
+    /// Read Multiple Request and Read Multiple Variable Request.
+    func readMultipleRequest(
+        _ reader: inout ByteReader,
+        _ context: inout DissectionContext,
+        _ pdu: ATTPDU
+    ) throws(DecodeError) {
+        let src = reader.source
+        let at = reader.offset
+        let db = pdu.database
+        let direction = context.direction
+        let opcodeName = name
+        context.setInfo(ATTInfo.prefix(direction) + opcodeName)
+        if reader.remaining < 4 {
+            context.expert(
+                .warning,
+                "\(opcodeName) needs at least two handles",
+                at..<(at + reader.remaining),
+                source: src
+            )
+        }
+        var request = pendingRequest(context)
+        request.handles.reserveCapacity(min(reader.remaining / 2, PendingRequest.maximumHandles))
+        while !reader.isAtEnd {
+            let handle = try readHandle(.handle, &reader, &context, pdu, db)
+            if request.handles.count < PendingRequest.maximumHandles { request.handles.append(handle) }
+            context.appendHandleInfo(handle, db)
+        }
+        remember(request, pdu, &context, at: at, source: src)
+    }
+
+    func readMultipleResponse(
+        _ reader: inout ByteReader,
+        _ context: inout DissectionContext,
+        _ pdu: ATTPDU
+    ) throws(DecodeError) {
+        let src = reader.source
+        let at = reader.offset
+        let request = takeRequest(pdu, context)
+        let db = pdu.database
+        let direction = context.direction
+        context.setInfo(ATTInfo.prefix(direction) + "Read Multiple Response")
+        for handle in request?.handles ?? [] {
+            addHandle(.handle, handle, at..<at, &context, pdu, db, source: src)
+            context.appendHandleInfo(handle, db)
+        }
+        // The values are concatenated without lengths, so they are not split or decoded.
+        addValue(reader.readRest(), uuid: nil, decode: false, &context, pdu)
+        addAnswer(request, &context, at: reader.offset, source: src)
+    }
+
+    func readMultipleVariableResponse(
+        _ reader: inout ByteReader,
+        _ context: inout DissectionContext,
+        _ pdu: ATTPDU
+    ) throws(DecodeError) {
+        let src = reader.source
+        let request = takeRequest(pdu, context)
+        let db = pdu.database
+        let direction = context.direction
+        context.setInfo(ATTInfo.prefix(direction) + "Read Multiple Variable Response")
+        var index = 0
+        while !reader.isAtEnd {
+            let itemAt = reader.offset
+            let handle: UInt16? = request.flatMap { index < $0.handles.count ? $0.handles[index] : nil }
+            index += 1
+            guard reader.remaining >= 2 else {
+                // The response is cut at ATT_MTU - 1 bytes, which may fall inside a length field.
+                context.tree.open(f[.attributeData], .none, itemAt..<(itemAt + reader.remaining), source: src)
+                if let handle { addHandle(.handle, handle, itemAt..<itemAt, &context, pdu, db, source: src) }
+                context.expert(
+                    .note,
+                    "The last length field is cut off: the response filled the ATT_MTU",
+                    itemAt..<(itemAt + reader.remaining),
+                    source: src
+                )
+                addValue(reader.readRest(), uuid: nil, decode: false, &context, pdu)
+                context.tree.close()
+                break
+            }
+            let length = try reader.readUInt16()
+            let available = min(Int(length), reader.remaining)
+            context.tree.open(f[.attributeData], .none, itemAt..<(itemAt + 2 + available), source: src)
+            if let handle {
+                addHandle(.handle, handle, itemAt..<itemAt, &context, pdu, db, source: src)
+                context.appendHandleInfo(handle, db)
+            }
+            context.tree.add(f[.gattValueLength], .unsigned(UInt64(length)), itemAt..<(itemAt + 2), source: src)
+            let value = try reader.readSlice(available)
+            if available < Int(length) {
+                context.expert(
+                    .note,
+                    "Value cut to fit the ATT_MTU: \(available) of \(length) bytes",
+                    value.offset..<(value.offset + available),
+                    source: src
+                )
+            }
+            let uuid = handle.flatMap { db?[$0]?.uuid }
+            addValue(value, uuid: uuid, decode: available == Int(length), &context, pdu)
+            context.tree.close()
+        }
+        addAnswer(request, &context, at: reader.offset, source: src)
+    }
+
+    // MARK: - Writes
+
+    /// Write Request, Write Command and Signed Write Command.
+    func write(
+        _ reader: inout ByteReader,
+        _ context: inout DissectionContext,
+        _ pdu: ATTPDU
+    ) throws(DecodeError) {
+        let src = reader.source
+        let at = reader.offset
+        let db = pdu.database
+        let handle = try readHandle(.handle, &reader, &context, pdu, db)
+        // A signed write ends with a 12-byte signature (its row's length rule marks one too short).
+        let valueLength = opcode == 0xD2 ? max(0, reader.remaining - 12) : reader.remaining
+        let direction = context.direction
+        let opcodeName = name
+        context.setInfo(parts: ATTInfo.prefix(direction), opcodeName)
+        context.appendHandleInfo(handle, db)
+        let value = try reader.readSlice(valueLength)
+        addValue(value, uuid: db?[handle]?.uuid, decode: true, &context, pdu)
+        if opcode == 0xD2 {
+            try context.addUInt32(f[.signCounter], &reader)
+            let macAt = reader.offset
+            try reader.skip(8)
+            context.tree.add(f[.signature], .bytes, macAt..<(macAt + 8), source: src)
+        }
+        if opcode == 0x12 {
+            var request = pendingRequest(context)
+            request.handle = handle
+            remember(request, pdu, &context, at: at, source: src)
+        }
+    }
+
+    /// Write Response, Execute Write Response and Handle Value Confirmation.
+    func emptyResponse(
+        _ reader: inout ByteReader,
+        _ context: inout DissectionContext,
+        _ pdu: ATTPDU
+    ) throws(DecodeError) {
+        let src = reader.source
+        let at = reader.offset
+        let request = takeRequest(pdu, context)
+        let db = pdu.database
+        // An Execute Write Response names no handle; the others echo their request's.
+        let hasHandle = answers != 0x18
+        if hasHandle, let request { addHandle(.handle, request.handle, at..<at, &context, pdu, db, source: src) }
+        let direction = context.direction
+        let opcodeName = name
+        context.setInfo(
+            ATTInfo.prefix(direction) + opcodeName
+                + (hasHandle ? (request.map { ", " + ATTInfo.handle($0.handle, db) } ?? "") : "")
+        )
+        addAnswer(request, &context, at: at, source: src)
+    }
+
+    /// Prepare Write Request and Response.
+    func prepareWrite(
+        _ reader: inout ByteReader,
+        _ context: inout DissectionContext,
+        _ pdu: ATTPDU
+    ) throws(DecodeError) {
+        let src = reader.source
+        let at = reader.offset
+        let db = pdu.database
+        let handle = try readHandle(.handle, &reader, &context, pdu, db)
+        let offset = try context.addUInt16(f[.offset], &reader)
+        let direction = context.direction
+        let opcodeName = name
+        context.setInfo(
+            ATTInfo.prefix(direction) + opcodeName + ", " + ATTInfo.handle(handle, db) + ", Offset: \(offset)"
+        )
+        // Part of a long value: shown, not decoded.
+        addValue(reader.readRest(), uuid: nil, decode: false, &context, pdu)
+        if opcode == 0x16 {
+            var request = pendingRequest(context)
+            request.handle = handle
+            request.offset = offset
+            remember(request, pdu, &context, at: at, source: src)
+        } else {
+            let request = takeRequest(pdu, context)
+            if let request, request.handle != handle || request.offset != offset {
+                context.expert(
+                    .warning,
+                    "The response does not echo the request's handle and offset",
+                    at..<(at + 4),
+                    source: src
+                )
+            }
+            addAnswer(request, &context, at: reader.offset, source: src)
+        }
+    }
+
+    func executeWriteRequest(
+        _ reader: inout ByteReader,
+        _ context: inout DissectionContext,
+        _ pdu: ATTPDU
+    ) throws(DecodeError) {
+        let src = reader.source
+        let at = reader.offset
+        let flags = try context.addUInt8(f[.flags], &reader)
+        if flags > 1 {
+            context.expert(.warning, "Execute Write flags \(flags) are reserved", at..<(at + 1), source: src)
+        }
+        let direction = context.direction
+        context.setInfo(
+            ATTInfo.prefix(direction) + "Execute Write Request, "
+                + (flags == 0 ? "Cancel All" : flags == 1 ? "Immediately Write All" : "Reserved")
+        )
+        remember(pendingRequest(context), pdu, &context, at: at, source: src)
+    }
+
+    // MARK: - Server-initiated
+
+    /// Handle Value Notification and Indication.
+    func handleValue(
+        _ reader: inout ByteReader,
+        _ context: inout DissectionContext,
+        _ pdu: ATTPDU
+    ) throws(DecodeError) {
+        let src = reader.source
+        let at = reader.offset
+        let db = pdu.database
+        let handle = try readHandle(.handle, &reader, &context, pdu, db)
+        let direction = context.direction
+        let opcodeName = name
+        context.setInfo(parts: ATTInfo.prefix(direction), opcodeName)
+        context.appendHandleInfo(handle, db)
+        addValue(reader.readRest(), uuid: db?[handle]?.uuid, decode: true, &context, pdu)
+        if opcode == 0x1D {
+            var request = pendingRequest(context)
+            request.handle = handle
+            remember(request, pdu, &context, at: at, source: src)
+        }
+    }
+
+    func multipleHandleValueNotification(
+        _ reader: inout ByteReader,
+        _ context: inout DissectionContext,
+        _ pdu: ATTPDU
+    ) throws(DecodeError) {
+        let src = reader.source
+        let db = pdu.database
+        let direction = context.direction
+        context.setInfo(ATTInfo.prefix(direction) + "Multiple Handle Value Notification")
+        while !reader.isAtEnd {
+            let itemAt = reader.offset
+            var header = try reader.readSlice(4)
+            let handle = try header.readUInt16()
+            let length = try header.readUInt16()
+            let value = try reader.readSlice(Int(length))
+            context.tree.open(f[.attributeData], .none, itemAt..<(itemAt + 4 + Int(length)), source: src)
+            addHandle(.handle, handle, itemAt..<(itemAt + 2), &context, pdu, db, source: src)
+            context.tree.add(f[.gattValueLength], .unsigned(UInt64(length)), (itemAt + 2)..<(itemAt + 4), source: src)
+            context.appendHandleInfo(handle, db)
+            addValue(value, uuid: db?[handle]?.uuid, decode: true, &context, pdu)
+            context.tree.close()
+        }
+    }
+}
