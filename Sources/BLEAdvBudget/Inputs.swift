@@ -71,6 +71,25 @@ public enum SourceValue: Hashable, Sendable {
     }
 }
 
+/// Why a source reader (Swift or Objective-C) could not resolve an expression.
+package struct Unresolved: Error {
+    /// Names the expression that could not be read, and why.
+    package var reason: String
+    /// The declarations followed to reach it, outermost first (`` `A.b` at File.swift:3 ``,
+    /// `` `kName` at Names.h:3 ``).
+    package var trail: [String]
+
+    package init(reason: String, trail: [String] = []) {
+        self.reason = reason
+        self.trail = trail
+    }
+
+    /// The reason, with the trail when there is one.
+    package var message: String {
+        trail.isEmpty ? reason : reason + " (reached through " + trail.joined(separator: " → ") + ")"
+    }
+}
+
 /// The dictionary of `CLBeaconRegion.peripheralData(withMeasuredPower:)`: an iBeacon advert
 /// (§4.1). A value nil here is not known from the sources; the advert's size is known whatever
 /// the values are.

@@ -1,18 +1,6 @@
 import BLEAdvBudget
 import Foundation
 
-/// Why an expression could not be resolved.
-struct Unresolved: Error {
-    /// Names the expression that could not be read, and why.
-    var reason: String
-    /// The declarations followed to reach it, outermost first (`` `kName` at Names.h:3 ``).
-    var trail: [String] = []
-
-    var message: String {
-        trail.isEmpty ? reason : reason + " (reached through " + trail.joined(separator: " → ") + ")"
-    }
-}
-
 /// A string known wholly, or only around a part known at run time.
 enum ResolvedText: Equatable {
     case exact(String)

@@ -1,3 +1,4 @@
+internal import BLEAdvBudget
 internal import SwiftSyntax
 
 /// `CLBeaconRegion.peripheralData(withMeasuredPower:)`: the iBeacon dictionary.

@@ -1,3 +1,4 @@
+internal import BLEAdvBudget
 internal import SwiftSyntax
 
 /// Values chosen by a condition: ternaries, `if`/`switch` expressions, and locals assigned in the

@@ -1,3 +1,4 @@
+internal import BLEAdvBudget
 internal import SwiftSyntax
 
 /// Calls of functions declared in the sources (their `return`s, with the parameters bound to the
@@ -71,20 +72,35 @@ extension Resolver {
         written: Syntax,
         _ body: () -> Result<T, Unresolved>
     ) -> Result<T, Unresolved> {
+        if let failure = descentFailure(into: node, named: name, place: place, written: written) {
+            return .failure(failure)
+        }
+        return onStack(node, named: name, place: place, body)
+    }
+
+    /// Why `node` cannot be followed: it is already on the stack (a cycle), or the stack is
+    /// `maximumDepth` deep; nil when it can.
+    func descentFailure(into node: Syntax, named name: String, place: String, written: Syntax) -> Unresolved? {
         if let start = stack.firstIndex(where: { $0.id == node.id }) {
             let cycle = stack[start...].map { "`\($0.name)`" } + ["`\(name)`"]
-            return .failure(
-                Unresolved(reason: "`\(name)` (\(place)) depends on itself: " + cycle.joined(separator: " → "))
-            )
+            return Unresolved(reason: "`\(name)` (\(place)) depends on itself: " + cycle.joined(separator: " → "))
         }
         guard stack.count < maximumDepth else {
-            return .failure(
-                Unresolved(
-                    reason: "`\(written.trimmedDescription)` is more than \(maximumDepth) declarations deep; "
-                        + "not followed further"
-                )
+            return Unresolved(
+                reason: "`\(written.trimmedDescription)` is more than \(maximumDepth) declarations deep; "
+                    + "not followed further"
             )
         }
+        return nil
+    }
+
+    /// Runs `body` with `node` pushed on the stack; its failures name `name` at `place` in their trail.
+    func onStack<T>(
+        _ node: Syntax,
+        named name: String,
+        place: String,
+        _ body: () -> Result<T, Unresolved>
+    ) -> Result<T, Unresolved> {
         stack.append((node.id, name))
         defer { stack.removeLast() }
         return body().mapError { failure in

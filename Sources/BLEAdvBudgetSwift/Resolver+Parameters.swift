@@ -1,3 +1,4 @@
+internal import BLEAdvBudget
 internal import SwiftSyntax
 
 /// Parameters followed to the arguments of their function's calls, and `#if` alternatives.

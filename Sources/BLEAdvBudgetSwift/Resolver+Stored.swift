@@ -1,3 +1,4 @@
+internal import BLEAdvBudget
 internal import SwiftSyntax
 
 /// Stored `var`s (members of types, globals) followed to every assignment in the sources, and

@@ -1,3 +1,4 @@
+internal import BLEAdvBudget
 internal import SwiftParser
 internal import SwiftSyntax
 

@@ -2,18 +2,6 @@ internal import BLEAdvBudget
 internal import SwiftParser
 internal import SwiftSyntax
 
-/// Why an expression could not be resolved.
-struct Unresolved: Error {
-    /// Names the expression that could not be read, and why.
-    var reason: String
-    /// The declarations followed to reach it, outermost first (`` `A.b` at File.swift:3 ``).
-    var trail: [String] = []
-
-    var message: String {
-        trail.isEmpty ? reason : reason + " (reached through " + trail.joined(separator: " → ") + ")"
-    }
-}
-
 /// One key-value pair of an advertisement dictionary: from its literal, or set later by subscript.
 struct DictionaryEntry {
     let key: ExprSyntax
@@ -454,22 +442,9 @@ final class Resolver {
         _ body: (ExprSyntax) -> Result<T, Unresolved>
     ) -> Result<T, Unresolved> {
         let place = index.shortLocation(of: declaration.node)
-        if let start = stack.firstIndex(where: { $0.id == declaration.node.id }) {
-            let cycle = stack[start...].map { "`\($0.name)`" } + ["`\(declaration.displayName)`"]
-            return .failure(
-                Unresolved(
-                    reason: "`\(declaration.displayName)` (\(place)) depends on itself: "
-                        + cycle.joined(separator: " → ")
-                )
-            )
-        }
-        guard stack.count < maximumDepth else {
-            return .failure(
-                Unresolved(
-                    reason: "`\(written.trimmedDescription)` is more than \(maximumDepth) declarations deep; "
-                        + "not followed further"
-                )
-            )
+        let name = declaration.displayName
+        if let failure = descentFailure(into: declaration.node, named: name, place: place, written: Syntax(written)) {
+            return .failure(failure)
         }
         // A local `var` assigned again before the use is followed to those assignments (not for a
         // dictionary whose keys are set later: `mutations(of:before:)` reads those).
@@ -501,13 +476,7 @@ final class Resolver {
                     + "though it may change at run time"
             )
         }
-        stack.append((declaration.node.id, declaration.displayName))
-        defer { stack.removeLast() }
-        return body(value).mapError { failure in
-            var failure = failure
-            failure.trail.insert("`\(declaration.displayName)` at \(place)", at: 0)
-            return failure
-        }
+        return onStack(declaration.node, named: name, place: place) { body(value) }
     }
 
     // MARK: Expression shapes

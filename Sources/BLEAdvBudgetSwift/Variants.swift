@@ -1,3 +1,4 @@
+internal import BLEAdvBudget
 internal import SwiftSyntax
 
 /// One alternative at a choice point: the value on one path, and how that path is named.

@@ -83,49 +83,20 @@ public enum ADField: UInt16, FieldSet {
                 help: "The non-significant part after a zero length octet (padding)"
             )
 
-        case .flagsReserved:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.flags.reserved",
-                "Reserved",
-                .unsigned(bits: 8),
-                base: .hex,
-                bitmask: 0xE0
-            )
+        case .flagsReserved: Self.reserved("flags.reserved", 0xE0)
         case .flagsLEBREDRHost:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.flags.le_bredr_support_host",
-                "Simultaneous LE and BR/EDR to Same Device Capable (Host)",
-                .boolean,
-                bitmask: 0x10
-            )
+            Self.flag("flags.le_bredr_support_host", "Simultaneous LE and BR/EDR to Same Device Capable (Host)", 0x10)
         case .flagsLEBREDRController:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.flags.le_bredr_support_controller",
+            Self.flag(
+                "flags.le_bredr_support_controller",
                 "Simultaneous LE and BR/EDR to Same Device Capable (Controller)",
-                .boolean,
-                bitmask: 0x08
+                0x08
             )
-        case .flagsBREDRNotSupported:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.flags.bredr_not_supported",
-                "BR/EDR Not Supported",
-                .boolean,
-                bitmask: 0x04
-            )
+        case .flagsBREDRNotSupported: Self.flag("flags.bredr_not_supported", "BR/EDR Not Supported", 0x04)
         case .flagsGeneralDiscoverable:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.flags.le_general_discoverable_mode",
-                "LE General Discoverable Mode",
-                .boolean,
-                bitmask: 0x02
-            )
+            Self.flag("flags.le_general_discoverable_mode", "LE General Discoverable Mode", 0x02)
         case .flagsLimitedDiscoverable:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.flags.le_limited_discoverable_mode",
-                "LE Limited Discoverable Mode",
-                .boolean,
-                bitmask: 0x01
-            )
+            Self.flag("flags.le_limited_discoverable_mode", "LE Limited Discoverable Mode", 0x01)
 
         case .uuid16:
             FieldDescriptor(
@@ -247,44 +218,16 @@ public enum ADField: UInt16, FieldSet {
             FieldDescriptor("btcommon.eir_ad.entry.did.version", "Version", .unsigned(bits: 16), base: .hex)
         case .smTKValue: FieldDescriptor("adv.sm_tk_value", "Security Manager TK Value", .bytes)
 
-        case .oobReserved:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.oob_flags.oob_reserved",
-                "Reserved",
-                .unsigned(bits: 8),
-                base: .hex,
-                bitmask: 0xF0
-            )
-        case .oobAddressType:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.oob_flags.oob_address_type",
-                "Address Type",
-                .unsigned(bits: 8),
-                base: .hex,
-                names: ADNames.oobAddressType,
-                bitmask: 0x08
-            )
+        case .oobReserved: Self.reserved("oob_flags.oob_reserved", 0xF0)
+        case .oobAddressType: Self.namedBits("oob_flags.oob_address_type", "Address Type", ADNames.oobAddressType, 0x08)
         case .oobLEBREDRSupport:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.oob_flags.oob_le_bredr_support",
+            Self.flag(
+                "oob_flags.oob_le_bredr_support",
                 "Simultaneous LE and BR/EDR to Same Device Capable (Host)",
-                .boolean,
-                bitmask: 0x04
+                0x04
             )
-        case .oobLESupportedHost:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.oob_flags.oob_le_supported_host",
-                "LE Supported By Host",
-                .boolean,
-                bitmask: 0x02
-            )
-        case .oobDataPresent:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.oob_flags.oob_data_present",
-                "OOB Data Present",
-                .boolean,
-                bitmask: 0x01
-            )
+        case .oobLESupportedHost: Self.flag("oob_flags.oob_le_supported_host", "LE Supported By Host", 0x02)
+        case .oobDataPresent: Self.flag("oob_flags.oob_data_present", "OOB Data Present", 0x01)
 
         case .connectionIntervalMin:
             FieldDescriptor(
@@ -347,23 +290,8 @@ public enum ADField: UInt16, FieldSet {
                 help: "Units of 0.625 ms (the 3- or 4-octet form)"
             )
 
-        case .leBDAddrReserved:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.le_bd_addr.reserved",
-                "Reserved",
-                .unsigned(bits: 8),
-                base: .hex,
-                bitmask: 0xFE
-            )
-        case .leBDAddrType:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.le_bd_addr.type",
-                "Address Type",
-                .unsigned(bits: 8),
-                base: .hex,
-                names: ADNames.addressType,
-                bitmask: 0x01
-            )
+        case .leBDAddrReserved: Self.reserved("le_bd_addr.reserved", 0xFE)
+        case .leBDAddrType: Self.namedBits("le_bd_addr.type", "Address Type", ADNames.addressType, 0x01)
         case .leRole:
             FieldDescriptor(
                 "btcommon.eir_ad.entry.le_role",
@@ -409,29 +337,15 @@ public enum ADField: UInt16, FieldSet {
                 .unsigned(bits: 8),
                 base: .hex
             )
-        case .ipsFlagsReserved:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.ips.flags.reserved",
-                "Reserved",
-                .unsigned(bits: 8),
-                base: .hex,
-                bitmask: 0x80
-            )
-        case .ipsFlagsLocationName: Self.ipsBit("location_name", "Location Name", 0x40)
-        case .ipsFlagsUncertainty: Self.ipsBit("uncertainty", "Uncertainty", 0x20)
-        case .ipsFlagsFloorNumber: Self.ipsBit("floor_number", "Floor Number", 0x10)
-        case .ipsFlagsAltitude: Self.ipsBit("altitude", "Altitude", 0x08)
-        case .ipsFlagsTxPower: Self.ipsBit("tx_power", "Tx Power", 0x04)
+        case .ipsFlagsReserved: Self.reserved("ips.flags.reserved", 0x80)
+        case .ipsFlagsLocationName: Self.flag("ips.flags.location_name", "Location Name", 0x40)
+        case .ipsFlagsUncertainty: Self.flag("ips.flags.uncertainty", "Uncertainty", 0x20)
+        case .ipsFlagsFloorNumber: Self.flag("ips.flags.floor_number", "Floor Number", 0x10)
+        case .ipsFlagsAltitude: Self.flag("ips.flags.altitude", "Altitude", 0x08)
+        case .ipsFlagsTxPower: Self.flag("ips.flags.tx_power", "Tx Power", 0x04)
         case .ipsFlagsCoordinateSystem:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.ips.flags.coordinate_system",
-                "Coordinate System",
-                .unsigned(bits: 8),
-                base: .hex,
-                names: ADNames.ipsCoordinateSystem,
-                bitmask: 0x02
-            )
-        case .ipsFlagsCoordinates: Self.ipsBit("coordinates", "Coordinates", 0x01)
+            Self.namedBits("ips.flags.coordinate_system", "Coordinate System", ADNames.ipsCoordinateSystem, 0x02)
+        case .ipsFlagsCoordinates: Self.flag("ips.flags.coordinates", "Coordinates", 0x01)
         case .ipsLatitude:
             FieldDescriptor(
                 "btcommon.eir_ad.entry.ips.latitude",
@@ -478,41 +392,13 @@ public enum ADField: UInt16, FieldSet {
             )
         case .ipsUncertainty:
             FieldDescriptor("btcommon.eir_ad.entry.ips.uncertainty", "Uncertainty", .unsigned(bits: 8), base: .hex)
-        case .ipsUncertaintyReserved:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.ips.uncertainty.reserved",
-                "Reserved",
-                .unsigned(bits: 8),
-                base: .hex,
-                bitmask: 0x80
-            )
+        case .ipsUncertaintyReserved: Self.reserved("ips.uncertainty.reserved", 0x80)
         case .ipsUncertaintyPrecision:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.ips.uncertainty.precision",
-                "Precision",
-                .unsigned(bits: 8),
-                base: .hex,
-                names: ADNames.ipsPrecision,
-                bitmask: 0x70
-            )
+            Self.namedBits("ips.uncertainty.precision", "Precision", ADNames.ipsPrecision, 0x70)
         case .ipsUncertaintyUpdateTime:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.ips.uncertainty.update_time",
-                "Update Time",
-                .unsigned(bits: 8),
-                base: .hex,
-                names: ADNames.ipsUpdateTime,
-                bitmask: 0x0E
-            )
+            Self.namedBits("ips.uncertainty.update_time", "Update Time", ADNames.ipsUpdateTime, 0x0E)
         case .ipsUncertaintyStationary:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.ips.uncertainty.stationary",
-                "Stationary",
-                .unsigned(bits: 8),
-                base: .hex,
-                names: ADNames.ipsStationary,
-                bitmask: 0x01
-            )
+            Self.namedBits("ips.uncertainty.stationary", "Stationary", ADNames.ipsStationary, 0x01)
 
         case .tdsOrganizationID:
             FieldDescriptor(
@@ -523,39 +409,11 @@ public enum ADField: UInt16, FieldSet {
                 names: ADNames.tdsOrganization
             )
         case .tdsFlags: FieldDescriptor("btcommon.eir_ad.entry.tds.flags", "Flags", .unsigned(bits: 8), base: .hex)
-        case .tdsFlagsReserved:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.tds.flags.reserved",
-                "Reserved",
-                .unsigned(bits: 8),
-                base: .hex,
-                bitmask: 0xE0
-            )
+        case .tdsFlagsReserved: Self.reserved("tds.flags.reserved", 0xE0)
         case .tdsFlagsTransportState:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.tds.flags.transport_state",
-                "Transport State",
-                .unsigned(bits: 8),
-                base: .hex,
-                names: ADNames.tdsTransportState,
-                bitmask: 0x18
-            )
-        case .tdsFlagsIncomplete:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.tds.flags.transport_data_incomplete",
-                "Transport Data Incomplete",
-                .boolean,
-                bitmask: 0x04
-            )
-        case .tdsFlagsRole:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.tds.flags.role",
-                "Role",
-                .unsigned(bits: 8),
-                base: .hex,
-                names: ADNames.tdsRole,
-                bitmask: 0x03
-            )
+            Self.namedBits("tds.flags.transport_state", "Transport State", ADNames.tdsTransportState, 0x18)
+        case .tdsFlagsIncomplete: Self.flag("tds.flags.transport_data_incomplete", "Transport Data Incomplete", 0x04)
+        case .tdsFlagsRole: Self.namedBits("tds.flags.role", "Role", ADNames.tdsRole, 0x03)
         case .tdsDataLength:
             FieldDescriptor("btcommon.eir_ad.entry.tds.data_length", "Data Length", .unsigned(bits: 8))
         case .tdsData: FieldDescriptor("btcommon.eir_ad.entry.tds.data", "Data", .bytes)
@@ -682,21 +540,14 @@ public enum ADField: UInt16, FieldSet {
                 help: "Units of 0.125 ms"
             )
 
-        case .threeDSFactoryTestMode: Self.threeDS("factory_test_mode", "3DS Factory Test Mode", 0x80)
-        case .threeDSReserved:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.3ds.reserved",
-                "Reserved",
-                .unsigned(bits: 8),
-                base: .hex,
-                bitmask: 0x78
-            )
+        case .threeDSFactoryTestMode: Self.flag("3ds.factory_test_mode", "3DS Factory Test Mode", 0x80)
+        case .threeDSReserved: Self.reserved("3ds.reserved", 0x78)
         case .threeDSSendBatteryLevelReportOnStartup:
-            Self.threeDS("send_battery_level_report_on_startup", "3DS Send Battery Level Report on Startup", 0x04)
+            Self.flag("3ds.send_battery_level_report_on_startup", "3DS Send Battery Level Report on Startup", 0x04)
         case .threeDSBatteryLevelReporting:
-            Self.threeDS("battery_level_reporting", "3DS Battery Level Reporting", 0x02)
+            Self.flag("3ds.battery_level_reporting", "3DS Battery Level Reporting", 0x02)
         case .threeDSAssociationNotification:
-            Self.threeDS("association_notification", "3DS Association Notification", 0x01)
+            Self.flag("3ds.association_notification", "3DS Association Notification", 0x01)
         case .threeDSPathLossThreshold:
             FieldDescriptor(
                 "btcommon.eir_ad.entry.3ds.path_loss_threshold",
@@ -720,6 +571,35 @@ public enum ADField: UInt16, FieldSet {
 
     static let companyNames = ValueNames(lookup: { v in v <= 0xFFFF ? SIGNames.company(UInt16(v)) : nil })
 
+    // The bit fields of a flags octet; `key` follows `btcommon.eir_ad.entry.`.
+
+    /// One flag bit: a boolean with its mask.
+    private static func flag(_ key: String, _ name: String, _ mask: UInt64) -> FieldDescriptor {
+        FieldDescriptor("btcommon.eir_ad.entry." + key, name, .boolean, bitmask: mask)
+    }
+
+    /// The reserved bits, shown in hex.
+    private static func reserved(_ key: String, _ mask: UInt64) -> FieldDescriptor {
+        FieldDescriptor("btcommon.eir_ad.entry." + key, "Reserved", .unsigned(bits: 8), base: .hex, bitmask: mask)
+    }
+
+    /// A named value held in some of the bits, shown in hex.
+    private static func namedBits(
+        _ key: String,
+        _ name: String,
+        _ names: ValueNames,
+        _ mask: UInt64
+    ) -> FieldDescriptor {
+        FieldDescriptor(
+            "btcommon.eir_ad.entry." + key,
+            name,
+            .unsigned(bits: 8),
+            base: .hex,
+            names: names,
+            bitmask: mask
+        )
+    }
+
     private static func codBit(_ key: String, _ name: String, _ mask: UInt64) -> FieldDescriptor {
         FieldDescriptor(
             "adv.class_of_device.major_service_classes." + key,
@@ -727,14 +607,6 @@ public enum ADField: UInt16, FieldSet {
             .boolean,
             bitmask: mask
         )
-    }
-
-    private static func ipsBit(_ key: String, _ name: String, _ mask: UInt64) -> FieldDescriptor {
-        FieldDescriptor("btcommon.eir_ad.entry.ips.flags." + key, name, .boolean, bitmask: mask)
-    }
-
-    private static func threeDS(_ key: String, _ name: String, _ mask: UInt64) -> FieldDescriptor {
-        FieldDescriptor("btcommon.eir_ad.entry.3ds." + key, name, .boolean, bitmask: mask)
     }
 
     private static func big(

@@ -99,15 +99,7 @@ struct ADTypeDissector: Dissector {
     private func flags(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
         // The Flags data may be zero or more octets; only the first has defined bits.
         guard !r.isAtEnd else { return }
-        let start = r.offset
-        let v = UInt64(try r.readUInt8())
-        let range = start..<(start + 1)
-        c.addBits(f[.flagsReserved], v, mask: 0xE0, range, source: r.source)
-        c.addFlag(f[.flagsLEBREDRHost], v, mask: 0x10, range, source: r.source)
-        c.addFlag(f[.flagsLEBREDRController], v, mask: 0x08, range, source: r.source)
-        c.addFlag(f[.flagsBREDRNotSupported], v, mask: 0x04, range, source: r.source)
-        c.addFlag(f[.flagsGeneralDiscoverable], v, mask: 0x02, range, source: r.source)
-        c.addFlag(f[.flagsLimitedDiscoverable], v, mask: 0x01, range, source: r.source)
+        try c.emitBits(Self.flagBits, f, &r)
         c.addRest(f[.data], &r)
     }
 
@@ -175,24 +167,8 @@ struct ADTypeDissector: Dissector {
         }
     }
 
-    private static let serviceClassBits: [(ADField, UInt64)] = [
-        (.codInformation, 0x80_0000), (.codTelephony, 0x40_0000), (.codAudio, 0x20_0000),
-        (.codObjectTransfer, 0x10_0000), (.codCapturing, 0x08_0000), (.codRendering, 0x04_0000),
-        (.codNetworking, 0x02_0000), (.codPositioning, 0x01_0000), (.codLEAudio, 0x4000),
-        (.codLimitedDiscoverable, 0x2000),
-    ]
-
     private func classOfDevice(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
-        let start = r.offset
-        let v = UInt64(try r.readUInt24())
-        let range = start..<r.offset
-        let s = r.source
-        c.tree.open(f[.classOfDevice], .unsigned(v), range, source: s)
-        for (field, mask) in Self.serviceClassBits { c.addFlag(f[field], v, mask: mask, range, source: s) }
-        c.addBits(f[.codMajorDeviceClass], v, mask: 0x1F00, range, source: s)
-        c.addBits(f[.codMinorDeviceClass], v, mask: 0xFC, range, source: s)
-        c.addBits(f[.codFormatType], v, mask: 0x03, range, source: s)
-        c.tree.close()
+        try c.emitBits(Self.classOfDeviceBits, f, &r, bytes: 3, under: .classOfDevice)
         try r.expectEnd("Class of Device")
     }
 
@@ -218,25 +194,12 @@ struct ADTypeDissector: Dissector {
     }
 
     private func oobFlags(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
-        let start = r.offset
-        let v = UInt64(try r.readUInt8())
-        let range = start..<r.offset
-        c.addBits(f[.oobReserved], v, mask: 0xF0, range, source: r.source)
-        c.addBits(f[.oobAddressType], v, mask: 0x08, range, source: r.source)
-        c.addFlag(f[.oobLEBREDRSupport], v, mask: 0x04, range, source: r.source)
-        c.addFlag(f[.oobLESupportedHost], v, mask: 0x02, range, source: r.source)
-        c.addFlag(f[.oobDataPresent], v, mask: 0x01, range, source: r.source)
+        try c.emitBits(Self.oobFlagBits, f, &r)
         try r.expectEnd("Security Manager Out of Band Flags")
     }
 
     private func appearance(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
-        let start = r.offset
-        let v = UInt64(try r.readUInt16())
-        let range = start..<r.offset
-        c.tree.open(f[.appearance], .unsigned(v), range, source: r.source)
-        c.addBits(f[.appearanceCategory], v, mask: 0xFFC0, range, source: r.source)
-        c.addBits(f[.appearanceSubcategory], v, mask: 0x003F, range, source: r.source)
-        c.tree.close()
+        try c.emitBits(Self.appearanceBits, f, &r, bytes: 2, under: .appearance)
         try r.expectEnd("Appearance")
     }
 
@@ -258,10 +221,7 @@ struct ADTypeDissector: Dissector {
     /// The address (6 octets, least significant first), then an octet whose bit 0 is its type.
     private func leDeviceAddress(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
         try c.addAddress(f[.bdAddr], &r)
-        let start = r.offset
-        let v = UInt64(try r.readUInt8())
-        c.addBits(f[.leBDAddrReserved], v, mask: 0xFE, start..<r.offset, source: r.source)
-        c.addBits(f[.leBDAddrType], v, mask: 0x01, start..<r.offset, source: r.source)
+        try c.emitBits(Self.leAddressTypeBits, f, &r)
         try r.expectEnd("LE Bluetooth Device Address")
     }
 
@@ -326,20 +286,7 @@ struct ADTypeDissector: Dissector {
     // MARK: Structured types
 
     private func indoorPositioning(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
-        let s = r.source
-        let start = r.offset
-        let v = UInt64(try r.readUInt8())
-        let range = start..<r.offset
-        c.tree.open(f[.ipsFlags], .unsigned(v), range, source: s)
-        c.addBits(f[.ipsFlagsReserved], v, mask: 0x80, range, source: s)
-        c.addFlag(f[.ipsFlagsLocationName], v, mask: 0x40, range, source: s)
-        c.addFlag(f[.ipsFlagsUncertainty], v, mask: 0x20, range, source: s)
-        c.addFlag(f[.ipsFlagsFloorNumber], v, mask: 0x10, range, source: s)
-        c.addFlag(f[.ipsFlagsAltitude], v, mask: 0x08, range, source: s)
-        c.addFlag(f[.ipsFlagsTxPower], v, mask: 0x04, range, source: s)
-        c.addBits(f[.ipsFlagsCoordinateSystem], v, mask: 0x02, range, source: s)
-        c.addFlag(f[.ipsFlagsCoordinates], v, mask: 0x01, range, source: s)
-        c.tree.close()
+        let v = try c.emitBits(Self.ipsFlagBits, f, &r, under: .ipsFlags)
         if v & 0x01 != 0 {
             if v & 0x02 == 0 {
                 try c.addInt32(f[.ipsLatitude], &r)
@@ -352,35 +299,16 @@ struct ADTypeDissector: Dissector {
         if v & 0x04 != 0 { try c.addInt8(f[.ipsTxPowerLevel], &r) }
         if v & 0x10 != 0 { try c.addUInt8(f[.ipsFloorNumber], &r) }
         if v & 0x08 != 0 { try c.addUInt16(f[.ipsAltitude], &r) }
-        if v & 0x20 != 0 {
-            let ustart = r.offset
-            let u = UInt64(try r.readUInt8())
-            let urange = ustart..<r.offset
-            c.tree.open(f[.ipsUncertainty], .unsigned(u), urange, source: s)
-            c.addBits(f[.ipsUncertaintyReserved], u, mask: 0x80, urange, source: s)
-            c.addBits(f[.ipsUncertaintyPrecision], u, mask: 0x70, urange, source: s)
-            c.addBits(f[.ipsUncertaintyUpdateTime], u, mask: 0x0E, urange, source: s)
-            c.addBits(f[.ipsUncertaintyStationary], u, mask: 0x01, urange, source: s)
-            c.tree.close()
-        }
+        if v & 0x20 != 0 { try c.emitBits(Self.ipsUncertaintyBits, f, &r, under: .ipsUncertainty) }
         try r.expectEnd("Indoor Positioning")
     }
 
     /// One or more transport blocks: organization, flags, data length, data.
     private func transportDiscovery(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
         guard r.remaining > 0 else { throw Self.empty(r, "Transport Discovery Data") }
-        let s = r.source
         while !r.isAtEnd {
             try c.addUInt8(f[.tdsOrganizationID], &r)
-            let start = r.offset
-            let v = UInt64(try r.readUInt8())
-            let range = start..<r.offset
-            c.tree.open(f[.tdsFlags], .unsigned(v), range, source: s)
-            c.addBits(f[.tdsFlagsReserved], v, mask: 0xE0, range, source: s)
-            c.addBits(f[.tdsFlagsTransportState], v, mask: 0x18, range, source: s)
-            c.addFlag(f[.tdsFlagsIncomplete], v, mask: 0x04, range, source: s)
-            c.addBits(f[.tdsFlagsRole], v, mask: 0x03, range, source: s)
-            c.tree.close()
+            try c.emitBits(Self.tdsFlagBits, f, &r, under: .tdsFlags)
             let length = try c.addUInt8(f[.tdsDataLength], &r)
             if length > 0 { try c.addBytes(f[.tdsData], &r, Int(length)) }
         }
@@ -420,45 +348,16 @@ struct ADTypeDissector: Dissector {
             c.addRest(f[.data], &r)
             throw DecodeError(.malformed, offset: r.offset - n, "BIGInfo is 33 or 57 octets, not \(n)")
         }
-        let s = r.source
-        var start = r.offset
-        var v = UInt64(try r.readUInt32())
-        var range = start..<r.offset
-        c.addBits(f[.bigOffset], v, mask: 0x3FFF, range, source: s)
-        c.addBits(f[.bigOffsetUnits], v, mask: 0x4000, range, source: s)
-        c.addBits(f[.isoInterval], v, mask: 0x07FF_8000, range, source: s)
-        c.addBits(f[.numBIS], v, mask: 0xF800_0000, range, source: s)
-        start = r.offset
-        v = UInt64(try r.readUInt32())
-        range = start..<r.offset
-        c.addBits(f[.nse], v, mask: 0x1F, range, source: s)
-        c.addBits(f[.bn], v, mask: 0xE0, range, source: s)
-        c.addBits(f[.subInterval], v, mask: 0x0FFF_FF00, range, source: s)
-        c.addBits(f[.pto], v, mask: 0xF000_0000, range, source: s)
-        start = r.offset
-        v = UInt64(try r.readUInt24())
-        range = start..<r.offset
-        c.addBits(f[.bisSpacing], v, mask: 0x0F_FFFF, range, source: s)
-        c.addBits(f[.irc], v, mask: 0xF0_0000, range, source: s)
+        try c.emitBits(Self.bigOffsetBits, f, &r, bytes: 4)
+        try c.emitBits(Self.bigSubeventBits, f, &r, bytes: 4)
+        try c.emitBits(Self.bisSpacingBits, f, &r, bytes: 3)
         try c.addUInt8(f[.maxPDU], &r)
         try c.addUInt8(f[.bigRFU], &r)
         try c.addUInt32(f[.seedAccessAddress], &r)
-        start = r.offset
-        v = UInt64(try r.readUInt32())
-        range = start..<r.offset
-        c.addBits(f[.sduInterval], v, mask: 0x000F_FFFF, range, source: s)
-        c.addBits(f[.maxSDU], v, mask: 0xFFF0_0000, range, source: s)
+        try c.emitBits(Self.sduBits, f, &r, bytes: 4)
         try c.addUInt16(f[.baseCRCInit], &r)
-        start = r.offset
-        v = try r.readUnsigned(bytes: 5)
-        range = start..<r.offset
-        c.addBits(f[.bigChannelMap], v, mask: 0x1F_FFFF_FFFF, range, source: s)
-        c.addBits(f[.phy], v, mask: 0xE0_0000_0000, range, source: s)
-        start = r.offset
-        v = try r.readUnsigned(bytes: 5)
-        range = start..<r.offset
-        c.addBits(f[.bisPayloadCount], v, mask: 0x7F_FFFF_FFFF, range, source: s)
-        c.addBits(f[.framing], v, mask: 0x80_0000_0000, range, source: s)
+        try c.emitBits(Self.bigChannelMapBits, f, &r, bytes: 5)
+        try c.emitBits(Self.bisPayloadCountBits, f, &r, bytes: 5)
         if !r.isAtEnd {
             try c.addBytes(f[.giv], &r, 8)
             try c.addBytes(f[.gskd], &r, 16)
@@ -495,15 +394,45 @@ struct ADTypeDissector: Dissector {
     }
 
     private func threeD(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
-        let start = r.offset
-        let v = UInt64(try r.readUInt8())
-        let range = start..<r.offset
-        c.addFlag(f[.threeDSFactoryTestMode], v, mask: 0x80, range, source: r.source)
-        c.addBits(f[.threeDSReserved], v, mask: 0x78, range, source: r.source)
-        c.addFlag(f[.threeDSSendBatteryLevelReportOnStartup], v, mask: 0x04, range, source: r.source)
-        c.addFlag(f[.threeDSBatteryLevelReporting], v, mask: 0x02, range, source: r.source)
-        c.addFlag(f[.threeDSAssociationNotification], v, mask: 0x01, range, source: r.source)
+        try c.emitBits(Self.threeDBits, f, &r)
         try c.addUInt8(f[.threeDSPathLossThreshold], &r)
         try r.expectEnd("3D Information Data")
     }
+
+    // MARK: Bit fields, in the order shown (masks from `ADField.descriptor`)
+
+    private static let flagBits = BitFields<ADField>([
+        .flagsReserved, .flagsLEBREDRHost, .flagsLEBREDRController, .flagsBREDRNotSupported,
+        .flagsGeneralDiscoverable, .flagsLimitedDiscoverable,
+    ])
+    private static let classOfDeviceBits = BitFields<ADField>([
+        .codInformation, .codTelephony, .codAudio, .codObjectTransfer, .codCapturing, .codRendering,
+        .codNetworking, .codPositioning, .codLEAudio, .codLimitedDiscoverable, .codMajorDeviceClass,
+        .codMinorDeviceClass, .codFormatType,
+    ])
+    private static let oobFlagBits = BitFields<ADField>([
+        .oobReserved, .oobAddressType, .oobLEBREDRSupport, .oobLESupportedHost, .oobDataPresent,
+    ])
+    private static let appearanceBits = BitFields<ADField>([.appearanceCategory, .appearanceSubcategory])
+    private static let leAddressTypeBits = BitFields<ADField>([.leBDAddrReserved, .leBDAddrType])
+    private static let ipsFlagBits = BitFields<ADField>([
+        .ipsFlagsReserved, .ipsFlagsLocationName, .ipsFlagsUncertainty, .ipsFlagsFloorNumber, .ipsFlagsAltitude,
+        .ipsFlagsTxPower, .ipsFlagsCoordinateSystem, .ipsFlagsCoordinates,
+    ])
+    private static let ipsUncertaintyBits = BitFields<ADField>([
+        .ipsUncertaintyReserved, .ipsUncertaintyPrecision, .ipsUncertaintyUpdateTime, .ipsUncertaintyStationary,
+    ])
+    private static let tdsFlagBits = BitFields<ADField>([
+        .tdsFlagsReserved, .tdsFlagsTransportState, .tdsFlagsIncomplete, .tdsFlagsRole,
+    ])
+    private static let bigOffsetBits = BitFields<ADField>([.bigOffset, .bigOffsetUnits, .isoInterval, .numBIS])
+    private static let bigSubeventBits = BitFields<ADField>([.nse, .bn, .subInterval, .pto])
+    private static let bisSpacingBits = BitFields<ADField>([.bisSpacing, .irc])
+    private static let sduBits = BitFields<ADField>([.sduInterval, .maxSDU])
+    private static let bigChannelMapBits = BitFields<ADField>([.bigChannelMap, .phy])
+    private static let bisPayloadCountBits = BitFields<ADField>([.bisPayloadCount, .framing])
+    private static let threeDBits = BitFields<ADField>([
+        .threeDSFactoryTestMode, .threeDSReserved, .threeDSSendBatteryLevelReportOnStartup,
+        .threeDSBatteryLevelReporting, .threeDSAssociationNotification,
+    ])
 }

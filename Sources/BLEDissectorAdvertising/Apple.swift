@@ -95,7 +95,7 @@ struct AppleDissector: Dissector {
     let beacon: Fields<IBeaconField>
 
     func dissect(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
-        c.tree.open(f.layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
+        c.openLayer(f.layer, over: r)
         while !r.isAtEnd {
             let type = try c.addUInt8(f[.type], &r)
             if type == 0x01 {
@@ -114,7 +114,7 @@ struct AppleDissector: Dissector {
     }
 
     private func iBeacon(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
-        c.tree.open(beacon.layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
+        c.openLayer(beacon.layer, over: r)
         let start = r.offset
         let uuid = try r.readUUIDBigEndian()
         c.tree.add(beacon[.uuid], .uuid(uuid), start..<r.offset, source: r.source)

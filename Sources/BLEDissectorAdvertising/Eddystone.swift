@@ -112,7 +112,7 @@ struct EddystoneDissector: Dissector {
     let f: Fields<EddystoneField>
 
     func dissect(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
-        c.tree.open(f.layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
+        c.openLayer(f.layer, over: r)
         let frame = try c.addUInt8(f[.frameType], &r)
         switch frame {
         case 0x00:

@@ -166,13 +166,9 @@ struct MeshDissector: Dissector {
         }
     }
 
-    private func open(_ layer: FieldID, _ r: ByteReader, _ c: inout DissectionContext) {
-        c.tree.open(layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
-    }
-
     private func pbadv(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
         let f = fields.pbadv
-        open(f.layer, r, &c)
+        c.openLayer(f.layer, over: r)
         try c.addUInt32(f[.linkID], &r, bigEndian: true)
         try c.addUInt8(f[.transactionNumber], &r)
         let start = r.offset
@@ -208,50 +204,35 @@ struct MeshDissector: Dissector {
 
     private func network(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
         let f = fields.network
-        open(f.layer, r, &c)
-        let start = r.offset
-        let v = UInt64(try r.readUInt8())
-        c.addBits(f[.ivi], v, mask: 0x80, start..<r.offset, source: r.source)
-        c.addBits(f[.nid], v, mask: 0x7F, start..<r.offset, source: r.source)
+        c.openLayer(f.layer, over: r)
+        try c.emitBits(Self.headerBits, f, &r)
         try c.addBytes(f[.obfuscated], &r, min(6, r.remaining))
         c.addRest(f[.encrypted], &r)
         c.tree.close()
     }
 
-    private static let oobBits: [(MeshBeaconField, UInt64)] = [
-        (.oobOther, 0x0001), (.oobElectronic, 0x0002), (.oob2DCode, 0x0004), (.oobBarCode, 0x0008),
-        (.oobNFC, 0x0010), (.oobNumber, 0x0020), (.oobString, 0x0040), (.oobOnBox, 0x0800),
-        (.oobInsideBox, 0x1000), (.oobOnPaper, 0x2000), (.oobInsideManual, 0x4000), (.oobOnDevice, 0x8000),
-    ]
+    private static let headerBits = BitFields<MeshNetworkField>([.ivi, .nid])
+    private static let oobBits = BitFields<MeshBeaconField>([
+        .oobOther, .oobElectronic, .oob2DCode, .oobBarCode, .oobNFC, .oobNumber, .oobString, .oobOnBox,
+        .oobInsideBox, .oobOnPaper, .oobInsideManual, .oobOnDevice, .oobRFU,
+    ])
+    private static let flagBits = BitFields<MeshBeaconField>([.keyRefresh, .ivUpdate, .flagsRFU])
 
     private func beacon(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
         let f = fields.beacon
         let s = r.source
-        open(f.layer, r, &c)
+        c.openLayer(f.layer, over: r)
         let type = try c.addUInt8(f[.type], &r)
         switch type {
         case 0:
             let ustart = r.offset
             let uuid = try r.readUUIDBigEndian()
             c.tree.add(f[.uuid], .uuid(uuid), ustart..<r.offset, source: s)
-            let ostart = r.offset
-            let oob = UInt64(try r.readUInt16BE())
-            let range = ostart..<r.offset
-            c.tree.open(f[.oob], .unsigned(oob), range, source: s)
-            for (field, mask) in Self.oobBits { c.addFlag(f[field], oob, mask: mask, range, source: s) }
-            c.addBits(f[.oobRFU], oob, mask: 0x0780, range, source: s)
-            c.tree.close()
+            try c.emitBits(Self.oobBits, f, &r, bytes: 2, bigEndian: true, under: .oob)
             if !r.isAtEnd { try c.addBytes(f[.uriHash], &r, 4) }
             try r.expectEnd("Unprovisioned Device beacon")
         case 1:
-            let fstart = r.offset
-            let flags = UInt64(try r.readUInt8())
-            let range = fstart..<r.offset
-            c.tree.open(f[.flags], .unsigned(flags), range, source: s)
-            c.addFlag(f[.keyRefresh], flags, mask: 0x01, range, source: s)
-            c.addFlag(f[.ivUpdate], flags, mask: 0x02, range, source: s)
-            c.addBits(f[.flagsRFU], flags, mask: 0xFC, range, source: s)
-            c.tree.close()
+            try c.emitBits(Self.flagBits, f, &r, under: .flags)
             try c.addBytes(f[.networkID], &r, 8)
             try c.addUInt32(f[.ivIndex], &r, bigEndian: true)
             try c.addBytes(f[.authenticationValue], &r, 8)

@@ -50,7 +50,7 @@ struct MicrosoftDissector: Dissector {
     let f: Fields<SwiftPairField>
 
     func dissect(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
-        c.tree.open(f.layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
+        c.openLayer(f.layer, over: r)
         let beacon = try c.addUInt8(f[.beaconID], &r)
         if beacon == 0x03 {
             let sub = try c.addUInt8(f[.subScenario], &r)
@@ -127,18 +127,17 @@ public enum FastPairField: UInt16, FieldSet {
 struct FastPairDissector: Dissector {
     let f: Fields<FastPairField>
 
+    private static let headerBits = BitFields<FastPairField>([.fieldLength, .fieldType])
+    private static let batteryBits = BitFields<FastPairField>([.batteryCharging, .batteryLevel])
+
     func dissect(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
-        c.tree.open(f.layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
+        c.openLayer(f.layer, over: r)
         if r.remaining == 3 {
             try c.addUInt24(f[.modelID], &r, bigEndian: true)
         } else {
             try c.addUInt8(f[.flags], &r)
             while !r.isAtEnd {
-                let start = r.offset
-                let header = UInt64(try r.readUInt8())
-                let range = start..<r.offset
-                c.addBits(f[.fieldLength], header, mask: 0xF0, range, source: r.source)
-                c.addBits(f[.fieldType], header, mask: 0x0F, range, source: r.source)
+                let header = try c.emitBits(Self.headerBits, f, &r)
                 let declared = Int(header >> 4)
                 guard declared <= r.remaining else {
                     // Vendor data beyond the published layout (newer Fast Pair versions add
@@ -158,15 +157,7 @@ struct FastPairDissector: Dissector {
                 case 0x0, 0x2: c.addRest(f[.accountKeyFilter], &body)
                 case 0x1: c.addRest(f[.salt], &body)
                 case 0x3, 0x4:
-                    while !body.isAtEnd {
-                        let bstart = body.offset
-                        let v = UInt64(try body.readUInt8())
-                        let brange = bstart..<body.offset
-                        c.tree.open(f[.battery], .unsigned(v), brange, source: body.source)
-                        c.addFlag(f[.batteryCharging], v, mask: 0x80, brange, source: body.source)
-                        c.addBits(f[.batteryLevel], v, mask: 0x7F, brange, source: body.source)
-                        c.tree.close()
-                    }
+                    while !body.isAtEnd { try c.emitBits(Self.batteryBits, f, &body, under: .battery) }
                 default: c.addRest(f[.fieldData], &body)
                 }
             }

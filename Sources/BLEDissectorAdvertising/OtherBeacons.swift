@@ -25,7 +25,7 @@ struct GAENDissector: Dissector {
     let f: Fields<GAENField>
 
     func dissect(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
-        c.tree.open(f.layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
+        c.openLayer(f.layer, over: r)
         try c.addBytes(f[.rpi], &r, 16)
         try c.addBytes(f[.aemd], &r, 4)
         try r.expectEnd("Exposure Notification service data")
@@ -67,7 +67,7 @@ struct AltBeaconDissector: Dissector {
     }
 
     func dissect(_ r: inout ByteReader, _ c: inout DissectionContext) throws(DecodeError) {
-        c.tree.open(f.layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
+        c.openLayer(f.layer, over: r)
         try c.addUInt16(f[.code], &r, bigEndian: true)
         try c.addBytes(f[.id], &r, 20)
         try c.addInt8(f[.referenceRSSI], &r)
