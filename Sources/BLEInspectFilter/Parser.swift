@@ -611,7 +611,7 @@ struct Parser {
         let fn = name.text.lowercased()
         guard FunctionName(rawValue: fn) != nil else {
             throw FilterError(
-                .syntax,
+                .unknownFunction,
                 "unknown function `\(name.text)`; the functions are \(FunctionName.list)",
                 at: name.range
             )
