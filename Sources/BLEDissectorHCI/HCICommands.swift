@@ -6,9 +6,8 @@ struct HCICommandPacket: Dissector {
     let f: HCIFieldIDs
 
     func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
-        HCIPacket.addH4(f, 1, &ctx)
         let c = f.cmd
-        ctx.tree.open(c.layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
+        HCIPacket.open(f, 1, c.layer, r, &ctx)
         let op = try HCIPacket.opcode(c[.opcode], ogf: c[.ogf], ocf: c[.ocf], &r, &ctx)
         let length = try ctx.addUInt8(c[.paramLength], &r)
         let dir = ctx.directionWord(unknown: "Sent")
@@ -24,14 +23,32 @@ enum HCICommandDecoders {
     // swift-format-ignore
     static func bindings(_ f: HCIFieldIDs) -> [(UInt16, any Dissector)] {
         let c = f.cmd
-        let handle = Step.handle(c[.connectionHandle])
-        let addr = Step.addr(c[.bdAddr])
-        let connParams: [Step] = [
+        let handle = LayoutItem.handle(c[.connectionHandle])
+        let addr = LayoutItem.address(c[.bdAddr])
+        let connParams: [LayoutItem] = [
             .u16(c[.leConIntervalMin]), .u16(c[.leConIntervalMax]), .u16(c[.leConLatency]), .u16(c[.leSupvTimeout]),
             .u16(c[.leMinCELength]), .u16(c[.leMaxCELength]),
         ]
-        func fixed(_ s: [Step]) -> any Dissector { FixedParameters(s) }
+        let adData = LayoutItem.dispatchRest(StandardTables.advertisingData, DissectorKey(0))
+        let channelMap = LayoutItem.bits(c[.leAdvtsChannelMap], 1, [c[.leAdvtsChMap1]: 0x01, c[.leAdvtsChMap2]: 0x02, c[.leAdvtsChMap3]: 0x04])
+        let phys: [LayoutItem] = [.bits(c[.allPhys], 1, [c[.allPhysTx]: 0x01, c[.allPhysRx]: 0x02]), .u8(c[.txPhys]), .u8(c[.rxPhys])]
+        let advertisingProperties = LayoutItem.bits(c[.advertisingProperties], 2, [c[.advPropConnectable]: 0x01, c[.advPropScannable]: 0x02, c[.advPropDirected]: 0x04, c[.advPropHighDutyCycle]: 0x08, c[.advPropLegacy]: 0x10, c[.advPropAnonymous]: 0x20, c[.advPropTxPower]: 0x40])
+        let extendedAdvertisingParameters: [LayoutItem] = [
+            .u8(c[.advertisingHandle]), advertisingProperties, .u24(c[.leAdvtsIntervalMin]), .u24(c[.leAdvtsIntervalMax]), channelMap,
+            .u8(c[.leOwnAddressType]), .u8(c[.lePeerAddressType]), addr, .u8(c[.leAdvtsFilterPolicy]), .i8(c[.powerLevel]),
+            .u8(c[.primaryAdvertisingPHY]), .u8(c[.secondaryAdvertisingMaxSkip]), .u8(c[.secondaryAdvertisingPHY]), .u8(c[.advertisingSID]),
+            .u8(c[.scanRequestNotificationEnable]),
+        ]
+        let createConnection: [LayoutItem] = [
+            .u8(c[.leInitiatorFilterPolicy]), .u8(c[.leOwnAddressType]), .u8(c[.lePeerAddressType]), addr,
+            .bits(c[.leInitPhys], 1, [c[.leInitPhys1M]: 0x01, c[.leInitPhys2M]: 0x02, c[.leInitPhysCoded]: 0x04]),
+        ]
+        let initiating: [LayoutItem] = [.u16(c[.leScanInterval]), .u16(c[.leScanWindow])] + connParams
+        func fixed(_ s: [LayoutItem]) -> any Dissector { LayoutParameters(s) }
         func custom(_ body: @escaping HCIDecoder.Body) -> any Dissector { HCIDecoder(f, body) }
+        let extendedAdvertisingData: HCIDecoder.Body = { f, r, ctx throws(DecodeError) in
+            try advertisingDataBlock(f, fragmentPreference: true, &r, &ctx)
+        }
         return [
             // Link control
             (0x0405, fixed([addr, .u16(c[.packetType]), .u8(c[.pageScanRepetitionMode]), .bytes(f.cmd[.unusedData], 1), .u16(c[.clockOffset]), .u8(c[.allowRoleSwitch])])),
@@ -83,8 +100,8 @@ enum HCICommandDecoders {
             (0x0C28, fixed([handle, .u16(c[.timeout])])),
             (0x0C2D, fixed([handle, .u8(c[.txPowerLevelType])])),
             (0x0C33, fixed([.u16(c[.maxDataLengthACL]), .u8(c[.maxDataLengthSCO]), .u16(c[.maxDataNumACL]), .u16(c[.maxDataNumSCO])])),
-            (0x0C35, custom(hostNumberOfCompletedPackets)),
-            (0x0C52, custom(writeExtendedInquiryResponse)),
+            (0x0C35, fixed(LayoutItem.counted(c[.numHandles], [handle, .u16(c[.numCompletedPackets])]))),
+            (0x0C52, fixed([.u8(c[.fecRequired]), adData])),
             (0x0C36, fixed([handle])),
             (0x0C37, fixed([handle, .u16(c[.timeout])])),
             (0x0C5F, fixed([handle, .u8(c[.flushPacketType])])),
@@ -104,7 +121,7 @@ enum HCICommandDecoders {
             (0x2001, fixed([.u64(c[.leEventMask])])),
             (0x2002, fixed([])), (0x2003, fixed([])),
             (0x2005, fixed([addr])),
-            (0x2006, custom(leSetAdvertisingParameters)),
+            (0x2006, fixed([.u16(c[.leAdvtsIntervalMin]), .u16(c[.leAdvtsIntervalMax]), .u8(c[.leAdvtsType]), .u8(c[.leOwnAddressType]), .u8(c[.leDirectAddressType]), addr, channelMap, .u8(c[.leAdvtsFilterPolicy])])),
             (0x2007, fixed([])),
             (0x2008, custom(leSetAdvertisingData)),
             (0x2009, custom(leSetAdvertisingData)),
@@ -141,22 +158,22 @@ enum HCICommandDecoders {
             (0x202E, fixed([.u16(c[.leRPATimeout])])),
             (0x202F, fixed([])),
             (0x2030, fixed([handle])),
-            (0x2031, custom(leSetDefaultPHY)),
-            (0x2032, custom(leSetPHY)),
+            (0x2031, fixed(phys)),
+            (0x2032, fixed([handle] + phys + [.u16(c[.phyOptions])])),
             (0x2035, fixed([.u8(c[.advertisingHandle]), addr])),
-            (0x2036, custom { f, r, ctx throws(DecodeError) in try leSetExtendedAdvertisingParameters(f, &r, &ctx, v2: false) }),
-            (0x2037, custom(leSetExtendedAdvertisingData)),
-            (0x2038, custom(leSetExtendedAdvertisingData)),
-            (0x2039, custom(leSetExtendedAdvertisingEnable)),
+            (0x2036, fixed(extendedAdvertisingParameters)),
+            (0x2037, custom(extendedAdvertisingData)),
+            (0x2038, custom(extendedAdvertisingData)),
+            (0x2039, fixed([.u8(c[.leAdvtsEnable])] + LayoutItem.groups(count: c[.advNumSets], c[.advSet], [.u8(c[.advertisingHandle]), .u16(c[.advDuration]), .u8(c[.maxExtendedAdvertisingEvents])]))),
             (0x203A, fixed([])), (0x203B, fixed([])),
             (0x203C, fixed([.u8(c[.advertisingHandle])])),
             (0x203D, fixed([])),
             (0x203E, fixed([.u8(c[.advertisingHandle]), .u16(c[.periodicAdvIntervalMin]), .u16(c[.periodicAdvIntervalMax]), .u16(c[.periodicAdvProperties])])),
-            (0x203F, custom(leSetPeriodicAdvertisingData)),
+            (0x203F, custom { f, r, ctx throws(DecodeError) in try advertisingDataBlock(f, fragmentPreference: false, &r, &ctx) }),
             (0x2040, fixed([.u8(c[.leAdvtsEnable]), .u8(c[.advertisingHandle])])),
-            (0x2041, custom(leSetExtendedScanParameters)),
+            (0x2041, PHYParameters(head: [.u8(c[.leOwnAddressType]), .u8(c[.leScanFilterPolicy]), .bits(c[.leScanPhys], 1, [c[.leScanPhys1M]: 0x01, c[.leScanPhysCoded]: 0x04])], group: c[.leScanPhyParam], phys: 0x05, each: [.u8(c[.leScanType]), .u16(c[.leScanInterval]), .u16(c[.leScanWindow])])),
             (0x2042, fixed([.u8(c[.leScanEnable]), .u8(c[.leFilterDuplicates]), .u16(c[.scanDuration]), .u16(c[.scanPeriod])])),
-            (0x2043, custom { f, r, ctx throws(DecodeError) in try leExtendedCreateConnection(f, &r, &ctx, v2: false) }),
+            (0x2043, PHYParameters(head: createConnection, group: c[.leInitPhyParam], phys: 0x07, each: initiating)),
             (0x2044, fixed([.u8(c[.syncOptions]), .u8(c[.advertisingSID]), .u8(c[.lePeerAddressType]), addr, .u16(c[.skip]), .u16(c[.syncTimeout]), .u8(c[.syncCTEType])])),
             (0x2045, fixed([])),
             (0x2046, fixed([.u16(c[.syncHandle])])),
@@ -169,52 +186,10 @@ enum HCICommandDecoders {
             (0x205E, fixed([.bytes(c[.leRemoteP256PublicKey], 64), .u8(c[.keyType])])),
             (0x2060, fixed([])),
             (0x2074, fixed([.u8(c[.featureBitNumber]), .u8(c[.featureBitValue])])),
-            (0x207F, custom { f, r, ctx throws(DecodeError) in try leSetExtendedAdvertisingParameters(f, &r, &ctx, v2: true) }),
-            (0x2085, custom { f, r, ctx throws(DecodeError) in try leExtendedCreateConnection(f, &r, &ctx, v2: true) }),
+            (0x207F, fixed(extendedAdvertisingParameters + [.u8(c[.primaryAdvPHYOptions]), .u8(c[.secondaryAdvPHYOptions])])),
+            (0x2085, PHYParameters(head: [.u8(c[.advertisingHandle]), .u8(c[.subevent])] + createConnection, group: c[.leInitPhyParam], phys: 0x07, each: initiating)),
             (0x2086, fixed([.u8(c[.advertisingHandle]), .u16(c[.periodicAdvIntervalMin]), .u16(c[.periodicAdvIntervalMax]), .u16(c[.periodicAdvProperties])])),
         ]
-    }
-
-    static func hostNumberOfCompletedPackets(
-        _ f: HCIFieldIDs,
-        _ r: inout ByteReader,
-        _ ctx: inout DissectionContext
-    ) throws(DecodeError) {
-        let n = try ctx.addUInt8(f.cmd[.numHandles], &r)
-        for _ in 0..<n {
-            try ctx.handle(f.cmd[.connectionHandle], &r)
-            try ctx.addUInt16(f.cmd[.numCompletedPackets], &r)
-        }
-    }
-
-    static func channelMap(_ f: HCIFieldIDs, _ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError)
-    {
-        let c = f.cmd
-        let s = r.offset
-        let v = try r.readUInt8()
-        ctx.bits(
-            c[.leAdvtsChannelMap],
-            UInt64(v),
-            s..<r.offset,
-            source: r.source,
-            [(c[.leAdvtsChMap1], 0x01), (c[.leAdvtsChMap2], 0x02), (c[.leAdvtsChMap3], 0x04)]
-        )
-    }
-
-    static func leSetAdvertisingParameters(
-        _ f: HCIFieldIDs,
-        _ r: inout ByteReader,
-        _ ctx: inout DissectionContext
-    ) throws(DecodeError) {
-        let c = f.cmd
-        try ctx.addUInt16(c[.leAdvtsIntervalMin], &r)
-        try ctx.addUInt16(c[.leAdvtsIntervalMax], &r)
-        try ctx.addUInt8(c[.leAdvtsType], &r)
-        try ctx.addUInt8(c[.leOwnAddressType], &r)
-        try ctx.addUInt8(c[.leDirectAddressType], &r)
-        try ctx.addAddress(c[.bdAddr], &r)
-        try channelMap(f, &r, &ctx)
-        try ctx.addUInt8(c[.leAdvtsFilterPolicy], &r)
     }
 
     /// LE Set Advertising Data / Scan Response Data: a length, then 31 bytes of which the first
@@ -237,93 +212,18 @@ enum HCICommandDecoders {
         }
     }
 
-    /// Write Extended Inquiry Response: FEC required, then 240 bytes of EIR data, which has the
-    /// advertising-data format.
-    static func writeExtendedInquiryResponse(
-        _ f: HCIFieldIDs,
-        _ r: inout ByteReader,
-        _ ctx: inout DissectionContext
-    ) throws(DecodeError) {
-        try ctx.addUInt8(f.cmd[.fecRequired], &r)
-        var data = r.readRest()
-        ctx.dispatch(StandardTables.advertisingData, DissectorKey(0), &data)
-    }
-
-    static func phys(_ f: HCIFieldIDs, _ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
-        let c = f.cmd
-        let s = r.offset
-        let all = try r.readUInt8()
-        ctx.bits(
-            c[.allPhys],
-            UInt64(all),
-            s..<r.offset,
-            source: r.source,
-            [(c[.allPhysTx], 0x01), (c[.allPhysRx], 0x02)]
-        )
-        try ctx.addUInt8(c[.txPhys], &r)
-        try ctx.addUInt8(c[.rxPhys], &r)
-    }
-
-    static func leSetDefaultPHY(_ f: HCIFieldIDs, _ r: inout ByteReader, _ ctx: inout DissectionContext)
-        throws(DecodeError)
-    {
-        try phys(f, &r, &ctx)
-    }
-
-    static func leSetPHY(_ f: HCIFieldIDs, _ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
-        try ctx.handle(f.cmd[.connectionHandle], &r)
-        try phys(f, &r, &ctx)
-        try ctx.addUInt16(f.cmd[.phyOptions], &r)
-    }
-
-    static func leSetExtendedAdvertisingParameters(
-        _ f: HCIFieldIDs,
-        _ r: inout ByteReader,
-        _ ctx: inout DissectionContext,
-        v2: Bool
-    ) throws(DecodeError) {
-        let c = f.cmd
-        try ctx.addUInt8(c[.advertisingHandle], &r)
-        let s = r.offset
-        let props = try r.readUInt16()
-        ctx.bits(
-            c[.advertisingProperties],
-            UInt64(props),
-            s..<r.offset,
-            source: r.source,
-            [
-                (c[.advPropConnectable], 0x01), (c[.advPropScannable], 0x02), (c[.advPropDirected], 0x04),
-                (c[.advPropHighDutyCycle], 0x08), (c[.advPropLegacy], 0x10), (c[.advPropAnonymous], 0x20),
-                (c[.advPropTxPower], 0x40),
-            ]
-        )
-        try ctx.addUInt24(c[.leAdvtsIntervalMin], &r)
-        try ctx.addUInt24(c[.leAdvtsIntervalMax], &r)
-        try channelMap(f, &r, &ctx)
-        try ctx.addUInt8(c[.leOwnAddressType], &r)
-        try ctx.addUInt8(c[.lePeerAddressType], &r)
-        try ctx.addAddress(c[.bdAddr], &r)
-        try ctx.addUInt8(c[.leAdvtsFilterPolicy], &r)
-        try ctx.addInt8(c[.powerLevel], &r)
-        try ctx.addUInt8(c[.primaryAdvertisingPHY], &r)
-        try ctx.addUInt8(c[.secondaryAdvertisingMaxSkip], &r)
-        try ctx.addUInt8(c[.secondaryAdvertisingPHY], &r)
-        try ctx.addUInt8(c[.advertisingSID], &r)
-        try ctx.addUInt8(c[.scanRequestNotificationEnable], &r)
-        if v2 {
-            try ctx.addUInt8(c[.primaryAdvPHYOptions], &r)
-            try ctx.addUInt8(c[.secondaryAdvPHYOptions], &r)
-        }
-    }
-
-    /// Extended advertising data, scan response data and periodic advertising data: complete
-    /// data goes to the AD dissectors; a fragment is shown as bytes (its AD structures may be cut).
+    /// LE Set Extended Advertising Data and Scan Response Data (`fragmentPreference`), and LE Set
+    /// Periodic Advertising Data: complete data goes to the AD dissectors; a fragment is shown as
+    /// bytes (its AD structures may be cut).
     static func advertisingDataBlock(
         _ f: HCIFieldIDs,
-        operation: UInt8,
+        fragmentPreference: Bool,
         _ r: inout ByteReader,
         _ ctx: inout DissectionContext
     ) throws(DecodeError) {
+        try ctx.addUInt8(f.cmd[.advertisingHandle], &r)
+        let operation = try ctx.addUInt8(f.cmd[.advDataOperation], &r)
+        if fragmentPreference { try ctx.addUInt8(f.cmd[.advFragmentPreference], &r) }
         let length = try ctx.addUInt8(f.cmd[.leDataLength], &r)
         var data = try r.readSlice(Int(length))
         if operation == 0x03 || operation == 0x04 {
@@ -333,118 +233,39 @@ enum HCICommandDecoders {
             ctx.appendInfo("fragment")
         }
     }
+}
 
-    static func leSetExtendedAdvertisingData(
-        _ f: HCIFieldIDs,
-        _ r: inout ByteReader,
-        _ ctx: inout DissectionContext
-    ) throws(DecodeError) {
-        try ctx.addUInt8(f.cmd[.advertisingHandle], &r)
-        let op = try ctx.addUInt8(f.cmd[.advDataOperation], &r)
-        try ctx.addUInt8(f.cmd[.advFragmentPreference], &r)
-        try advertisingDataBlock(f, operation: op, &r, &ctx)
+/// Extended scanning and initiating parameters: a head ending with a PHY bit set, then one
+/// block of parameters, in its own group, per PHY the set has (of those in `phys`).
+struct PHYParameters: Dissector {
+    let head: FieldLayout
+    let group: FieldID
+    let phys: UInt8
+    let each: FieldLayout
+
+    init(head: [LayoutItem], group: FieldID, phys: UInt8, each: [LayoutItem]) {
+        self.head = FieldLayout(head)
+        self.group = group
+        self.phys = phys
+        self.each = FieldLayout(each)
     }
 
-    static func leSetPeriodicAdvertisingData(
-        _ f: HCIFieldIDs,
-        _ r: inout ByteReader,
-        _ ctx: inout DissectionContext
-    ) throws(DecodeError) {
-        try ctx.addUInt8(f.cmd[.advertisingHandle], &r)
-        let op = try ctx.addUInt8(f.cmd[.advDataOperation], &r)
-        try advertisingDataBlock(f, operation: op, &r, &ctx)
-    }
+    /// The PHY bits, in the order their parameter blocks come.
+    static let bits: [(UInt8, String)] = [(0x01, "LE 1M"), (0x02, "LE 2M"), (0x04, "LE Coded")]
 
-    static func leSetExtendedAdvertisingEnable(
-        _ f: HCIFieldIDs,
-        _ r: inout ByteReader,
-        _ ctx: inout DissectionContext
-    ) throws(DecodeError) {
-        let c = f.cmd
-        try ctx.addUInt8(c[.leAdvtsEnable], &r)
-        let n = try ctx.addUInt8(c[.advNumSets], &r)
-        for i in 0..<n {
-            let s = r.offset
-            let node = ctx.tree.nextIndex
-            ctx.tree.open(c[.advSet], .unsigned(UInt64(i) + 1), s..<s, source: r.source)
-            try ctx.addUInt8(c[.advertisingHandle], &r)
-            try ctx.addUInt16(c[.advDuration], &r)
-            try ctx.addUInt8(c[.maxExtendedAdvertisingEvents], &r)
-            ctx.tree.close()
-            ctx.tree.setEnd(ofNode: node, to: r.offset)
-        }
-    }
-
-    /// The PHY bits of extended scanning and initiating, in the order their parameter blocks come.
-    static let phyBits: [(UInt8, String)] = [(0x01, "LE 1M"), (0x02, "LE 2M"), (0x04, "LE Coded")]
-
-    static func leSetExtendedScanParameters(
-        _ f: HCIFieldIDs,
-        _ r: inout ByteReader,
-        _ ctx: inout DissectionContext
-    ) throws(DecodeError) {
-        let c = f.cmd
-        try ctx.addUInt8(c[.leOwnAddressType], &r)
-        try ctx.addUInt8(c[.leScanFilterPolicy], &r)
-        let s = r.offset
-        let phys = try r.readUInt8()
-        ctx.bits(
-            c[.leScanPhys],
-            UInt64(phys),
-            s..<r.offset,
-            source: r.source,
-            [(c[.leScanPhys1M], 0x01), (c[.leScanPhysCoded], 0x04)]
-        )
-        for (bit, name) in phyBits where bit != 0x02 && phys & bit != 0 {
+    func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
+        var run = LayoutRun()
+        var host = PlainLayout()
+        try run.run(head, &r, &ctx, host: &host)
+        let set = UInt8(truncatingIfNeeded: run.previous) & phys
+        for (bit, name) in Self.bits where set & bit != 0 {
             let start = r.offset
             let node = ctx.tree.nextIndex
-            ctx.tree.open(c[.leScanPhyParam], text: name, start..<start, source: r.source)
-            try ctx.addUInt8(c[.leScanType], &r)
-            try ctx.addUInt16(c[.leScanInterval], &r)
-            try ctx.addUInt16(c[.leScanWindow], &r)
+            ctx.tree.open(group, text: name, start..<start, source: r.source)
+            try run.run(each, &r, &ctx, host: &host)
             ctx.tree.close()
             ctx.tree.setEnd(ofNode: node, to: r.offset)
         }
-    }
-
-    static func leExtendedCreateConnection(
-        _ f: HCIFieldIDs,
-        _ r: inout ByteReader,
-        _ ctx: inout DissectionContext,
-        v2: Bool
-    ) throws(DecodeError) {
-        let c = f.cmd
-        if v2 {
-            try ctx.addUInt8(c[.advertisingHandle], &r)
-            try ctx.addUInt8(c[.subevent], &r)
-        }
-        try ctx.addUInt8(c[.leInitiatorFilterPolicy], &r)
-        try ctx.addUInt8(c[.leOwnAddressType], &r)
-        try ctx.addUInt8(c[.lePeerAddressType], &r)
-        try ctx.addAddress(c[.bdAddr], &r)
-        let s = r.offset
-        let phys = try r.readUInt8()
-        ctx.bits(
-            c[.leInitPhys],
-            UInt64(phys),
-            s..<r.offset,
-            source: r.source,
-            [(c[.leInitPhys1M], 0x01), (c[.leInitPhys2M], 0x02), (c[.leInitPhysCoded], 0x04)]
-        )
-        for (bit, name) in phyBits where phys & bit != 0 {
-            let start = r.offset
-            let node = ctx.tree.nextIndex
-            ctx.tree.open(c[.leInitPhyParam], text: name, start..<start, source: r.source)
-            try ctx.addUInt16(c[.leScanInterval], &r)
-            try ctx.addUInt16(c[.leScanWindow], &r)
-            try ctx.addUInt16(c[.leConIntervalMin], &r)
-            try ctx.addUInt16(c[.leConIntervalMax], &r)
-            try ctx.addUInt16(c[.leConLatency], &r)
-            try ctx.addUInt16(c[.leSupvTimeout], &r)
-            try ctx.addUInt16(c[.leMinCELength], &r)
-            try ctx.addUInt16(c[.leMaxCELength], &r)
-            ctx.tree.close()
-            ctx.tree.setEnd(ofNode: node, to: r.offset)
-        }
+        ctx.leftover(&r)
     }
 }

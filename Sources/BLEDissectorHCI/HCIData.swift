@@ -10,9 +10,8 @@ struct HCIACLPacket: Dissector {
     static let vendorDebugHandle: UInt16 = 0x0EDC
 
     func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
-        HCIPacket.addH4(f, 2, &ctx)
         let a = f.acl
-        ctx.tree.open(a.layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
+        HCIPacket.open(f, 2, a.layer, r, &ctx)
         let s = r.offset
         let word = try r.readUInt16()
         let handle = word & 0x0FFF
@@ -170,9 +169,8 @@ struct HCISCOPacket: Dissector {
     let f: HCIFieldIDs
 
     func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
-        HCIPacket.addH4(f, 3, &ctx)
         let c = f.sco
-        ctx.tree.open(c.layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
+        HCIPacket.open(f, 3, c.layer, r, &ctx)
         let s = r.offset
         let word = try r.readUInt16()
         ctx.tree.add(c[.chandle], .unsigned(UInt64(word & 0x0FFF)), s..<r.offset, source: r.source)
@@ -195,9 +193,8 @@ struct HCIISOPacket: Dissector {
     let f: HCIFieldIDs
 
     func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
-        HCIPacket.addH4(f, 5, &ctx)
         let c = f.iso
-        ctx.tree.open(c.layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
+        HCIPacket.open(f, 5, c.layer, r, &ctx)
         let s = r.offset
         let word = try r.readUInt16()
         let handle = word & 0x0FFF

@@ -13,16 +13,6 @@ extension DissectionContext {
         return v
     }
 
-    /// A name in a fixed field of up to `size` bytes, ended by the first NUL. A shorter field
-    /// (some controllers send only the name) is read to its end.
-    mutating func name(_ id: FieldID, _ size: Int, _ r: inout ByteReader) throws(DecodeError) {
-        let s = r.offset
-        let slice = try r.readSlice(min(size, r.remaining))
-        let raw = slice.remainingSlice
-        let text = raw.prefix { $0 != 0 }
-        tree.add(id, text: String(decoding: text, as: UTF8.self), s..<r.offset, source: r.source)
-    }
-
     /// An integer value with bit fields under it: the parent node, then one child per mask.
     mutating func bits(
         _ id: FieldID,
@@ -59,56 +49,24 @@ extension DissectionContext {
     }
 }
 
-/// One parameter of a fixed layout.
-enum Step: Sendable {
-    case u8(FieldID), u16(FieldID), u24(FieldID), u32(FieldID), u64(FieldID)
-    case i8(FieldID), i16(FieldID), handle(FieldID), addr(FieldID)
-    case bytes(FieldID, Int)
-    case name(FieldID, Int)
-    /// Reserved bytes: skipped.
-    case reserved(Int)
-}
+/// A dissector for parameters written as a layout (`LayoutRun`); bytes after them are shown
+/// with a note.
+struct LayoutParameters: Dissector {
+    let layout: FieldLayout
 
-/// A dissector for parameters that are a fixed sequence of values.
-struct FixedParameters: Dissector {
-    let steps: [Step]
-
-    init(_ steps: [Step]) { self.steps = steps }
+    init(_ items: [LayoutItem]) { layout = FieldLayout(items) }
 
     func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
-        try Self.run(steps, &r, &ctx)
+        try Self.run(layout, &r, &ctx)
         ctx.leftover(&r)
     }
 
-    static func run(_ steps: [Step], _ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
-        for step in steps {
-            switch step {
-            case .u8(let id): try ctx.addUInt8(id, &r)
-            case .u16(let id): try ctx.addUInt16(id, &r)
-            case .u24(let id): try ctx.addUInt24(id, &r)
-            case .u32(let id): try ctx.addUInt32(id, &r)
-            case .u64(let id): try ctx.addUInt64(id, &r)
-            case .i8(let id): try ctx.addInt8(id, &r)
-            case .i16(let id): try ctx.addInt16(id, &r)
-            case .handle(let id): try ctx.handle(id, &r)
-            case .addr(let id): try ctx.addAddress(id, &r)
-            case .bytes(let id, let n): try ctx.addBytes(id, &r, n)
-            case .name(let id, let n): try ctx.name(id, n, &r)
-            case .reserved(let n): try r.skip(n)
-            }
-        }
-    }
-}
-
-/// A count, then that many entries of a fixed layout (the responses of an Inquiry Result).
-struct RepeatedParameters: Dissector {
-    let count: FieldID
-    let each: [Step]
-
-    func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
-        let n = try ctx.addUInt8(count, &r)
-        for _ in 0..<n { try FixedParameters.run(each, &r, &ctx) }
-        ctx.leftover(&r)
+    /// Reads `layout` from `r` (nothing is allocated).
+    @inline(__always)
+    static func run(_ layout: FieldLayout, _ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
+        var run = LayoutRun()
+        var host = PlainLayout()
+        try run.run(layout, &r, &ctx, host: &host)
     }
 }
 
@@ -131,6 +89,18 @@ struct HCIDecoder: Dissector {
 
 /// Shared pieces of the packet dissectors.
 enum HCIPacket {
+    /// Adds the H4 layer, then opens the packet's `layer` over what `r` has left.
+    static func open(
+        _ f: HCIFieldIDs,
+        _ type: UInt8,
+        _ layer: FieldID,
+        _ r: ByteReader,
+        _ ctx: inout DissectionContext
+    ) {
+        addH4(f, type, &ctx)
+        ctx.tree.open(layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
+    }
+
     /// Adds the H4 layer: packet type, and direction when the capture knows it.
     static func addH4(_ f: HCIFieldIDs, _ type: UInt8, _ ctx: inout DissectionContext) {
         ctx.tree.open(f.h4.layer, .none, 0..<0)

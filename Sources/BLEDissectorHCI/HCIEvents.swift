@@ -6,9 +6,8 @@ struct HCIEventPacket: Dissector {
     let f: HCIFieldIDs
 
     func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
-        HCIPacket.addH4(f, 4, &ctx)
         let e = f.evt
-        ctx.tree.open(e.layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
+        HCIPacket.open(f, 4, e.layer, r, &ctx)
         let code = try ctx.addUInt8(e[.code], &r)
         let length = try ctx.addUInt8(e[.paramLength], &r)
         let direction = ctx.direction
@@ -98,23 +97,25 @@ enum HCIEventDecoders {
     // swift-format-ignore
     static func bindings(_ f: HCIFieldIDs) -> [(UInt8, any Dissector)] {
         let e = f.evt
-        let status = Step.u8(e[.status])
-        let handle = Step.handle(e[.connectionHandle])
-        let addr = Step.addr(e[.bdAddr])
-        func fixed(_ s: [Step]) -> any Dissector { FixedParameters(s) }
+        let status = LayoutItem.u8(e[.status])
+        let handle = LayoutItem.handle(e[.connectionHandle])
+        let addr = LayoutItem.address(e[.bdAddr])
+        func fixed(_ s: [LayoutItem]) -> any Dissector { LayoutParameters(s) }
         func custom(_ body: @escaping HCIDecoder.Body) -> any Dissector { HCIDecoder(f, body) }
         // One entry per response (Inquiry Result, with RSSI), each with its own address.
-        let response = [addr, .u8(e[.pageScanRepetitionMode]), Step.reserved(2), .u24(e[.classOfDevice]), .u16(e[.clockOffset])]
-        let responseRSSI = [addr, .u8(e[.pageScanRepetitionMode]), Step.reserved(1), .u24(e[.classOfDevice]), .u16(e[.clockOffset]), .i8(e[.rssi])]
+        let response = [addr, .u8(e[.pageScanRepetitionMode]), LayoutItem.skip(2), .u24(e[.classOfDevice]), .u16(e[.clockOffset])]
+        let encryption: [LayoutItem] = [status, handle, .u8(e[.encryptionEnable])]
+        let adData = LayoutItem.dispatchRest(StandardTables.advertisingData, DissectorKey(0))
+        let responseRSSI = [addr, .u8(e[.pageScanRepetitionMode]), LayoutItem.skip(1), .u24(e[.classOfDevice]), .u16(e[.clockOffset]), .i8(e[.rssi])]
         return [
             (0x01, fixed([status])),
-            (0x02, RepeatedParameters(count: e[.numResponses], each: response)),
+            (0x02, fixed(LayoutItem.counted(e[.numResponses], response))),
             (0x03, custom(connectionComplete)),
             (0x04, fixed([addr, .u24(e[.classOfDevice]), .u8(e[.linkType])])),
             (0x05, custom(disconnectionComplete)),
             (0x06, fixed([status, handle])),
             (0x07, fixed([status, addr, .name(e[.remoteName], 248)])),
-            (0x08, custom { f, r, ctx throws(DecodeError) in try encryptionChange(f, &r, &ctx, v2: false) }),
+            (0x08, fixed(encryption)),
             (0x09, fixed([status, handle])),
             (0x0B, fixed([status, handle, .bytes(e[.lmpFeatures], 8)])),
             (0x0C, fixed([status, handle, .u8(e[.lmpVersion]), .u16(e[.compID]), .u16(e[.lmpSubversion])])),
@@ -123,7 +124,7 @@ enum HCIEventDecoders {
             (0x10, fixed([.u8(e[.hardwareCode])])),
             (0x11, fixed([handle])),
             (0x12, fixed([status, addr, .u8(e[.role])])),
-            (0x13, custom(numberOfCompletedPackets)),
+            (0x13, fixed(LayoutItem.counted(e[.numHandles], [handle, .u16(e[.numCompletedPackets])]))),
             (0x14, fixed([status, handle, .u8(e[.currentMode]), .u16(e[.interval])])),
             (0x16, fixed([addr])),
             (0x17, fixed([addr])),
@@ -133,8 +134,8 @@ enum HCIEventDecoders {
             (0x1C, fixed([status, handle, .u16(e[.clockOffset])])),
             (0x1D, fixed([status, handle, .u16(e[.packetType])])),
             (0x20, fixed([addr, .u8(e[.pageScanRepetitionMode])])),
-            (0x22, RepeatedParameters(count: e[.numResponses], each: responseRSSI)),
-            (0x2F, custom(extendedInquiryResult)),
+            (0x22, fixed(LayoutItem.counted(e[.numResponses], responseRSSI))),
+            (0x2F, fixed([.u8(e[.numResponses])] + responseRSSI + [adData])),
             (0x23, fixed([status, handle, .u8(e[.pageNumber]), .u8(e[.maxPageNumber]), .bytes(e[.lmpFeatures], 8)])),
             (0x2C, fixed([status, handle, addr, .u8(e[.syncLinkType]), .u8(e[.syncTxInterval]), .u8(e[.syncRtxWindow]), .u16(e[.syncRxPacketLength]), .u16(e[.syncTxPacketLength]), .u8(e[.airMode])])),
             (0x30, fixed([status, handle])),
@@ -151,7 +152,7 @@ enum HCIEventDecoders {
             (0x3D, fixed([addr, .bytes(e[.lmpFeatures], 8)])),
             (0x3E, LEMetaDecoder(f: f)),
             (0x57, fixed([handle])),
-            (0x59, custom { f, r, ctx throws(DecodeError) in try encryptionChange(f, &r, &ctx, v2: true) }),
+            (0x59, fixed(encryption + [.u8(e[.encKeySize])])),
         ]
     }
 
@@ -179,24 +180,6 @@ enum HCIEventDecoders {
         if status != 0 { ctx.appendInfo(HCIEventNames.errorName(status)) }
     }
 
-    /// Extended Inquiry Result: one response, then 240 bytes of EIR data (advertising-data format).
-    static func extendedInquiryResult(_ f: HCIFieldIDs, _ r: inout ByteReader, _ ctx: inout DissectionContext)
-        throws(DecodeError)
-    {
-        let e = f.evt
-        try ctx.addUInt8(e[.numResponses], &r)
-        try ctx.addAddress(e[.bdAddr], &r)
-        try ctx.addUInt8(e[.pageScanRepetitionMode], &r)
-        try r.skip(1)  // reserved
-        let start = r.offset
-        let cod = try r.readUInt24()
-        ctx.tree.add(e[.classOfDevice], .unsigned(UInt64(cod)), start..<r.offset, source: r.source)
-        try ctx.addUInt16(e[.clockOffset], &r)
-        try ctx.addInt8(e[.rssi], &r)
-        var data = r.readRest()
-        ctx.dispatch(StandardTables.advertisingData, DissectorKey(0), &data)
-    }
-
     static func disconnectionComplete(_ f: HCIFieldIDs, _ r: inout ByteReader, _ ctx: inout DissectionContext)
         throws(DecodeError)
     {
@@ -211,31 +194,6 @@ enum HCIEventDecoders {
             ctx.appendInfo(HCIEventNames.errorName(status))
         }
     }
-
-    static func encryptionChange(
-        _ f: HCIFieldIDs,
-        _ r: inout ByteReader,
-        _ ctx: inout DissectionContext,
-        v2: Bool
-    ) throws(DecodeError) {
-        let e = f.evt
-        try ctx.addUInt8(e[.status], &r)
-        try ctx.handle(e[.connectionHandle], &r)
-        try ctx.addUInt8(e[.encryptionEnable], &r)
-        if v2 { try ctx.addUInt8(e[.encKeySize], &r) }
-    }
-
-    static func numberOfCompletedPackets(
-        _ f: HCIFieldIDs,
-        _ r: inout ByteReader,
-        _ ctx: inout DissectionContext
-    ) throws(DecodeError) {
-        let n = try ctx.addUInt8(f.evt[.numHandles], &r)
-        for _ in 0..<n {
-            try ctx.handle(f.evt[.connectionHandle], &r)
-            try ctx.addUInt16(f.evt[.numCompletedPackets], &r)
-        }
-    }
 }
 
 /// Decoders of Command Complete return parameters (after the status).
@@ -243,31 +201,29 @@ enum HCIReturnDecoders {
     // swift-format-ignore
     static func bindings(_ f: HCIFieldIDs) -> [(UInt16, any Dissector)] {
         let e = f.evt
-        let handle = Step.handle(e[.connectionHandle])
-        func fixed(_ s: [Step]) -> any Dissector { FixedParameters(s) }
+        let handle = LayoutItem.handle(e[.connectionHandle])
+        func fixed(_ s: [LayoutItem]) -> any Dissector { LayoutParameters(s) }
+        // The many commands whose return parameters are the address they concern.
+        let address = fixed([.address(e[.bdAddr])])
         return [
             (0x0406, fixed([])),
-            (0x0408, fixed([.addr(e[.bdAddr])])),
-            (0x0C51, HCIDecoder(f) { f, r, ctx throws(DecodeError) in
-                // Read Extended Inquiry Response: FEC required, then the EIR data.
-                try ctx.addUInt8(f.evt[.fecRequired], &r)
-                var data = r.readRest()
-                ctx.dispatch(StandardTables.advertisingData, DissectorKey(0), &data)
-            }),
+            (0x0408, address),
+            // Read Extended Inquiry Response: FEC required, then the EIR data.
+            (0x0C51, fixed([.u8(e[.fecRequired]), .dispatchRest(StandardTables.advertisingData, DissectorKey(0))])),
             (0x0409, fixed([])),
-            (0x040B, fixed([.addr(e[.bdAddr])])),
-            (0x040C, fixed([.addr(e[.bdAddr])])),
-            (0x040D, fixed([.addr(e[.bdAddr])])),
-            (0x040E, fixed([.addr(e[.bdAddr])])),
-            (0x041A, fixed([.addr(e[.bdAddr])])),
-            (0x042B, fixed([.addr(e[.bdAddr])])),
-            (0x042C, fixed([.addr(e[.bdAddr])])),
-            (0x042D, fixed([.addr(e[.bdAddr])])),
-            (0x042E, fixed([.addr(e[.bdAddr])])),
-            (0x042F, fixed([.addr(e[.bdAddr])])),
-            (0x0430, fixed([.addr(e[.bdAddr])])),
-            (0x0433, fixed([.addr(e[.bdAddr])])),
-            (0x0434, fixed([.addr(e[.bdAddr])])),
+            (0x040B, address),
+            (0x040C, address),
+            (0x040D, address),
+            (0x040E, address),
+            (0x041A, address),
+            (0x042B, address),
+            (0x042C, address),
+            (0x042D, address),
+            (0x042E, address),
+            (0x042F, address),
+            (0x0430, address),
+            (0x0433, address),
+            (0x0434, address),
             (0x080C, fixed([handle, .u16(e[.linkPolicySettings])])),
             (0x080E, fixed([.u16(e[.linkPolicySettings])])),
             (0x080D, fixed([handle])),
@@ -287,7 +243,7 @@ enum HCIReturnDecoders {
             (0x1003, fixed([.bytes(e[.lmpFeatures], 8)])),
             (0x1004, fixed([.u8(e[.pageNumber]), .u8(e[.maxPageNumber]), .bytes(e[.lmpFeatures], 8)])),
             (0x1005, fixed([.u16(e[.maxDataLengthACL]), .u8(e[.maxDataLengthSCO]), .u16(e[.maxDataNumACL]), .u16(e[.maxDataNumSCO])])),
-            (0x1009, fixed([.addr(e[.bdAddr])])),
+            (0x1009, address),
             (0x1405, fixed([handle, .i8(e[.rssi])])),
             (0x1408, fixed([handle, .u8(e[.encKeySize])])),
             (0x2002, fixed([.u16(e[.leACLDataPktLen]), .u8(e[.leTotalNumACLDataPkts])])),
@@ -305,8 +261,8 @@ enum HCIReturnDecoders {
             (0x2022, fixed([handle])),
             (0x2023, fixed([.u16(e[.suggestedMaxTxOctets]), .u16(e[.suggestedMaxTxTime])])),
             (0x202A, fixed([.u8(e[.resolvingListSize])])),
-            (0x202B, fixed([.addr(e[.lePeerRPA])])),
-            (0x202C, fixed([.addr(e[.leLocalRPA])])),
+            (0x202B, fixed([.address(e[.lePeerRPA])])),
+            (0x202C, fixed([.address(e[.leLocalRPA])])),
             (0x202F, fixed([.u16(e[.suggestedMaxTxOctets]), .u16(e[.suggestedMaxTxTime]), .u16(e[.suggestedMaxRxOctets]), .u16(e[.suggestedMaxRxTime])])),
             (0x2030, fixed([handle, .u8(e[.leTxPhy]), .u8(e[.leRxPhy])])),
             (0x2036, fixed([.i8(e[.txPower])])),

@@ -5,9 +5,9 @@ enum HCILEEventDecoders {
     // swift-format-ignore
     static func bindings(_ f: HCIFieldIDs) -> [(UInt8, any Dissector)] {
         let e = f.evt
-        let status = Step.u8(e[.status])
-        let handle = Step.handle(e[.connectionHandle])
-        func fixed(_ s: [Step]) -> any Dissector { FixedParameters(s) }
+        let status = LayoutItem.u8(e[.status])
+        let handle = LayoutItem.handle(e[.connectionHandle])
+        func fixed(_ s: [LayoutItem]) -> any Dissector { LayoutParameters(s) }
         func custom(_ body: @escaping HCIDecoder.Body) -> any Dissector { HCIDecoder(f, body) }
         return [
             (0x01, custom { f, r, ctx throws(DecodeError) in try connectionComplete(f, &r, &ctx, enhanced: false, v2: false) }),
@@ -20,20 +20,20 @@ enum HCILEEventDecoders {
             (0x08, fixed([status, .bytes(e[.leLocalP256PublicKey], 64)])),
             (0x09, fixed([status, .bytes(e[.dhkey], 32)])),
             (0x0A, custom { f, r, ctx throws(DecodeError) in try connectionComplete(f, &r, &ctx, enhanced: true, v2: false) }),
-            (0x0B, custom(directedAdvertisingReport)),
+            (0x0B, fixed(LayoutItem.groups(count: e[.leNumReports], e[.report], [.u8(e[.leAdvtsEventType]), .u8(e[.lePeerAddressType]), .address(e[.bdAddr]), .u8(e[.leDirectAddressType]), .address(e[.directBDAddr]), .i8(e[.rssi])]))),
             (0x0C, fixed([status, handle, .u8(e[.leTxPhy]), .u8(e[.leRxPhy])])),
             (0x0D, custom(extendedAdvertisingReport)),
-            (0x0E, fixed([status, .u16(e[.syncHandle]), .u8(e[.advertisingSID]), .u8(e[.lePeerAddressType]), .addr(e[.bdAddr]), .u8(e[.advPHY]), .u16(e[.periodicAdvertisingInterval]), .u8(e[.advClockAccuracy])])),
+            (0x0E, fixed([status, .u16(e[.syncHandle]), .u8(e[.advertisingSID]), .u8(e[.lePeerAddressType]), .address(e[.bdAddr]), .u8(e[.advPHY]), .u16(e[.periodicAdvertisingInterval]), .u8(e[.advClockAccuracy])])),
             (0x0F, custom { f, r, ctx throws(DecodeError) in try periodicAdvertisingReport(f, &r, &ctx, v2: false) }),
             (0x10, fixed([.u16(e[.syncHandle])])),
             (0x11, fixed([])),
             (0x12, fixed([status, .u8(e[.advHandle]), handle, .u8(e[.numComplExtAdvEvents])])),
-            (0x13, fixed([.u8(e[.advHandle]), .u8(e[.lePeerAddressType]), .addr(e[.bdAddr])])),
+            (0x13, fixed([.u8(e[.advHandle]), .u8(e[.lePeerAddressType]), .address(e[.bdAddr])])),
             (0x14, fixed([handle, .u8(e[.channelSelectionAlgorithm])])),
             (0x19, fixed([status, handle, .u24(e[.cigSyncDelay]), .u24(e[.cisSyncDelay]), .u24(e[.transportLatencyMtoS]), .u24(e[.transportLatencyStoM]), .u8(e[.phyMtoS]), .u8(e[.phyStoM]), .u8(e[.nse]), .u8(e[.bnMtoS]), .u8(e[.bnStoM]), .u8(e[.ftMtoS]), .u8(e[.ftStoM]), .u16(e[.maxPDUMtoS]), .u16(e[.maxPDUStoM]), .u16(e[.isoInterval])])),
             (0x1A, fixed([handle, .handle(e[.cisHandle]), .u8(e[.cigID]), .u8(e[.cisID])])),
             (0x23, fixed([status, handle, .u16(e[.subrateFactor]), .u16(e[.leConLatency]), .u16(e[.continuationNumber]), .u16(e[.leSupvTimeout])])),
-            (0x24, fixed([status, .u16(e[.syncHandle]), .u8(e[.advertisingSID]), .u8(e[.lePeerAddressType]), .addr(e[.bdAddr]), .u8(e[.advPHY]), .u16(e[.periodicAdvertisingInterval]), .u8(e[.advClockAccuracy]), .u8(e[.numSubevents]), .u8(e[.subeventInterval]), .u8(e[.responseSlotDelay]), .u8(e[.responseSlotSpacing])])),
+            (0x24, fixed([status, .u16(e[.syncHandle]), .u8(e[.advertisingSID]), .u8(e[.lePeerAddressType]), .address(e[.bdAddr]), .u8(e[.advPHY]), .u16(e[.periodicAdvertisingInterval]), .u8(e[.advClockAccuracy]), .u8(e[.numSubevents]), .u8(e[.subeventInterval]), .u8(e[.responseSlotDelay]), .u8(e[.responseSlotSpacing])])),
             (0x25, custom { f, r, ctx throws(DecodeError) in try periodicAdvertisingReport(f, &r, &ctx, v2: true) }),
             (0x29, custom { f, r, ctx throws(DecodeError) in try connectionComplete(f, &r, &ctx, enhanced: true, v2: true) }),
         ]
@@ -116,25 +116,6 @@ enum HCILEEventDecoders {
             try ctx.addUInt8(e[.lePeerAddressType], &r)
             try ctx.addAddress(e[.bdAddr], &r)
             _ = try advertisingData(f, &r, &ctx)
-            try ctx.addInt8(e[.rssi], &r)
-            finishReport(node, r, &ctx)
-        }
-    }
-
-    static func directedAdvertisingReport(
-        _ f: HCIFieldIDs,
-        _ r: inout ByteReader,
-        _ ctx: inout DissectionContext
-    ) throws(DecodeError) {
-        let e = f.evt
-        let n = try ctx.addUInt8(e[.leNumReports], &r)
-        for i in 0..<Int(n) {
-            let node = openReport(f, i + 1, r, &ctx)
-            try ctx.addUInt8(e[.leAdvtsEventType], &r)
-            try ctx.addUInt8(e[.lePeerAddressType], &r)
-            try ctx.addAddress(e[.bdAddr], &r)
-            try ctx.addUInt8(e[.leDirectAddressType], &r)
-            try ctx.addAddress(e[.directBDAddr], &r)
             try ctx.addInt8(e[.rssi], &r)
             finishReport(node, r, &ctx)
         }

@@ -72,171 +72,146 @@ struct LLControlDissector: Dissector {
 /// warned of.
 struct LLControlPDU: Dissector {
     let name: String
-    let steps: [LLStep]
-    let unchanged: [LLStep]?
+    let layout: FieldLayout
+    let unchanged: FieldLayout?
     let decoded: Bool
+    let host: LLControlHost
 
     init(_ layout: LLControlLayout, _ f: Fields<LLControlField>, advertiser: FieldID?) {
         name = layout.name
         decoded = layout.decoded
-        steps = layout.parameters.map { LLStep($0, f, advertiser: advertiser) }
-        unchanged = layout.unchanged.map { $0.map { LLStep($0, f, advertiser: advertiser) } }
+        self.layout = FieldLayout(layout.parameters.map { $0.item(f, advertiser: advertiser) })
+        unchanged = layout.unchanged.map { FieldLayout($0.map { $0.item(f, advertiser: advertiser) }) }
+        host = LLControlHost(f: f)
     }
 
     func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
         guard decoded else {
-            if !r.isAtEnd {
-                ctx.expert(
-                    .note,
-                    "\(name) (Core 6.2): parameters not decoded",
-                    r.offset..<(r.offset + r.remaining),
-                    source: r.source
-                )
-            }
-            ctx.addRest(ctx.core[.data], &r)
+            ctx.restAsData(.note, "\(name) (Core 6.2): parameters not decoded", &r)
             return
         }
-        var previous: UInt64 = 0
-        var steps = self.steps
-        if let unchanged, r.peekUInt8() == 0, r.peekUInt8(at: 1) == 0 { steps = unchanged }
-        for step in steps { previous = try step.decode(&r, &ctx, previous: previous) }
-        if !r.isAtEnd {
-            ctx.expert(
-                .warning,
-                (r.remaining == 1 ? "1 byte" : "\(r.remaining) bytes") + " after the parameters of \(name)",
-                r.offset..<(r.offset + r.remaining),
-                source: r.source
-            )
-            ctx.addRest(ctx.core[.data], &r)
+        var chosen = layout
+        if let unchanged, r.peekUInt8() == 0, r.peekUInt8(at: 1) == 0 { chosen = unchanged }
+        var run = LayoutRun()
+        var host = self.host
+        try run.run(chosen, &r, &ctx, host: &host)
+        let left = r.remaining
+        ctx.restAsData(.warning, (left == 1 ? "1 byte" : "\(left) bytes") + " after the parameters of \(name)", &r)
+    }
+}
+
+/// The values of control PDU layouts that are not plain fields.
+enum LLCustom: UInt32 {
+    /// LL_CHANNEL_STATUS_IND's classification of the 37 data channels, 2 bits each.
+    case channelStatus
+    /// Six bytes of an address with no field to show it as: data.
+    case addressData
+    /// The 16-bit Instant, also put in the summary.
+    case instant
+    /// An 8-bit error code, also put in the summary by name.
+    case errorCode
+}
+
+/// Decodes `LLCustom` values.
+struct LLControlHost: LayoutHost {
+    let status: FieldID
+    /// The fields of the four channel classes, by their 2-bit value.
+    let classes: [FieldID]
+
+    init(f: Fields<LLControlField>) {
+        status = f[.channelStatus]
+        classes = [LLControlField.channelUnknown, .channelGood, .channelReserved, .channelBad].map { f[$0] }
+    }
+
+    func decode(
+        custom tag: UInt32,
+        _ id: FieldID,
+        _ run: inout LayoutRun,
+        _ r: inout ByteReader,
+        _ ctx: inout DissectionContext
+    ) throws(DecodeError) {
+        let start = r.offset
+        switch LLCustom(rawValue: tag) {
+        case .channelStatus:
+            let bytes = try r.readBytes(10)
+            ctx.tree.open(status, .bytes, start..<r.offset, source: r.source)
+            for channel in 0..<37 {
+                let shift = UInt8(2 * (channel % 4))
+                let at = start + channel / 4
+                let part = classes[Int((bytes[channel / 4] >> shift) & 0b11)]
+                ctx.tree.add(part, .unsigned(UInt64(channel)), at..<(at + 1), source: r.source)
+            }
+            ctx.tree.close()
+        case .addressData:
+            try r.skip(6)
+            ctx.tree.add(ctx.core[.data], .bytes, start..<r.offset, source: r.source)
+        case .instant:
+            let v = UInt64(try r.readUInt16())
+            ctx.tree.add(id, .unsigned(v), start..<r.offset, source: r.source)
+            run.previous = v
+            if ctx.wantsInfo { ctx.appendInfo("Instant \(v)") }
+        case .errorCode:
+            let v = UInt64(try r.readUInt8())
+            ctx.tree.add(id, .unsigned(v), start..<r.offset, source: r.source)
+            run.previous = v
+            if ctx.wantsInfo {
+                ctx.appendInfo(
+                    (LLControlNames.errors.lookup(v) ?? "Error") + " (" + HexText.prefixed(v, digits: 2) + ")"
+                )
+            }
+        case nil:
+            throw DecodeError(.malformed, offset: r.offset, "a layout value no decoder knows")
         }
     }
 }
 
-/// A parameter resolved to field ids: what `LLControlPDU` reads for it and how it shows it.
-struct LLStep: Sendable {
-    enum Kind: Sendable {
-        case unsigned, signed, bytes, address, bits, channelStatus, featurePage
+extension DissectionContext {
+    /// Shows what `r` has left as data, with an expert note; nothing when nothing is left.
+    mutating func restAsData(_ severity: ExpertSeverity, _ message: @autoclosure () -> String, _ r: inout ByteReader) {
+        guard !r.isAtEnd else { return }
+        expert(severity, message(), r.offset..<(r.offset + r.remaining), source: r.source)
+        addRest(core[.data], &r)
     }
+}
 
-    /// One field of a word split into bits.
-    struct Part: Sendable {
-        let id: FieldID
-        let mask: UInt64
-        let flag: Bool
-        /// The bytes of the word the mask covers.
-        let bytes: Range<Int>
-    }
-
-    /// What the summary shows of the value.
-    enum Summary: Sendable {
-        case none, instant, error
-    }
-
-    let kind: Kind
-    let id: FieldID?
-    let size: Int
-    /// For `.bits`: whether the parent is a bytes field.
-    var parentBytes = false
-    var parts: [Part] = []
-    /// For `.featurePage`: the decoding of each page number that has one.
-    var pages: [LLStep] = []
-    var summary = Summary.none
-
-    init(_ parameter: LLParam, _ f: Fields<LLControlField>, advertiser: FieldID?) {
-        switch parameter {
+extension LLParam {
+    /// The parameter as a layout row.
+    func item(_ f: Fields<LLControlField>, advertiser: FieldID?) -> LayoutItem {
+        switch self {
         case .field(let field):
-            id = f[field]
+            if field == .instant { return .field(LayoutField(f[field], .custom(LLCustom.instant.rawValue))) }
+            if field == .errorCode { return .field(LayoutField(f[field], .custom(LLCustom.errorCode.rawValue))) }
             switch field.descriptor.kind {
-            case .signed(let bits): (kind, size) = (.signed, Int(bits) / 8)
-            case .unsigned(let bits): (kind, size) = (.unsigned, Int(bits) / 8)
-            default: (kind, size) = (.bytes, 1)
+            case .signed(let bits): return .integer(f[field], Int(bits) / 8, signed: true)
+            case .unsigned(let bits): return .integer(f[field], Int(bits) / 8)
+            default: return .bytes(f[field], 1)
             }
-            summary = field == .instant ? .instant : field == .errorCode ? .error : .none
         case .bytes(let field, let count):
-            (kind, id, size) = (.bytes, f[field], count)
+            return .bytes(f[field], count)
         case .bits(let parent, let count, let fields):
-            (kind, id, size) = (.bits, parent.map { f[$0] }, count)
-            parentBytes = parent?.descriptor.kind == .bytes
-            parts = fields.map { field in
+            let parts = fields.map { field in
                 let d = field.descriptor
                 let low = min(d.bitmask.trailingZeroBitCount / 8, count - 1)
                 let high = min(max(low, (63 - d.bitmask.leadingZeroBitCount) / 8), count - 1)
-                return Part(id: f[field], mask: d.bitmask, flag: d.kind == .boolean, bytes: low..<(high + 1))
+                return LayoutBits(f[field], mask: d.bitmask, flag: d.kind == .boolean, bytes: low..<(high + 1))
             }
+            let shown: LayoutParent =
+                parent == nil ? .hidden : parent?.descriptor.kind == .bytes ? .bytes : .value
+            let value = LayoutValue.integer(width: count, signed: false, bigEndian: false)
+            return .field(LayoutField(parent.map { f[$0] } ?? f.layer, value, bits: parts, parent: shown))
         case .advertiserAddress:
-            (kind, id, size) = (advertiser == nil ? .bytes : .address, advertiser, 6)
+            guard let advertiser else { return .field(LayoutField(f.layer, .custom(LLCustom.addressData.rawValue))) }
+            return .address(advertiser)
         case .channelStatus:
-            (kind, id, size) = (.channelStatus, f[.channelStatus], 10)
-            parts = [LLControlField.channelUnknown, .channelGood, .channelReserved, .channelBad].map {
-                Part(id: f[$0], mask: 0b11, flag: false, bytes: 0..<1)
-            }
+            return .field(LayoutField(f[.channelStatus], .custom(LLCustom.channelStatus.rawValue)))
         case .featurePage:
-            (kind, id, size) = (.featurePage, f[.featurePage], 24)
-            pages = [LLControlLayouts.features, LLControlLayouts.featurePage1].map {
-                LLStep($0, f, advertiser: advertiser)
+            // The page number read just before says which page this is.
+            let pages = [LLControlLayouts.features, LLControlLayouts.featurePage1].enumerated().map {
+                (UInt64($0.offset), FieldLayout([$0.element.item(f, advertiser: advertiser)]))
             }
-        }
-    }
-
-    /// Reads the parameter and adds its fields; returns its value (0 when it has none), which
-    /// the feature page reads its page number from.
-    func decode(_ r: inout ByteReader, _ ctx: inout DissectionContext, previous: UInt64) throws(DecodeError)
-        -> UInt64
-    {
-        let start = r.offset
-        switch kind {
-        case .unsigned, .signed:
-            let v = try r.readUnsigned(bytes: size)
-            let shift = UInt64(64 - 8 * size)
-            let value: FieldValue =
-                kind == .signed ? .signed(Int64(bitPattern: v << shift) >> Int64(shift)) : .unsigned(v)
-            if let id { ctx.tree.add(id, value, start..<r.offset, source: r.source) }
-            summarize(v, &ctx)
-            return v
-        case .bytes, .address:
-            let v = kind == .address ? FieldValue.address(try r.readAddress()) : .bytes
-            if kind == .bytes { try r.skip(size) }
-            ctx.tree.add(id ?? ctx.core[.data], v, start..<r.offset, source: r.source)
-        case .bits:
-            let word = try r.readUnsigned(bytes: size)
-            if let id { ctx.tree.open(id, parentBytes ? .bytes : .unsigned(word), start..<r.offset, source: r.source) }
-            for p in parts {
-                let range = (start + p.bytes.lowerBound)..<(start + p.bytes.upperBound)
-                if p.flag {
-                    ctx.addFlag(p.id, word, mask: p.mask, range, source: r.source)
-                } else {
-                    ctx.addBits(p.id, word, mask: p.mask, range, source: r.source)
-                }
-            }
-            if id != nil { ctx.tree.close() }
-            return word
-        case .channelStatus:
-            let bytes = try r.readBytes(size)
-            if let id { ctx.tree.open(id, .bytes, start..<r.offset, source: r.source) }
-            for channel in 0..<37 where parts.count == 4 {
-                let shift = UInt8(2 * (channel % 4))
-                let at = start + channel / 4
-                let part = parts[Int((bytes[channel / 4] >> shift) & 0b11)]
-                ctx.tree.add(part.id, .unsigned(UInt64(channel)), at..<(at + 1), source: r.source)
-            }
-            if id != nil { ctx.tree.close() }
-        case .featurePage:
-            var page = try r.readSlice(size)
-            if let id { ctx.tree.open(id, .bytes, start..<r.offset, source: r.source) }
-            if previous < UInt64(pages.count) { _ = try pages[Int(previous)].decode(&page, &ctx, previous: 0) }
-            if id != nil { ctx.tree.close() }
-        }
-        return 0
-    }
-
-    private func summarize(_ v: UInt64, _ ctx: inout DissectionContext) {
-        guard ctx.wantsInfo else { return }
-        switch summary {
-        case .none: break
-        case .instant: ctx.appendInfo("Instant \(v)")
-        case .error:
-            ctx.appendInfo(
-                (LLControlNames.errors.lookup(v) ?? "Error") + " (" + HexText.prefixed(v, digits: 2) + ")"
+            let choice = LayoutChoice(.previous, cases: Dictionary(uniqueKeysWithValues: pages), fallback: nil)
+            return .field(
+                LayoutField(f[.featurePage], .structure(FieldLayout([.choice(choice)]), .fixed(24), label: .bytes))
             )
         }
     }

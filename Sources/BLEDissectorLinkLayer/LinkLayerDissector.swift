@@ -172,15 +172,8 @@ struct LinkLayerDissector: Dissector {
             ctx.expert(.warning, "Reserved advertising PDU type \(type)", hr, source: r.source)
             if !r.isAtEnd { ctx.addRest(ctx.core[.data], &r) }
         }
-        if complete && !r.isAtEnd {
-            ctx.expert(
-                .warning,
-                "\(r.remaining) bytes beyond the \(name) PDU",
-                r.offset..<(r.offset + r.remaining),
-                source: r.source
-            )
-            ctx.addRest(ctx.core[.data], &r)
-        }
+        let left = r.remaining
+        if complete { ctx.restAsData(.warning, "\(left) bytes beyond the \(name) PDU", &r) }
     }
 
     /// The PDU's name: by type, and for the types the secondary channels share, by channel and

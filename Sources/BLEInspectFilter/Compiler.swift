@@ -125,6 +125,7 @@ struct Compiler {
             let b = try requireField(base)
             guard let view = Self.byteView(of: b) else {
                 throw FilterError(
+                    .usage,
                     "\(b.text) is a \(b.typeName) and cannot be sliced; slices apply to bytes, strings, addresses and protocols",
                     at: b.range
                 )
@@ -166,12 +167,14 @@ struct Compiler {
             let b = try requireField(base)
             guard case .number(.value) = b.reader, case .integer(_, let bits, _) = b.type else {
                 throw FilterError(
+                    .usage,
                     "`&` applies to integer fields; \(b.text) is a \(b.typeName)",
                     at: opRange
                 )
             }
             if let other = try resolve(maskTerm) {
                 throw FilterError(
+                    .usage,
                     "the bit mask after `&` must be a number, not the field \(other.text)",
                     at: other.range
                 )
@@ -204,7 +207,7 @@ struct Compiler {
 
     /// A term that `isSimple` should have sent to the general evaluator.
     private func internalGeneral(_ term: Term) -> FilterError {
-        FilterError("this expression cannot be used here", at: term.range)
+        FilterError(.usage, "this expression cannot be used here", at: term.range)
     }
 
     /// `term` as a plain field (the base of a slice, function or mask).
@@ -222,11 +225,11 @@ struct Compiler {
     private mutating func requireField(_ term: Term) throws(FilterError) -> CompiledOperand {
         guard let operand = try resolve(term) else { throw unknownField(term) }
         if case .bytes(_, .some) = operand.reader {
-            throw FilterError("a slice cannot be used here; name a field", at: operand.range)
+            throw FilterError(.usage, "a slice cannot be used here; name a field", at: operand.range)
         }
         switch operand.reader {
         case .count, .number(.length), .number(.masked), .number(.width):
-            throw FilterError("a function or mask cannot be used here; name a field", at: operand.range)
+            throw FilterError(.usage, "a function or mask cannot be used here; name a field", at: operand.range)
         default:
             return operand
         }
@@ -237,17 +240,18 @@ struct Compiler {
         case .word(let t):
             let name = t.text.hasPrefix(".") ? String(t.text.dropFirst()) : t.text
             return FilterError(
+                .unknownField,
                 "`\(name)` is neither a field nor a protocol name",
                 at: t.range,
                 suggestion: Suggestions.field(for: name, in: registry.index.keys)
             )
         case .string(let t, _), .character(let t, _):
-            return FilterError("\(t.text) is a value; a test needs a field name here", at: t.range)
+            return FilterError(.usage, "\(t.text) is a value; a test needs a field name here", at: t.range)
         case .slice(let base, _, _), .arithmetic(_, let base, _, _), .layer(let base, _, _), .reference(let base, _),
             .negate(let base, _), .group(let base, _):
             return unknownField(base)
         case .function(_, let arguments, let range):
-            guard let first = arguments.first else { return FilterError("a field is missing", at: range) }
+            guard let first = arguments.first else { return FilterError(.usage, "a field is missing", at: range) }
             return unknownField(first)
         }
     }
@@ -281,6 +285,7 @@ struct Compiler {
         case nil:
             if case .function = t.lhs {
                 throw FilterError(
+                    .usage,
                     "a function's result cannot be tested alone; compare it, as in \(lhs.text) > 0",
                     at: t.lhs.range
                 )
@@ -314,6 +319,7 @@ struct Compiler {
 
     private func noValue(_ lhs: CompiledOperand, _ opRange: Range<Int>, _ op: String) -> FilterError {
         FilterError(
+            .usage,
             "\(lhs.text) is a \(lhs.typeName) and has no value to compare with `\(op)`; test for its presence with `\(lhs.text)` alone",
             at: opRange
         )
@@ -371,6 +377,7 @@ struct Compiler {
                 predicate = .ranges(values.map { $0...$0 }, outside: c == .notEqual)
             } else {
                 throw FilterError(
+                    .usage,
                     "\(text(rhsTerm.range)) names several values of \(lhs.text); use a number with `\(op.spelling)`",
                     at: rhsTerm.range
                 )
@@ -390,7 +397,7 @@ struct Compiler {
             return .address(lhs.operand, q, .compare(c, a))
         case .uuid:
             guard c == .equal || c == .notEqual else {
-                throw FilterError("UUIDs can only be compared with == and != (and `in`)", at: opRange)
+                throw FilterError(.usage, "UUIDs can only be compared with == and != (and `in`)", at: opRange)
             }
             let u = try Literals.uuid(rhsTerm, for: lhs, compiler: self)
             return .uuid(lhs.operand, q, .compare(equal: c == .equal, u))
@@ -436,6 +443,7 @@ struct Compiler {
         _ opRange: Range<Int>
     ) throws(FilterError) -> Program {
         let mismatch = FilterError(
+            .usage,
             "\(lhs.text) (\(lhs.typeName)) cannot be compared with \(rhs.text) (\(rhs.typeName))",
             at: opRange
         )
@@ -456,7 +464,7 @@ struct Compiler {
             }
         case (.uuid, .uuid):
             guard c == .equal || c == .notEqual else {
-                throw FilterError("UUIDs can only be compared with == and != (and `in`)", at: opRange)
+                throw FilterError(.usage, "UUIDs can only be compared with == and != (and `in`)", at: opRange)
             }
         default:
             throw mismatch
@@ -481,7 +489,7 @@ struct Compiler {
         _ rhsTerm: Term
     ) throws(FilterError) -> Program {
         if let rhs = try resolve(rhsTerm) {
-            throw FilterError("`contains` needs a value after it, not the field \(rhs.text)", at: rhs.range)
+            throw FilterError(.usage, "`contains` needs a value after it, not the field \(rhs.text)", at: rhs.range)
         }
         switch lhs.type {
         case .bytes, .string, .address:
@@ -490,6 +498,7 @@ struct Compiler {
             return .bytes(lhs.operand, view, slice, q, .contains(literal))
         default:
             throw FilterError(
+                .usage,
                 "`contains` applies to bytes, strings, addresses and protocols; \(lhs.text) is a \(lhs.typeName)",
                 at: opRange
             )
@@ -504,12 +513,13 @@ struct Compiler {
     ) throws(FilterError) -> Program {
         if let rhs = try resolve(rhsTerm) {
             throw FilterError(
+                .usage,
                 "`matches` needs a regular expression in quotes, not the field \(rhs.text)",
                 at: rhs.range
             )
         }
         guard case .string(_, let bytes) = rhsTerm else {
-            throw FilterError("`matches` needs a regular expression in double quotes", at: rhsTerm.range)
+            throw FilterError(.usage, "`matches` needs a regular expression in double quotes", at: rhsTerm.range)
         }
         let pattern = String(decoding: bytes, as: UTF8.self)
         let box = try Literals.regex(pattern, range: rhsTerm.range)
@@ -521,10 +531,39 @@ struct Compiler {
             return .bytes(lhs.operand, view, slice, q, .matches(box))
         default:
             throw FilterError(
+                .usage,
                 "`matches` applies to strings, bytes and protocols; \(lhs.text) is a \(lhs.typeName)",
                 at: opRange
             )
         }
+    }
+
+    /// A set's elements as ranges of the values `value` reads (a single value is a range of one);
+    /// a range may not start above its end.
+    private static func ranges<T: Comparable>(
+        _ elements: [SetElement],
+        _ value: (Term) throws(FilterError) -> T
+    ) throws(FilterError) -> [ClosedRange<T>] {
+        var ranges: [ClosedRange<T>] = []
+        for e in elements {
+            let low = try value(e.low)
+            if let h = e.high {
+                ranges.append(try range(low, try value(h), e.low, h))
+            } else {
+                ranges.append(low...low)
+            }
+        }
+        return ranges
+    }
+
+    /// `low...high`, written from `from` to `to`; a range may not start above its end.
+    private static func range<T: Comparable>(_ low: T, _ high: T, _ from: Term, _ to: Term) throws(FilterError)
+        -> ClosedRange<T>
+    {
+        guard low <= high else {
+            throw FilterError(.usage, "the range starts above its end", at: from.range.lowerBound..<to.range.upperBound)
+        }
+        return low...high
     }
 
     private mutating func membership(
@@ -536,7 +575,7 @@ struct Compiler {
         for e in elements {
             for term in [e.low] + (e.high.map { [$0] } ?? []) {
                 if let f = try resolve(term) {
-                    throw FilterError("set elements must be values, not the field \(f.text)", at: f.range)
+                    throw FilterError(.usage, "set elements must be values, not the field \(f.text)", at: f.range)
                 }
             }
         }
@@ -551,37 +590,20 @@ struct Compiler {
                     let highs = try Literals.numbers(highTerm, for: lhs, compiler: self)
                     guard lows.count == 1, highs.count == 1, let low = lows.first, let high = highs.first else {
                         throw FilterError(
+                            .usage,
                             "a range needs single values at both ends",
                             at: e.low.range.lowerBound..<highTerm.range.upperBound
                         )
                     }
-                    guard low <= high else {
-                        throw FilterError(
-                            "the range starts above its end",
-                            at: e.low.range.lowerBound..<highTerm.range.upperBound
-                        )
-                    }
-                    ranges.append(low...high)
+                    ranges.append(try Self.range(low, high, e.low, highTerm))
                 } else {
                     ranges += lows.map { $0...$0 }
                 }
             }
             return numberProgram(lhs, q, .ranges(ranges, outside: false))
         case .real:
-            var ranges: [ClosedRange<Double>] = []
-            for e in elements {
-                let low = try Literals.real(e.low, for: lhs, compiler: self)
-                var high = low
-                if let h = e.high {
-                    high = try Literals.real(h, for: lhs, compiler: self)
-                    guard low <= high else {
-                        throw FilterError(
-                            "the range starts above its end",
-                            at: e.low.range.lowerBound..<h.range.upperBound
-                        )
-                    }
-                }
-                ranges.append(low...high)
+            let ranges = try Self.ranges(elements) { (t: Term) throws(FilterError) in
+                try Literals.real(t, for: lhs, compiler: self)
             }
             return .real(lhs.operand, q, .ranges(ranges, outside: false))
         case .bytes, .string:
@@ -596,20 +618,8 @@ struct Compiler {
             }
             return .bytes(lhs.operand, view, slice, q, .set(set, mode))
         case .address:
-            var ranges: [ClosedRange<UInt64>] = []
-            for e in elements {
-                let low = try Literals.address(e.low, for: lhs, compiler: self)
-                var high = low
-                if let h = e.high {
-                    high = try Literals.address(h, for: lhs, compiler: self)
-                    guard low <= high else {
-                        throw FilterError(
-                            "the range starts above its end",
-                            at: e.low.range.lowerBound..<h.range.upperBound
-                        )
-                    }
-                }
-                ranges.append(low...high)
+            let ranges = try Self.ranges(elements) { (t: Term) throws(FilterError) in
+                try Literals.address(t, for: lhs, compiler: self)
             }
             return .address(lhs.operand, q, .ranges(ranges))
         case .uuid:
@@ -617,6 +627,7 @@ struct Compiler {
             for e in elements {
                 if let h = e.high {
                     throw FilterError(
+                        .usage,
                         "UUIDs have no ranges; list them",
                         at: e.low.range.lowerBound..<h.range.upperBound
                     )

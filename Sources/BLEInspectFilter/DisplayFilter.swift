@@ -122,6 +122,7 @@ public struct DisplayFilter: Sendable {
                 column += 1
             }
             throw FilterError(
+                .limit,
                 "the filter is longer than \(maximumLength) bytes",
                 at: column..<column + 1
             )

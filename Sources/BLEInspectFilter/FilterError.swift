@@ -1,6 +1,26 @@
-/// Why a display filter did not compile: a message, the columns of the offending token, and
-/// for unknown fields the nearest known field name.
+/// Why a display filter did not compile: a code, a message, the columns of the offending token,
+/// and for unknown fields the nearest known field name.
 public struct FilterError: Error, Sendable, CustomStringConvertible {
+    /// What kind of problem it is: comparable, where the message is for people.
+    public enum Code: Sendable, Hashable {
+        /// A character, string, escape or character constant the lexer cannot read.
+        case lexical
+        /// Tokens in an order the grammar does not allow (a missing `)`, an empty set).
+        case syntax
+        /// A name that is neither a field nor a protocol.
+        case unknownField
+        /// A function name that is not one of the functions.
+        case unknownFunction
+        /// A literal that is not a value of the field's type (too big, not a date, a bad UUID).
+        case value
+        /// Parts that are well formed but do not go together (a type mismatch, an operator the
+        /// field's type does not have, a value where a field is needed).
+        case usage
+        /// The filter is longer, or nests deeper, than the compiler takes.
+        case limit
+    }
+
+    public let code: Code
     public let message: String
     /// Character offsets (0-based columns) of the offending token in the filter text. May start
     /// at the filter's length (one past its end) when something is missing at the end.
@@ -8,7 +28,8 @@ public struct FilterError: Error, Sendable, CustomStringConvertible {
     /// The nearest field name, when the problem is an unknown field.
     public let suggestion: String?
 
-    public init(_ message: String, at range: Range<Int>, suggestion: String? = nil) {
+    public init(_ code: Code, _ message: String, at range: Range<Int>, suggestion: String? = nil) {
+        self.code = code
         self.message = message
         self.range = range
         self.suggestion = suggestion

@@ -158,7 +158,7 @@ struct Lexer {
             if peek(1) == "=" {
                 return peek(2) == "=" ? make(.comparison(.allEqual), 3) : make(.comparison(.anyEqual), 2)
             }
-            throw FilterError("`=` is not an operator; use `==` to compare", at: start..<start + 1)
+            throw FilterError(.lexical, "`=` is not an operator; use `==` to compare", at: start..<start + 1)
         case "!":
             if peek(1) == "=" {
                 return peek(2) == "=" ? make(.comparison(.anyNotEqual), 3) : make(.comparison(.allNotEqual), 2)
@@ -179,12 +179,12 @@ struct Lexer {
         case "#": return make(.hash, 1)
         case "$":
             if peek(1) == "{" { return make(.referenceStart, 2) }
-            throw FilterError("`$` starts a field reference, written ${field}", at: start..<start + 1)
+            throw FilterError(.lexical, "`$` starts a field reference, written ${field}", at: start..<start + 1)
         case "-":
             if isMinusOperator(start) { return make(.minus, 1) }
         case "|":
             if peek(1) == "|" { return make(.or, 2) }
-            throw FilterError("`|` is not an operator; use `||` (or `or`)", at: start..<start + 1)
+            throw FilterError(.lexical, "`|` is not an operator; use `||` (or `or`)", at: start..<start + 1)
         case "\"":
             return try quotedString(raw: false)
         case "'":
@@ -200,7 +200,7 @@ struct Lexer {
         if c == "+" {
             position += 1  // a number's sign (see `case "+"`)
         } else if !Self.isWordCharacter(c) {
-            throw FilterError("unexpected character `\(c)`", at: start..<start + 1)
+            throw FilterError(.lexical, "unexpected character `\(c)`", at: start..<start + 1)
         }
         while let d = peek(), Self.isWordCharacter(d) || isExponentSign(start) {
             // `..` ends a word: it separates the bounds of a range in a set (`0x10..0x13`).
@@ -218,7 +218,7 @@ struct Lexer {
         var bytes: [UInt8] = []
         while true {
             guard let c = peek() else {
-                throw FilterError("the closing quote of this string is missing", at: start..<chars.count)
+                throw FilterError(.lexical, "the closing quote of this string is missing", at: start..<chars.count)
             }
             if c == "\"" {
                 position += 1
@@ -247,7 +247,7 @@ struct Lexer {
         let start = position
         position += 1
         guard let e = peek() else {
-            throw FilterError("the closing quote of this string is missing", at: start..<chars.count)
+            throw FilterError(.lexical, "the closing quote of this string is missing", at: start..<chars.count)
         }
         position += 1
         switch e {
@@ -271,6 +271,7 @@ struct Lexer {
             }
             guard value <= 0xFF else {
                 throw FilterError(
+                    .lexical,
                     "octal escape \\\(text(start + 1..<position)) is larger than 377",
                     at: start..<position
                 )
@@ -285,7 +286,7 @@ struct Lexer {
                 position += 1
             }
             guard count > 0 else {
-                throw FilterError("\\x must be followed by one or two hex digits", at: start..<position)
+                throw FilterError(.lexical, "\\x must be followed by one or two hex digits", at: start..<position)
             }
             bytes.append(UInt8(value))
         case "u", "U":
@@ -293,7 +294,7 @@ struct Lexer {
             var value: UInt32 = 0
             for _ in 0..<digits {
                 guard let d = peek(), d.isASCII, let v = d.hexDigitValue else {
-                    throw FilterError("\\\(e) must be followed by \(digits) hex digits", at: start..<position)
+                    throw FilterError(.lexical, "\\\(e) must be followed by \(digits) hex digits", at: start..<position)
                 }
                 value = value &* 16 &+ UInt32(v)
                 position += 1
@@ -301,13 +302,14 @@ struct Lexer {
             // As in C (and Wireshark), a universal character name is not for ASCII or C1 controls.
             guard value >= 0xA0, let scalar = Unicode.Scalar(value) else {
                 throw FilterError(
+                    .lexical,
                     "\\\(e) escape is not a valid universal character name (U+00A0 and above; write \\x41 for ASCII)",
                     at: start..<position
                 )
             }
             bytes.append(contentsOf: Array(String(Character(scalar)).utf8))
         default:
-            throw FilterError("\\\(e) is not a valid escape sequence", at: start..<position)
+            throw FilterError(.lexical, "\\\(e) is not a valid escape sequence", at: start..<position)
         }
     }
 
@@ -326,13 +328,14 @@ struct Lexer {
             var end = position
             while end < chars.count, chars[end] != "'", !chars[end].isWhitespace { end += 1 }
             throw FilterError(
+                .lexical,
                 "a character constant holds one character in single quotes, such as 'a' or '\\x41'",
                 at: start..<min(chars.count, end + 1)
             )
         }
         position += 1
         guard bytes.count == 1, let byte = bytes.first else {
-            throw FilterError("a character constant must be a single byte", at: start..<position)
+            throw FilterError(.lexical, "a character constant must be a single byte", at: start..<position)
         }
         return Token(kind: .character(byte), range: start..<position, text: text(start..<position))
     }

@@ -55,9 +55,13 @@ enum Literals {
     private static func notAValue(_ term: Term, _ lhs: CompiledOperand, compiler: Compiler) -> FilterError {
         switch term {
         case .word, .string, .character:
-            FilterError("\(compiler.text(term.range)) is not a value \(lhs.text) can be compared with", at: term.range)
+            FilterError(
+                .value,
+                "\(compiler.text(term.range)) is not a value \(lhs.text) can be compared with",
+                at: term.range
+            )
         default:
-            FilterError("expected a value to compare \(lhs.text) with", at: term.range)
+            FilterError(.value, "expected a value to compare \(lhs.text) with", at: term.range)
         }
     }
 
@@ -97,7 +101,7 @@ enum Literals {
             case .value(let n):
                 return [try inRange(n, signed: signed, bits: bits, written: written, lhs: lhs, term: term)]
             case .tooBig:
-                throw FilterError("\(written) is too big for \(lhs.text) (\(lhs.typeName))", at: term.range)
+                throw FilterError(.value, "\(written) is too big for \(lhs.text) (\(lhs.typeName))", at: term.range)
             case .invalid:
                 break
             }
@@ -112,6 +116,7 @@ enum Literals {
         guard let text = literalText(term) else { throw notAValue(term, lhs, compiler: compiler) }
         guard let names else {
             throw FilterError(
+                .value,
                 "\(written) is not a number; \(lhs.text) (\(lhs.typeName)) takes decimal, 0x hex, 0 octal or 0b binary numbers",
                 at: term.range
             )
@@ -133,7 +138,7 @@ enum Literals {
         if !nearest.isEmpty {
             message += " or a value name such as " + nearest.map { "\"\($0)\"" }.joined(separator: ", ")
         }
-        throw FilterError(message, at: term.range)
+        throw FilterError(.value, message, at: term.range)
     }
 
     // MARK: Reals
@@ -157,12 +162,14 @@ enum Literals {
             let spelled = text.lowercased().filter { $0 != "-" && $0 != "+" }
             if v.isNaN {
                 throw FilterError(
+                    .value,
                     "\(written) is not a number any value of \(lhs.text) (\(lhs.typeName)) can equal; NaN equals nothing, not even NaN",
                     at: term.range
                 )
             }
             if v.isInfinite && spelled != "inf" && spelled != "infinity" {
                 throw FilterError(
+                    .value,
                     "\(written) is too big for \(lhs.text) (\(lhs.typeName): at most about 1.8e308); write inf for infinity",
                     at: term.range
                 )
@@ -171,6 +178,7 @@ enum Literals {
             let mantissa = (hex ? spelled.dropFirst(2) : Substring(spelled)).prefix { $0 != (hex ? "p" : "e") }
             if v == 0 && mantissa.contains(where: { $0 != "0" && $0 != "." }) {
                 throw FilterError(
+                    .value,
                     "\(written) is too small for \(lhs.text) (\(lhs.typeName)): it would be read as 0",
                     at: term.range
                 )
@@ -181,6 +189,7 @@ enum Literals {
             return n.high == 0 ? Double(n.low) : Double(Int64(bitPattern: n.low))
         }
         throw FilterError(
+            .value,
             "\(written) is not a number; \(lhs.text) (\(lhs.typeName)) takes decimal numbers such as 23.45, -3 or 1e3",
             at: term.range
         )
@@ -210,6 +219,7 @@ enum Literals {
         if !signed {
             guard n.high == 0 else {
                 throw FilterError(
+                    .value,
                     "\(written) is negative, but \(lhs.text) (\(lhs.typeName)) is unsigned",
                     at: term.range
                 )
@@ -217,6 +227,7 @@ enum Literals {
             let maximum = width == 64 ? UInt64.max : (UInt64(1) << width) - 1
             guard n.low <= maximum else {
                 throw FilterError(
+                    .value,
                     "\(written) is too big for \(lhs.text) (\(lhs.typeName): at most \(maximum))",
                     at: term.range
                 )
@@ -229,12 +240,14 @@ enum Literals {
         if n.high == 0 {
             guard n.low <= UInt64(maximum) else {
                 throw FilterError(
+                    .value,
                     "\(written) is too big for \(lhs.text) (\(lhs.typeName): at most \(maximum))",
                     at: term.range
                 )
             }
         } else if Int64(bitPattern: n.low) < minimum {
             throw FilterError(
+                .value,
                 "\(written) is too small for \(lhs.text) (\(lhs.typeName): at least \(minimum))",
                 at: term.range
             )
@@ -251,6 +264,7 @@ enum Literals {
         guard let text = literalText(term) else { throw notAValue(term, lhs, compiler: compiler) }
         if text.hasPrefix("-") {
             throw FilterError(
+                .value,
                 "\(compiler.text(term.range)) is not a boolean; \(lhs.text) takes 1, 0, True or False, without a sign",
                 at: term.range
             )
@@ -267,6 +281,7 @@ enum Literals {
             }
         }
         throw FilterError(
+            .value,
             "\(compiler.text(term.range)) is not a boolean; \(lhs.text) takes 1, 0, True or False",
             at: term.range
         )
@@ -275,6 +290,7 @@ enum Literals {
     /// Seconds since the epoch, with up to nine decimals, as nanoseconds.
     private static func time(_ term: Term, lhs: CompiledOperand, compiler: Compiler) throws(FilterError) -> Number {
         let bad = FilterError(
+            .value,
             "\(compiler.text(term.range)) is not a time; \(lhs.text) takes seconds, such as 1.5 (since 1970 for frame.time_epoch)",
             at: term.range
         )
@@ -293,6 +309,7 @@ enum Literals {
             body.contains(where: { $0 == "e" || $0 == "E" })
         {
             throw FilterError(
+                .value,
                 "\(compiler.text(term.range)) has an exponent; write times as seconds with up to nine decimals, such as 0.522971 (tshark would read this one without its exponent)",
                 at: term.range
             )
@@ -320,6 +337,7 @@ enum Literals {
     static func absoluteTime(_ term: Term, for lhs: CompiledOperand, compiler: Compiler) throws(FilterError) -> Int64 {
         guard let text = literalText(term), let nanos = DateLiteral.parse(text) else {
             throw FilterError(
+                .value,
                 "\(compiler.text(term.range)) is not a date and time; \(lhs.text) takes \"2020-07-04 12:34:56\" or \"Jul 4, 2020 12:34:56.123\" (local time unless it ends in UTC, Z or an offset)",
                 at: term.range
             )
@@ -343,12 +361,12 @@ enum Literals {
         default: break
         }
         guard case .value(let n) = parsed, n.high == 0 else {
-            throw FilterError("\(written) is not a bit mask; use a number such as 0x40", at: term.range)
+            throw FilterError(.value, "\(written) is not a bit mask; use a number such as 0x40", at: term.range)
         }
         let width = UInt64(max(1, min(64, bits)))
         let maximum = width == 64 ? UInt64.max : (UInt64(1) << width) - 1
         guard n.low <= maximum else {
-            throw FilterError("the mask \(written) is wider than the field's \(bits) bits", at: term.range)
+            throw FilterError(.value, "the mask \(written) is wider than the field's \(bits) bits", at: term.range)
         }
         return n.low
     }
@@ -391,6 +409,7 @@ enum Literals {
             if case .string = lhs.type { return Array(t.text.utf8) }
             if let b = byteString(t.text) { return b }
             throw FilterError(
+                .value,
                 "\(t.text) is not a byte string; write bytes as 01:02:03, 01-02-03, 01.02.03 or 010203, or text in quotes",
                 at: t.range
             )
@@ -402,6 +421,7 @@ enum Literals {
     static func address(_ term: Term, for lhs: CompiledOperand, compiler: Compiler) throws(FilterError) -> UInt64 {
         if case .string = term {
             throw FilterError(
+                .value,
                 "\(compiler.text(term.range)) is a string; write the address without quotes, as 11:22:33:44:55:66",
                 at: term.range
             )
@@ -409,6 +429,7 @@ enum Literals {
         guard let text = literalText(term) else { throw notAValue(term, lhs, compiler: compiler) }
         guard let bytes = byteString(text), bytes.count == 6 else {
             throw FilterError(
+                .value,
                 "\(compiler.text(term.range)) is not a Bluetooth address; write it as 11:22:33:44:55:66 or 11-22-33-44-55-66",
                 at: term.range
             )
@@ -428,6 +449,7 @@ enum Literals {
             }
         }
         throw FilterError(
+            .value,
             "\(compiler.text(term.range)) is not a UUID; write 0x180f, 180f, 0000180f or 0000180f-0000-1000-8000-00805f9b34fb",
             at: term.range
         )
@@ -467,7 +489,7 @@ enum Literals {
             _ = "".contains(r)
             return RegexBox(regex: r)
         } catch {
-            throw FilterError("invalid regular expression: \(error)", at: range)
+            throw FilterError(.value, "invalid regular expression: \(error)", at: range)
         }
     }
 }

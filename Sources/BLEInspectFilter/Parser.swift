@@ -133,7 +133,7 @@ struct Parser {
         let tokens = try Lexer.tokens(chars)
         var parser = Parser(tokens: tokens, chars: chars)
         if tokens.first?.kind == .end {
-            throw FilterError("the filter is empty", at: 0..<max(1, chars.count))
+            throw FilterError(.syntax, "the filter is empty", at: 0..<max(1, chars.count))
         }
         let expression = try parser.parseOr()
         let next = parser.current
@@ -141,9 +141,13 @@ struct Parser {
         case .end:
             return expression
         case .rightParen:
-            throw FilterError("this `)` has no matching `(`", at: next.range)
+            throw FilterError(.syntax, "this `)` has no matching `(`", at: next.range)
         default:
-            throw FilterError("`\(next.text)` was unexpected here; expected `&&`, `||` or the end", at: next.range)
+            throw FilterError(
+                .syntax,
+                "`\(next.text)` was unexpected here; expected `&&`, `||` or the end",
+                at: next.range
+            )
         }
     }
 
@@ -165,6 +169,7 @@ struct Parser {
         nesting += 1
         if nesting > Self.maximumNesting {
             throw FilterError(
+                .limit,
                 "the filter nests parentheses and `!` more than \(Self.maximumNesting) deep",
                 at: token.range
             )
@@ -172,21 +177,27 @@ struct Parser {
     }
 
     private mutating func parseOr() throws(FilterError) -> Expression {
-        var terms = [try parseAnd()]
-        while current.kind == .or || isWord("or") {
-            _ = advance()
-            terms.append(try parseAnd())
-        }
-        return terms.count == 1 ? terms[0] : .or(terms)
+        try parseJoined(.or, "or", Expression.or) { (p: inout Parser) throws(FilterError) in try p.parseAnd() }
     }
 
     private mutating func parseAnd() throws(FilterError) -> Expression {
-        var terms = [try parseUnary()]
-        while current.kind == .and || isWord("and") {
+        try parseJoined(.and, "and", Expression.and) { (p: inout Parser) throws(FilterError) in try p.parseUnary() }
+    }
+
+    /// One or more `operand`s joined by the operator `kind` or its `word`; more than one are
+    /// `join`ed.
+    private mutating func parseJoined(
+        _ kind: TokenKind,
+        _ word: String,
+        _ join: ([Expression]) -> Expression,
+        _ operand: (inout Parser) throws(FilterError) -> Expression
+    ) throws(FilterError) -> Expression {
+        var terms = [try operand(&self)]
+        while current.kind == kind || isWord(word) {
             _ = advance()
-            terms.append(try parseUnary())
+            terms.append(try operand(&self))
         }
-        return terms.count == 1 ? terms[0] : .and(terms)
+        return terms.count == 1 ? terms[0] : join(terms)
     }
 
     private mutating func parseUnary() throws(FilterError) -> Expression {
@@ -203,9 +214,10 @@ struct Parser {
             let inner = try parseOr()
             guard current.kind == .rightParen else {
                 if current.kind == .end {
-                    throw FilterError("this `(` is never closed", at: open.range)
+                    throw FilterError(.syntax, "this `(` is never closed", at: open.range)
                 }
                 throw FilterError(
+                    .syntax,
                     "`\(current.text)` was unexpected here; expected `)` to close the `(` at column \(open.range.lowerBound + 1)",
                     at: current.range
                 )
@@ -289,6 +301,7 @@ struct Parser {
         default:
             if let q = quantifier {
                 throw FilterError(
+                    .syntax,
                     "`\(q == .any ? "any" : "all")` needs a comparison after the field, such as `all btatt.handle > 3`",
                     at: t.range
                 )
@@ -305,11 +318,12 @@ struct Parser {
             return
         case .arithmetic, .negate, .group:
             throw FilterError(
+                .syntax,
                 "`\(op.text)` was unexpected here: `in` tests a field, not arithmetic",
                 at: op.range
             )
         default:
-            throw FilterError("only a field may be tested for membership in a set", at: lhs.range)
+            throw FilterError(.syntax, "only a field may be tested for membership in a set", at: lhs.range)
         }
     }
 
@@ -317,7 +331,7 @@ struct Parser {
     private mutating func parseOperand(after op: Token) throws(FilterError) -> Term {
         switch current.kind {
         case .end, .and, .or, .rightParen:
-            throw FilterError("`\(op.text)` needs a value after it", at: op.range)
+            throw FilterError(.syntax, "`\(op.text)` needs a value after it", at: op.range)
         default:
             return try parseValue(role: "a value")
         }
@@ -326,9 +340,9 @@ struct Parser {
     private mutating func parseSet(negated: Bool, operatorRange: Range<Int>) throws(FilterError) -> Relation {
         guard current.kind == .leftBrace else {
             if current.kind == .end {
-                throw FilterError("`in` needs a set such as {1, 2, 4..6} after it", at: operatorRange)
+                throw FilterError(.syntax, "`in` needs a set such as {1, 2, 4..6} after it", at: operatorRange)
             }
-            throw FilterError("expected `{` to start a set, such as {1, 2, 4..6}", at: current.range)
+            throw FilterError(.syntax, "expected `{` to start a set, such as {1, 2, 4..6}", at: current.range)
         }
         let open = advance()
         var elements: [SetElement] = []
@@ -337,13 +351,17 @@ struct Parser {
             case .rightBrace:
                 let close = advance()
                 if elements.isEmpty {
-                    throw FilterError("the set is empty", at: open.range.lowerBound..<close.range.upperBound)
+                    throw FilterError(.syntax, "the set is empty", at: open.range.lowerBound..<close.range.upperBound)
                 }
-                throw FilterError("a set element is missing after this `,`", at: previous?.range ?? close.range)
+                throw FilterError(
+                    .syntax,
+                    "a set element is missing after this `,`",
+                    at: previous?.range ?? close.range
+                )
             case .end:
-                throw FilterError("this `{` is never closed", at: open.range)
+                throw FilterError(.syntax, "this `{` is never closed", at: open.range)
             case .comma:
-                throw FilterError("a set element is missing before this `,`", at: current.range)
+                throw FilterError(.syntax, "a set element is missing before this `,`", at: current.range)
             default:
                 break
             }
@@ -352,7 +370,7 @@ struct Parser {
             if current.kind == .dotDot {
                 let dots = advance()
                 guard current.kind != .rightBrace, current.kind != .end, current.kind != .comma else {
-                    throw FilterError("`..` needs an upper bound after it", at: dots.range)
+                    throw FilterError(.syntax, "`..` needs an upper bound after it", at: dots.range)
                 }
                 high = try parseUnaryValue(role: "the upper bound of a range")
             }
@@ -369,9 +387,10 @@ struct Parser {
                     setRange: open.range.lowerBound..<close.range.upperBound
                 )
             case .end:
-                throw FilterError("this `{` is never closed", at: open.range)
+                throw FilterError(.syntax, "this `{` is never closed", at: open.range)
             default:
                 throw FilterError(
+                    .syntax,
                     "`\(current.text)` was unexpected here; set elements are separated by commas, as in {1, 2, 4..6}",
                     at: current.range
                 )
@@ -434,7 +453,7 @@ struct Parser {
     private func rejectSecondSign(after op: Token) throws(FilterError) {
         let t = current
         if t.kind == .minus || (t.kind == .word && t.text.hasPrefix("-") && t.range.lowerBound == op.range.upperBound) {
-            throw FilterError("`-` was unexpected here", at: t.range.lowerBound..<t.range.lowerBound + 1)
+            throw FilterError(.syntax, "`-` was unexpected here", at: t.range.lowerBound..<t.range.lowerBound + 1)
         }
     }
 
@@ -447,7 +466,7 @@ struct Parser {
         if current.kind == .leftBracket {
             term = try parseSlice(term)
             if current.kind == .leftBracket {
-                throw FilterError("a slice cannot be sliced again", at: current.range)
+                throw FilterError(.syntax, "a slice cannot be sliced again", at: current.range)
             }
         }
         return term
@@ -458,7 +477,7 @@ struct Parser {
         switch t.kind {
         case .word:
             if Self.keywords.contains(t.text.lowercased()) {
-                throw FilterError("`\(t.text)` was unexpected here; expected \(role)", at: t.range)
+                throw FilterError(.syntax, "`\(t.text)` was unexpected here; expected \(role)", at: t.range)
             }
             _ = advance()
             if current.kind == .leftParen {
@@ -478,32 +497,32 @@ struct Parser {
             try enter(open)
             let inner = try parseValue(role: "a value")
             guard current.kind == .rightBrace else {
-                if current.kind == .end { throw FilterError("this `{` is never closed", at: open.range) }
-                throw FilterError("`\(current.text)` was unexpected here; expected `}`", at: current.range)
+                if current.kind == .end { throw FilterError(.syntax, "this `{` is never closed", at: open.range) }
+                throw FilterError(.syntax, "`\(current.text)` was unexpected here; expected `}`", at: current.range)
             }
             let close = advance()
             nesting -= 1
             return .group(inner, range: open.range.lowerBound..<close.range.upperBound)
         case .end:
             if let p = previous {
-                throw FilterError("`\(p.text)` needs an operand after it", at: p.range)
+                throw FilterError(.syntax, "`\(p.text)` needs an operand after it", at: p.range)
             }
-            throw FilterError("the filter is empty", at: 0..<1)
+            throw FilterError(.syntax, "the filter is empty", at: 0..<1)
         case .rightParen:
             if let p = previous, p.kind == .leftParen {
-                throw FilterError("empty parentheses", at: p.range.lowerBound..<t.range.upperBound)
+                throw FilterError(.syntax, "empty parentheses", at: p.range.lowerBound..<t.range.upperBound)
             }
             if let p = previous, p.kind == .and || p.kind == .or || p.kind == .not {
-                throw FilterError("`\(p.text)` needs an operand after it", at: p.range)
+                throw FilterError(.syntax, "`\(p.text)` needs an operand after it", at: p.range)
             }
-            throw FilterError("`)` was unexpected here; expected \(role)", at: t.range)
+            throw FilterError(.syntax, "`)` was unexpected here; expected \(role)", at: t.range)
         case .and, .or:
             if let p = previous, p.kind == .and || p.kind == .or || p.kind == .not || p.kind == .leftParen {
-                throw FilterError("`\(t.text)` was unexpected here; expected \(role)", at: t.range)
+                throw FilterError(.syntax, "`\(t.text)` was unexpected here; expected \(role)", at: t.range)
             }
-            throw FilterError("`\(t.text)` needs an operand before it", at: t.range)
+            throw FilterError(.syntax, "`\(t.text)` needs an operand before it", at: t.range)
         default:
-            throw FilterError("`\(t.text)` was unexpected here; expected \(role)", at: t.range)
+            throw FilterError(.syntax, "`\(t.text)` was unexpected here; expected \(role)", at: t.range)
         }
     }
 
@@ -517,6 +536,7 @@ struct Parser {
         let open = advance()
         guard current.kind == .word else {
             throw FilterError(
+                .syntax,
                 "a field reference names a field: ${btatt.handle}",
                 at: open.range.lowerBound..<current.range.upperBound
             )
@@ -526,8 +546,9 @@ struct Parser {
             inner = try parseLayer(inner)
         }
         guard current.kind == .rightBrace else {
-            if current.kind == .end { throw FilterError("this `${` is never closed", at: open.range) }
+            if current.kind == .end { throw FilterError(.syntax, "this `${` is never closed", at: open.range) }
             throw FilterError(
+                .syntax,
                 "`\(current.text)` was unexpected here; expected `}` to close the field reference",
                 at: current.range
             )
@@ -540,33 +561,41 @@ struct Parser {
     private mutating func parseLayer(_ base: Term) throws(FilterError) -> Term {
         let hash = advance()
         guard case .word = base else {
-            throw FilterError("`#` selects layers of a field; put it right after the field name", at: hash.range)
+            throw FilterError(
+                .syntax,
+                "`#` selects layers of a field; put it right after the field name",
+                at: hash.range
+            )
         }
         guard current.range.lowerBound == hash.range.upperBound, current.kind == .word || current.kind == .leftBracket
         else {
-            throw FilterError("`#` needs a layer number right after it, such as #2 or #[1-2]", at: hash.range)
+            throw FilterError(.syntax, "`#` needs a layer number right after it, such as #2 or #[1-2]", at: hash.range)
         }
         if current.kind == .word {
             let t = advance()
             guard let n = Int(t.text), t.text.allSatisfy({ $0.isASCII && $0.isNumber }) else {
-                throw FilterError("`\(t.text)` is not a layer number; write #2 or #[1-2]", at: t.range)
+                throw FilterError(.syntax, "`\(t.text)` is not a layer number; write #2 or #[1-2]", at: t.range)
             }
             return .layer(base, LayerSpec(ranges: [n...n]), range: base.range.lowerBound..<t.range.upperBound)
         }
         guard current.kind == .leftBracket else {
-            throw FilterError("`#` needs a layer number after it, such as #2 or #[1-2]", at: hash.range)
+            throw FilterError(.syntax, "`#` needs a layer number after it, such as #2 or #[1-2]", at: hash.range)
         }
         let (specs, brackets) = try bracketed()
         var ranges: [ClosedRange<Int>] = []
         for spec in specs {
             guard spec.start >= 0 else {
-                throw FilterError("layer numbers count from 1; negative ones are not supported", at: brackets)
+                throw FilterError(.syntax, "layer numbers count from 1; negative ones are not supported", at: brackets)
             }
             switch spec.end {
             case .length(let n): ranges.append(spec.start...(spec.start + n - 1))
             case .inclusiveEnd(let e):
                 guard e >= 0 else {
-                    throw FilterError("layer numbers count from 1; negative ones are not supported", at: brackets)
+                    throw FilterError(
+                        .syntax,
+                        "layer numbers count from 1; negative ones are not supported",
+                        at: brackets
+                    )
                 }
                 ranges.append(spec.start...e)
             case .toEnd: ranges.append(spec.start...Int(Int32.max))
@@ -582,12 +611,17 @@ struct Parser {
         let fn = name.text.lowercased()
         guard FunctionName(rawValue: fn) != nil else {
             throw FilterError(
+                .unknownFunction,
                 "unknown function `\(name.text)`; the functions are \(FunctionName.list)",
                 at: name.range
             )
         }
         guard current.kind != .rightParen else {
-            throw FilterError("\(fn)() needs an argument", at: name.range.lowerBound..<current.range.upperBound)
+            throw FilterError(
+                .syntax,
+                "\(fn)() needs an argument",
+                at: name.range.lowerBound..<current.range.upperBound
+            )
         }
         var arguments = [try parseValue(role: "an argument")]
         while current.kind == .comma {
@@ -596,9 +630,9 @@ struct Parser {
         }
         guard current.kind == .rightParen else {
             if current.kind == .end {
-                throw FilterError("this `(` is never closed", at: open.range)
+                throw FilterError(.syntax, "this `(` is never closed", at: open.range)
             }
-            throw FilterError("`\(current.text)` was unexpected here; expected `,` or `)`", at: current.range)
+            throw FilterError(.syntax, "`\(current.text)` was unexpected here; expected `,` or `)`", at: current.range)
         }
         let close = advance()
         return .function(name: name, arguments: arguments, range: name.range.lowerBound..<close.range.upperBound)
@@ -614,7 +648,7 @@ struct Parser {
         let open = advance()
         while current.kind != .rightBracket {
             if current.kind == .end {
-                throw FilterError("this `[` is never closed", at: open.range)
+                throw FilterError(.syntax, "this `[` is never closed", at: open.range)
             }
             _ = advance()
         }
@@ -645,6 +679,7 @@ struct Parser {
             }
             guard let v = value, v <= 1 << 30 else {
                 throw FilterError(
+                    .syntax,
                     "`\(s)` is not a byte offset; slices are written [i:j] (offset, length), [i-j], [i], [:j] or [i:]",
                     at: range
                 )
@@ -652,19 +687,25 @@ struct Parser {
             return negative ? -v : v
         }
         if text.isEmpty {
-            throw FilterError("the slice is empty; write [i:j] (offset, length), [i-j], [i], [:j] or [i:]", at: range)
+            throw FilterError(
+                .syntax,
+                "the slice is empty; write [i:j] (offset, length), [i-j], [i], [:j] or [i:]",
+                at: range
+            )
         }
         if let colon = text.firstIndex(of: ":") {
             let startText = text[..<colon]
             let lengthText = text[text.index(after: colon)...]
             let start = startText.isEmpty ? 0 : try number(startText)
             if lengthText.isEmpty {
-                if startText.isEmpty { throw FilterError("the slice [:] selects nothing in particular", at: range) }
+                if startText.isEmpty {
+                    throw FilterError(.syntax, "the slice [:] selects nothing in particular", at: range)
+                }
                 return SliceSpec(start: start, end: .toEnd)
             }
             let length = try number(lengthText)
             guard length > 0 else {
-                throw FilterError("the slice length \(length) is not positive", at: range)
+                throw FilterError(.syntax, "the slice length \(length) is not positive", at: range)
             }
             return SliceSpec(start: start, end: .length(length))
         }
@@ -679,10 +720,10 @@ struct Parser {
             let start = try number(Substring(String(chars[..<dash])))
             let end = try number(Substring(String(chars[(dash + 1)...])))
             if start >= 0, end >= 0, end < start {
-                throw FilterError("the slice ends (\(end)) before it starts (\(start))", at: range)
+                throw FilterError(.syntax, "the slice ends (\(end)) before it starts (\(start))", at: range)
             }
             if start < 0, end < 0, end < start {
-                throw FilterError("the slice ends (\(end)) before it starts (\(start))", at: range)
+                throw FilterError(.syntax, "the slice ends (\(end)) before it starts (\(start))", at: range)
             }
             return SliceSpec(start: start, end: .inclusiveEnd(end))
         }

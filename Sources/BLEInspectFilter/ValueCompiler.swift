@@ -109,22 +109,24 @@ extension Compiler {
         switch t.relation {
         case nil:
             if case .word = t.lhs { return unknownField(t.lhs) }
-            return FilterError("\(written) is a value; a test needs a field name here", at: t.lhs.range)
+            return FilterError(.usage, "\(written) is a value; a test needs a field name here", at: t.lhs.range)
         case .compare(let op, _, _):
             if case .arithmetic = t.lhs {
                 return FilterError(
+                    .usage,
                     "constant arithmetic on the left of `\(op.spelling)` is not allowed",
                     at: t.lhs.range
                 )
             }
             if case .word(let w) = t.lhs, Self.looksLikeFieldName(w.text) { return unknownField(t.lhs) }
             return FilterError(
+                .usage,
                 "the left side of `\(op.spelling)` must be a field or function, not \(written)",
                 at: t.lhs.range
             )
         default:
             if case .word(let w) = t.lhs, Self.looksLikeFieldName(w.text) { return unknownField(t.lhs) }
-            return FilterError("the left side must be a field or function, not \(written)", at: t.lhs.range)
+            return FilterError(.usage, "the left side must be a field or function, not \(written)", at: t.lhs.range)
         }
     }
 
@@ -154,28 +156,18 @@ extension Compiler {
                 )
             )
         case .contains(let opRange, let rhsTerm):
-            guard lhs.type.hasBytes else {
-                throw FilterError(
-                    "`contains` applies to bytes, strings, addresses and protocols; \(lhs.text) is a \(lhs.typeName)",
-                    at: opRange
-                )
-            }
+            try Self.requireBytes(lhs, "`contains` applies to bytes, strings, addresses and protocols", opRange)
             let rhs = try typed(rhsTerm, expected: lhs)
             guard rhs.type.hasBytes else {
-                throw FilterError("\(rhs.text) (\(rhs.typeName)) has no bytes to look for", at: rhs.range)
+                throw FilterError(.usage, "\(rhs.text) (\(rhs.typeName)) has no bytes to look for", at: rhs.range)
             }
             relation = .contains(rhs.expr)
         case .matches(let opRange, let rhsTerm):
-            guard lhs.type.hasBytes else {
-                throw FilterError(
-                    "`matches` applies to strings, bytes and protocols; \(lhs.text) is a \(lhs.typeName)",
-                    at: opRange
-                )
-            }
+            try Self.requireBytes(lhs, "`matches` applies to strings, bytes and protocols", opRange)
             let pattern: String
             switch rhsTerm {
             case .string(_, let bytes): pattern = String(decoding: bytes, as: UTF8.self)
-            default: throw FilterError("`matches` needs a regular expression in quotes", at: rhsTerm.range)
+            default: throw FilterError(.usage, "`matches` needs a regular expression in quotes", at: rhsTerm.range)
             }
             relation = .matches(try Literals.regex(pattern, range: rhsTerm.range))
         case .inSet(let negated, let opRange, let elements, _):
@@ -196,6 +188,7 @@ extension Compiler {
                 if let high = e.high {
                     guard try isLiteral(e.low), try isLiteral(high) else {
                         throw FilterError(
+                            .usage,
                             "a range in a set needs values at both ends",
                             at: e.low.range.lowerBound..<high.range.upperBound
                         )
@@ -204,6 +197,7 @@ extension Compiler {
                     let top = try literalValues(high, for: lhs)
                     guard low.count == 1, top.count == 1, let l = low.first, let h = top.first else {
                         throw FilterError(
+                            .usage,
                             "a range needs single values at both ends",
                             at: e.low.range.lowerBound..<high.range.upperBound
                         )
@@ -222,6 +216,11 @@ extension Compiler {
         return .general(GeneralTest(lhs: lhs.expr, quantifier: any, relation: relation, order: order))
     }
 
+    /// Throws `what` applies to (and what `lhs` is) unless `lhs` has bytes to look in.
+    private static func requireBytes(_ lhs: TypedValue, _ what: String, _ at: Range<Int>) throws(FilterError) {
+        guard lhs.type.hasBytes else { throw FilterError(.usage, "\(what); \(lhs.text) is a \(lhs.typeName)", at: at) }
+    }
+
     /// A value alone: a slice or layer that yields something, `x & mask` not zero.
     private func presence(_ term: Term, _ value: TypedValue) throws(FilterError) -> GeneralTest.Relation {
         switch term {
@@ -235,13 +234,19 @@ extension Compiler {
             return .nonZero
         case .function(let name, _, _):
             throw FilterError(
+                .usage,
                 "a function's result cannot be tested alone; compare it, as in \(name.text)(…) > 0",
                 at: term.range
             )
         case .reference:
-            throw FilterError("a field reference cannot be tested alone; compare it with a field", at: term.range)
+            throw FilterError(
+                .usage,
+                "a field reference cannot be tested alone; compare it with a field",
+                at: term.range
+            )
         default:
             throw FilterError(
+                .usage,
                 "\(value.text) is a value, not a test; compare it, as in \(value.text) == 1",
                 at: term.range
             )
@@ -264,7 +269,7 @@ extension Compiler {
             ok = true
         case (.uuid, .uuid):
             guard c == .equal || c == .notEqual else {
-                throw FilterError("UUIDs can only be compared with == and != (and `in`)", at: opRange)
+                throw FilterError(.usage, "UUIDs can only be compared with == and != (and `in`)", at: opRange)
             }
             ok = true
         default:
@@ -272,6 +277,7 @@ extension Compiler {
         }
         guard ok else {
             throw FilterError(
+                .usage,
                 "\(a.text) (\(a.typeName)) cannot be compared with \(b.text) (\(b.typeName))",
                 at: opRange
             )
@@ -285,7 +291,7 @@ extension Compiler {
     mutating func typed(_ term: Term, expected: TypedValue?) throws(FilterError) -> TypedValue {
         if try isLiteral(term) {
             guard let expected else {
-                throw FilterError("\(text(term.range)) is a value; a field is needed here", at: term.range)
+                throw FilterError(.usage, "\(text(term.range)) is a value; a field is needed here", at: term.range)
             }
             var value = expected
             value.expr = .constant(try literalValues(term, for: expected))
@@ -310,7 +316,7 @@ extension Compiler {
         case .reference(let inner, let range):
             var value = try typed(inner, expected: nil)
             guard let (operand, read, layers) = value.field else {
-                throw FilterError("a field reference names a field: ${btatt.handle}", at: range)
+                throw FilterError(.usage, "a field reference names a field: ${btatt.handle}", at: range)
             }
             // Its values come from the reference frame (`DisplayFilter.settingReferences`);
             // without one it has none, so every comparison with it is false, as in tshark.
@@ -329,6 +335,7 @@ extension Compiler {
             let b = try typed(base, expected: nil)
             guard b.type.hasBytes else {
                 throw FilterError(
+                    .usage,
                     "\(b.text) is a \(b.typeName) and cannot be sliced; slices apply to bytes, strings, addresses and protocols",
                     at: b.range
                 )
@@ -349,7 +356,7 @@ extension Compiler {
             case .integer: type = .integer(signed: true, bits: 64, names: nil)
             case .real, .time: break
             default:
-                throw FilterError("\(v.text) is a \(v.typeName) and cannot be negated", at: term.range)
+                throw FilterError(.usage, "\(v.text) is a \(v.typeName) and cannot be negated", at: term.range)
             }
             return TypedValue(
                 expr: .negate(v.expr),
@@ -430,11 +437,13 @@ extension Compiler {
             let culprit = Self.arithmeticCulprit(op, left) ? left : right
             if op == .bitwiseAnd {
                 throw FilterError(
+                    .usage,
                     "`&` applies to integer fields and bytes; \(culprit.text) is a \(culprit.typeName)",
                     at: opRange
                 )
             }
             throw FilterError(
+                .usage,
                 "`\(op.spelling)` cannot be used with \(culprit.text) (\(culprit.typeName)); it applies to integers, reals"
                     + (op == .add || op == .subtract ? " and relative times" : ""),
                 at: opRange
@@ -478,7 +487,11 @@ extension Compiler {
         expected: TypedValue?
     ) throws(FilterError) -> TypedValue {
         guard let fn = FunctionName(rawValue: name.text.lowercased()) else {
-            throw FilterError("unknown function `\(name.text)`; the functions are \(FunctionName.list)", at: name.range)
+            throw FilterError(
+                .unknownFunction,
+                "unknown function `\(name.text)`; the functions are \(FunctionName.list)",
+                at: name.range
+            )
         }
         let written = text(range)
         func result(_ expr: ValueExpr, _ type: ValueType) -> TypedValue {
@@ -486,14 +499,17 @@ extension Compiler {
         }
         let uint32 = ValueType.integer(signed: false, bits: 32, names: nil)
         if fn != .max, fn != .min, arguments.count != 1 {
-            throw FilterError("\(fn.rawValue)() takes one argument", at: range)
+            throw FilterError(.usage, "\(fn.rawValue)() takes one argument", at: range)
         }
-        guard let first = arguments.first else { throw FilterError("\(fn.rawValue)() needs an argument", at: range) }
+        guard let first = arguments.first else {
+            throw FilterError(.usage, "\(fn.rawValue)() needs an argument", at: range)
+        }
         // Values may stand in max() and min() where the other side of the comparison types them.
         let literalsAllowed = (fn == .max || fn == .min) && expected != nil
         if try isLiteral(first), !literalsAllowed {
             if case .word(let w) = first, Self.looksLikeFieldName(w.text) { throw unknownField(first) }
             throw FilterError(
+                .usage,
                 "\(text(first.range)) is not valid for \(fn.rawValue)(); it takes a field",
                 at: first.range
             )
@@ -502,14 +518,18 @@ extension Compiler {
         switch fn {
         case .len, .count:
             guard let (operand, read, layers) = x.field else {
-                throw FilterError("\(fn.rawValue)() takes a field, such as \(fn.rawValue)(btatt.value)", at: x.range)
+                throw FilterError(
+                    .usage,
+                    "\(fn.rawValue)() takes a field, such as \(fn.rawValue)(btatt.value)",
+                    at: x.range
+                )
             }
             if fn == .count { return result(.count(operand, layers), uint32) }
             let width = registry.descriptor(operand.field).kind.filterWidth
             return result(.fieldLength(operand, read, layers, width: width), uint32)
         case .upper, .lower:
             guard case .string = x.type else {
-                throw FilterError("\(fn.rawValue)() takes a string; \(x.text) is a \(x.typeName)", at: x.range)
+                throw FilterError(.usage, "\(fn.rawValue)() takes a string; \(x.text) is a \(x.typeName)", at: x.range)
             }
             return result(fn == .upper ? .upper(x.expr) : .lower(x.expr), .string)
         case .string:
@@ -518,6 +538,7 @@ extension Compiler {
             case .address: return result(.string(x.expr, .address), .string)
             default:
                 throw FilterError(
+                    .usage,
                     "string() converts integers and addresses; \(x.text) is a \(x.typeName)",
                     at: x.range
                 )
@@ -525,13 +546,14 @@ extension Compiler {
         case .abs:
             switch x.type {
             case .integer, .real, .time: return result(.abs(x.expr), x.type)
-            default: throw FilterError("abs() takes a number; \(x.text) is a \(x.typeName)", at: x.range)
+            default: throw FilterError(.usage, "abs() takes a number; \(x.text) is a \(x.typeName)", at: x.range)
             }
         case .max, .min:
             switch x.type {
             case .integer, .boolean, .real, .time, .absoluteTime, .string, .bytes, .address: break
             default:
                 throw FilterError(
+                    .usage,
                     "\(fn.rawValue)() compares numbers, times, strings, bytes and addresses; \(x.text) is a \(x.typeName)",
                     at: x.range
                 )
@@ -541,6 +563,7 @@ extension Compiler {
                 let v = try typed(argument, expected: x.field == nil ? expected ?? x : x)
                 guard v.typeName == x.typeName else {
                     throw FilterError(
+                        .usage,
                         "the arguments of \(fn.rawValue)() must have the same type: \(x.text) is a \(x.typeName), \(v.text) a \(v.typeName)",
                         at: v.range
                     )
@@ -567,7 +590,7 @@ extension Compiler {
         case .negate(let inner, let opRange):
             // `- 3`: the literal with its sign.
             guard case .word(let t) = inner, !t.text.hasPrefix("-") else {
-                throw FilterError("`-` was unexpected here", at: opRange)
+                throw FilterError(.usage, "`-` was unexpected here", at: opRange)
             }
             let signed = Token(kind: .word, range: opRange.lowerBound..<t.range.upperBound, text: "-" + t.text)
             return try literalValues(.word(signed), for: target)
@@ -577,7 +600,7 @@ extension Compiler {
             var out: [Value] = []
             for p in x { for q in y { if let v = ValueExpr.apply(op, p, q) { out.append(v) } } }
             if out.isEmpty {
-                throw FilterError("this arithmetic on values has no result (division by zero?)", at: opRange)
+                throw FilterError(.usage, "this arithmetic on values has no result (division by zero?)", at: opRange)
             }
             return out
         default:
@@ -585,7 +608,7 @@ extension Compiler {
         }
         switch target.type {
         case .none:
-            throw FilterError("\(target.text) has no value to compare", at: term.range)
+            throw FilterError(.usage, "\(target.text) has no value to compare", at: term.range)
         case .integer, .boolean:
             return try Literals.numbers(term, for: lhs, compiler: self).map(Value.number)
         case .time:

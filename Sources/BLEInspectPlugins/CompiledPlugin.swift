@@ -18,6 +18,8 @@ public struct CompiledPlugin: Sendable {
     public let names: [PluginName]
     let slotCount: Int
     let special: SpecialFields
+    /// The JSON values of the layouts, by their `.custom` index.
+    let json: [JSONValue]
 }
 
 /// The fields every plugin has, where it needs them (indexes into `CompiledPlugin.fields`).

@@ -1,14 +1,36 @@
 import BLEInspectCore
 
-/// One reason a plugin file was rejected, with the place in the file it concerns.
+/// One reason a plugin file was rejected, with a comparable code and the place in the file it
+/// concerns.
 public struct PluginDiagnostic: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Code: Sendable, Hashable {
+        /// The file could not be found or read, or is not a plugin file.
+        case unreadable
+        /// The text is not YAML bleinspect reads (a syntax error, anchors, an empty file).
+        case yaml
+        /// A node of the wrong kind or an unknown key: a mapping expected, a number malformed.
+        case schema
+        /// A value the plugin format does not allow (a bad name, a missing key, a bad mask).
+        case invalid
+        /// A reference to an earlier field, or a type, that does not exist or does not fit.
+        case reference
+        /// A name, binding or UUID given twice in the file.
+        case duplicate
+        /// One of the limits in `PluginLimits` (size, nesting, fields).
+        case limit
+        /// A clash with a plugin loaded before this one.
+        case conflict
+    }
+
+    public let code: Code
     public let file: String
     /// 1-based line and column (0 when the problem concerns the whole file).
     public let line: Int
     public let column: Int
     public let message: String
 
-    public init(file: String, line: Int, column: Int, message: String) {
+    public init(_ code: Code, file: String, line: Int, column: Int, message: String) {
+        self.code = code
         self.file = file
         self.line = line
         self.column = column

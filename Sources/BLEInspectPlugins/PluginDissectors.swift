@@ -28,7 +28,7 @@ struct BoundLayout: Sendable {
         let range = r.offset..<(r.offset + r.remaining)
         plugin.openLayer(binding, range, source: r.source, &c)
         defer { c.tree.close() }
-        var run = LayoutRun(plugin)
+        var run = PluginRun(plugin)
         if !binding.prefix.isEmpty, plugin.compiled.special.prefix >= 0 {
             try c.addBytes(plugin.id(plugin.compiled.special.prefix), &r, binding.prefix.count)
         }
@@ -98,7 +98,7 @@ struct FramedDissector: Dissector {
             context.expert(note.severity, note.message, range, source: source)
         }
         // One run for the SDU: the per-PDU field limit covers all the messages it completes.
-        var run = LayoutRun(plugin)
+        var run = PluginRun(plugin)
         for (n, message) in result.messages.enumerated() {
             let messageSource = context.tree.addSource(message, name: sourceName)
             context.tree.open(

@@ -80,7 +80,9 @@ public enum PluginLoader {
                     rejected.append(
                         PluginRejection(
                             file: path,
-                            diagnostics: [PluginDiagnostic(file: path, line: 0, column: 0, message: problem.message)]
+                            diagnostics: [
+                                PluginDiagnostic(.unreadable, file: path, line: 0, column: 0, message: problem.message)
+                            ]
                         )
                     )
                     explicitRejected = true
@@ -126,7 +128,9 @@ public enum PluginLoader {
             return .failure(
                 PluginRejection(
                     file: file,
-                    diagnostics: [PluginDiagnostic(file: file, line: 0, column: 0, message: problem.message)]
+                    diagnostics: [
+                        PluginDiagnostic(.unreadable, file: file, line: 0, column: 0, message: problem.message)
+                    ]
                 )
             )
         }
@@ -139,6 +143,7 @@ public enum PluginLoader {
             if other.namespace == plugin.namespace {
                 out.append(
                     PluginDiagnostic(
+                        .conflict,
                         file: plugin.file,
                         line: 1,
                         column: 1,
@@ -152,6 +157,7 @@ public enum PluginLoader {
                 if let clash = other.bindings.first(where: { $0.overlaps(b) }) {
                     out.append(
                         PluginDiagnostic(
+                            .conflict,
                             file: plugin.file,
                             line: b.line,
                             column: b.column,
@@ -165,6 +171,7 @@ public enum PluginLoader {
                 if let clash = other.names.first(where: { $0.uuid == n.uuid && $0.name != n.name }) {
                     out.append(
                         PluginDiagnostic(
+                            .conflict,
                             file: plugin.file,
                             line: n.line,
                             column: n.column,

@@ -15,26 +15,31 @@ struct YAMLReader {
 
     var failed: Bool { !diagnostics.isEmpty }
 
-    mutating func error(_ node: Node?, _ message: String) {
+    mutating func error(_ code: PluginDiagnostic.Code, _ node: Node?, _ message: String) {
         let mark = node?.mark
-        error(line: mark?.line ?? 0, column: mark?.column ?? 0, message)
+        error(code, line: mark?.line ?? 0, column: mark?.column ?? 0, message)
     }
 
-    mutating func error(line: Int, column: Int, _ message: String) {
+    mutating func error(_ code: PluginDiagnostic.Code, line: Int, column: Int, _ message: String) {
         guard diagnostics.count < Self.maximumDiagnostics else { return }
-        let d = PluginDiagnostic(file: file, line: line, column: column, message: message)
+        let d = PluginDiagnostic(code, file: file, line: line, column: column, message: message)
         if !diagnostics.contains(d) { diagnostics.append(d) }
     }
 
     /// The document's root, or nil after recording the YAML error.
     mutating func parse(_ text: String) -> Node? {
         if let (line, column) = Self.firstAnchorOrAlias(text) {
-            error(line: line, column: column, "YAML anchors and aliases (&name, *name) are not allowed in plugins")
+            error(
+                .yaml,
+                line: line,
+                column: column,
+                "YAML anchors and aliases (&name, *name) are not allowed in plugins"
+            )
             return nil
         }
         do {
             guard let root = try Yams.compose(yaml: text, .basic) else {
-                error(line: 1, column: 1, "the file is empty")
+                error(.yaml, line: 1, column: 1, "the file is empty")
                 return nil
             }
             return root
@@ -42,20 +47,21 @@ struct YAMLReader {
             switch e {
             case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
                 .composer(_, let problem, let mark, _):
-                error(line: mark.line, column: mark.column, "bad YAML: \(problem)")
+                error(.yaml, line: mark.line, column: mark.column, "bad YAML: \(problem)")
             case .duplicatedKeysInMapping(let duplicates, let context):
                 let mark = context.mark
                 error(
+                    .yaml,
                     line: mark.line,
                     column: mark.column,
                     "bad YAML: key \(duplicates.map { "'\($0)'" }.joined(separator: ", ")) given twice"
                 )
             default:
-                error(line: 1, column: 1, "bad YAML: \(e)")
+                error(.yaml, line: 1, column: 1, "bad YAML: \(e)")
             }
             return nil
         } catch {
-            self.error(line: 1, column: 1, "bad YAML: \(error)")
+            self.error(.yaml, line: 1, column: 1, "bad YAML: \(error)")
             return nil
         }
     }
@@ -114,11 +120,11 @@ struct YAMLReader {
     /// Rejects anchors and aliases: a few lines of them can stand for an exponential tree.
     mutating func plain(_ node: Node) -> Bool {
         if node.anchor != nil {
-            error(node, "YAML anchors and aliases are not allowed in plugins")
+            error(.yaml, node, "YAML anchors and aliases are not allowed in plugins")
             return false
         }
         if case .alias = node {
-            error(node, "YAML anchors and aliases are not allowed in plugins")
+            error(.yaml, node, "YAML anchors and aliases are not allowed in plugins")
             return false
         }
         return true
@@ -129,7 +135,7 @@ struct YAMLReader {
     mutating func mapping(_ node: Node, _ what: String, allowed: [String]) -> [String: Node]? {
         guard plain(node) else { return nil }
         guard case .mapping(let m) = node else {
-            error(node, "\(what) must be a mapping (key: value lines)")
+            error(.schema, node, "\(what) must be a mapping (key: value lines)")
             return nil
         }
         var pairs: [String: Node] = [:]
@@ -137,13 +143,17 @@ struct YAMLReader {
         for (k, v) in m {
             guard plain(k), plain(v) else { continue }
             guard case .scalar(let s) = k else {
-                error(k, "keys in \(what) must be plain words")
+                error(.schema, k, "keys in \(what) must be plain words")
                 continue
             }
             let key = s.string
             if !allowed.contains(key) {
                 let hint = Self.closest(key, in: allowed).map { "; did you mean '\($0)'?" } ?? ""
-                error(k, "unknown key '\(key)' in \(what)\(hint) (allowed: \(allowed.joined(separator: ", ")))")
+                error(
+                    .schema,
+                    k,
+                    "unknown key '\(key)' in \(what)\(hint) (allowed: \(allowed.joined(separator: ", ")))"
+                )
                 continue
             }
             pairs[key] = v
@@ -155,7 +165,7 @@ struct YAMLReader {
     mutating func sequence(_ node: Node, _ what: String) -> [Node]? {
         guard plain(node) else { return nil }
         guard case .sequence(let s) = node else {
-            error(node, "\(what) must be a list (lines starting with '- ')")
+            error(.schema, node, "\(what) must be a list (lines starting with '- ')")
             return nil
         }
         return Array(s)
@@ -165,7 +175,7 @@ struct YAMLReader {
     mutating func string(_ node: Node, _ what: String) -> String? {
         guard plain(node) else { return nil }
         guard case .scalar(let s) = node else {
-            error(node, "\(what) must be a single value, not a list or mapping")
+            error(.schema, node, "\(what) must be a single value, not a list or mapping")
             return nil
         }
         return s.string
@@ -175,11 +185,11 @@ struct YAMLReader {
     mutating func integer(_ node: Node, _ what: String, in range: ClosedRange<Int64>) -> Int64? {
         guard let text = string(node, what) else { return nil }
         guard let v = Self.parseInteger(text) else {
-            error(node, "\(what) must be an integer (decimal or 0x hex), not '\(text)'")
+            error(.schema, node, "\(what) must be an integer (decimal or 0x hex), not '\(text)'")
             return nil
         }
         guard range.contains(v) else {
-            error(node, "\(what) \(text) is out of range \(range.lowerBound)…\(range.upperBound)")
+            error(.schema, node, "\(what) \(text) is out of range \(range.lowerBound)…\(range.upperBound)")
             return nil
         }
         return v
@@ -188,7 +198,7 @@ struct YAMLReader {
     mutating func real(_ node: Node, _ what: String) -> Double? {
         guard let text = string(node, what) else { return nil }
         guard let v = Double(text), v.isFinite else {
-            error(node, "\(what) must be a finite number, not '\(text)'")
+            error(.schema, node, "\(what) must be a finite number, not '\(text)'")
             return nil
         }
         return v
@@ -199,6 +209,7 @@ struct YAMLReader {
         let shapeOK = text.utf8.count == 36 ? Self.isCanonicalUUID(text) : !text.utf8.contains(0x2D)
         guard shapeOK, let uuid = BluetoothUUID(text) else {
             error(
+                .schema,
                 node,
                 "bad UUID '\(text)': write 16 bits as 0x180F, 32 bits as 8 hex digits, 128 bits as 8-4-4-4-12 hex digits"
             )
@@ -213,7 +224,7 @@ struct YAMLReader {
             guard let pairs = mapping(node, what, allowed: ["text", "hex"]), let only = pairs.first,
                 pairs.count == 1
             else {
-                if !failed { error(node, "\(what) takes one of text: or hex:") }
+                if !failed { error(.schema, node, "\(what) takes one of text: or hex:") }
                 return nil
             }
             guard let s = string(only.value, what) else { return nil }
@@ -226,7 +237,7 @@ struct YAMLReader {
 
     private mutating func hexBytes(_ text: String, _ node: Node, _ what: String) -> [UInt8]? {
         guard let bytes = HexText.parse(text) else {
-            error(node, "\(what) must be hex bytes such as 'AC 01' (or {text: \"EOF\"}), not '\(text)'")
+            error(.schema, node, "\(what) must be hex bytes such as 'AC 01' (or {text: \"EOF\"}), not '\(text)'")
             return nil
         }
         return bytes

@@ -222,3 +222,26 @@ struct ErrorTests {
         #expect("\(error)" == "column 1: `btat` is neither a field nor a protocol name; did you mean `btatt`?")
     }
 }
+
+/// Each kind of problem has its code, to compare without the message's words.
+@Suite("error codes")
+struct ErrorCodeTests {
+    static let cases: [(String, FilterError.Code)] = [
+        ("btatt.opcode = 1", .lexical),
+        ("btatt.opcode == \"open", .lexical),
+        ("(btatt", .syntax),
+        ("btatt.opcode ==", .syntax),
+        ("btat.opcode == 0x12", .unknownField),
+        ("lenn(btatt.value) == 1", .unknownFunction),
+        ("btatt.opcode == 0x1234567890", .value),
+        ("btatt.handle contains 01", .usage),
+        (String(repeating: "(", count: 300) + "btatt" + String(repeating: ")", count: 300), .limit),
+    ]
+
+    @Test("a filter's error has the code of its kind", arguments: 0..<cases.count)
+    func code(_ index: Int) throws {
+        let (filter, code) = Self.cases[index]
+        let error = try #require(FilterHarness.error(filter), "\(filter) compiled")
+        #expect(error.code == code, "\(filter): \(error.code) \(error.message)")
+    }
+}

@@ -47,6 +47,25 @@ import Testing
         #expect(first.description.hasPrefix("\(path):\(line):\(column): error: "))
     }
 
+    /// The code of a fixture's first diagnostic.
+    static let codes: [(String, PluginDiagnostic.Code)] = [
+        ("anchors.yaml", .yaml), ("too-deep.yaml", .limit), ("duplicate-field.yaml", .duplicate),
+        ("option-not-for-type.yaml", .invalid), ("bad-framing.yaml", .invalid),
+    ]
+
+    @Test(arguments: codes.map(\.0))
+    func rejectedWithCode(_ name: String) throws {
+        let code = try #require(Self.codes.first { $0.0 == name }).1
+        let path = PluginPaths.broken(name)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        guard case .failure(let rejection) = PluginCompiler.compile(text, file: path, reservedNamespaces: Self.reserved)
+        else {
+            Issue.record("\(name) was accepted")
+            return
+        }
+        #expect(rejection.diagnostics.first?.code == code, "\(rejection)")
+    }
+
     @Test func everyFixtureIsCovered() throws {
         let names = try FileManager.default.contentsOfDirectory(
             atPath: PluginPaths.fixtures.appendingPathComponent("broken").path

@@ -110,10 +110,51 @@ public struct DissectorTable: Sendable {
     var denseBindings: [Binding]
 }
 
-/// Why registration failed.
+/// Why registration failed: every problem found, in the order found.
 public struct RegistryError: Error, Sendable, CustomStringConvertible {
-    public let problems: [String]
+    public let issues: [RegistryProblem]
+
+    public init(issues: [RegistryProblem]) { self.issues = issues }
+
+    /// The problems' messages, as shown to users.
+    public var problems: [String] { issues.map(\.message) }
+    /// The problems' codes, to compare in tests and tools.
+    public var codes: [RegistryProblem.Code] { issues.map(\.code) }
     public var description: String { problems.joined(separator: "\n") }
+}
+
+/// One reason registration failed: a comparable code and the message shown.
+public struct RegistryProblem: Sendable, Hashable, CustomStringConvertible {
+    public enum Code: Sendable, Hashable {
+        /// A field set's raw values do not run 0, 1, 2…
+        case fieldNumbering
+        /// Two modules give one UUID different names.
+        case uuidNamedTwice
+        /// Two modules declare one table.
+        case tableDeclaredTwice
+        /// Two fields have one filter name.
+        case fieldRegisteredTwice
+        /// A field's name has no protocol prefix (`btatt.`).
+        case fieldWithoutPrefix
+        /// An alias names a field that no module registers.
+        case aliasOfUnknownField
+        /// An alias has the name of a field.
+        case aliasClash
+        /// A binding into a table no module declares.
+        case undeclaredTable
+        /// Two built-in modules (or two plugins) bind one key of a table.
+        case duplicateKey
+    }
+
+    public let code: Code
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
 }
 
 /// Collects registrations, then checks and freezes them into a `DissectorRegistry`.
@@ -124,7 +165,7 @@ public struct RegistryBuilder: Sendable {
     private var pendingBindings: [(TableID, DissectorKey, Binding)] = []
     private var aliases: [(String, String, String)] = []
     private var postDissectors: [Binding] = []
-    private var problems: [String] = []
+    private var problems: [RegistryProblem] = []
     private var uuidNames: [BluetoothUUID: String] = [:]
     private var opcodeTables: [TableID: OpcodeFacts] = [:]
     /// The UUIDs a plugin named (a plugin's name replaces a module's).
@@ -140,7 +181,9 @@ public struct RegistryBuilder: Sendable {
     public mutating func register<F: FieldSet>(_ type: F.Type) -> Fields<F> {
         let cases = Array(F.allCases).sorted { $0.rawValue < $1.rawValue }
         for (i, c) in cases.enumerated() where Int(c.rawValue) != i {
-            problems.append("\(F.self): raw values must run 0, 1, 2…; \(c) is \(c.rawValue), expected \(i)")
+            problems.append(
+                .init(.fieldNumbering, "\(F.self): raw values must run 0, 1, 2…; \(c) is \(c.rawValue), expected \(i)")
+            )
         }
         let (layer, base) = register(layer: F.layer, fields: cases.map(\.descriptor))
         return Fields(layer: layer, base: base)
@@ -169,7 +212,9 @@ public struct RegistryBuilder: Sendable {
         }
         if registeringPlugin { pluginNamed.insert(uuid) }
         if let existing = uuidNames[uuid], existing != name {
-            problems.append("UUID \(uuid) named twice (\"\(existing)\" and \"\(name)\" by \(currentModule))")
+            problems.append(
+                .init(.uuidNamedTwice, "UUID \(uuid) named twice (\"\(existing)\" and \"\(name)\" by \(currentModule))")
+            )
             return
         }
         uuidNames[uuid] = name
@@ -178,7 +223,9 @@ public struct RegistryBuilder: Sendable {
     /// Declares a table this module owns.
     public mutating func declareTable(_ id: TableID, _ description: String, keys: TableKeyKind) {
         if let existing = tables[id] {
-            problems.append("table \(id) declared twice (by \(existing.owner) and \(currentModule))")
+            problems.append(
+                .init(.tableDeclaredTwice, "table \(id) declared twice (by \(existing.owner) and \(currentModule))")
+            )
             return
         }
         tables[id] = DissectorTable(
@@ -324,29 +371,36 @@ public struct RegistryBuilder: Sendable {
             layerOfField.append(currentLayer)
             if let existing = index[d.abbrev] {
                 problems.append(
-                    "field \(d.abbrev) registered twice (by \(fieldOwners[Int(existing.rawValue)]) and \(fieldOwners[i]))"
+                    .init(
+                        .fieldRegisteredTwice,
+                        "field \(d.abbrev) registered twice (by \(fieldOwners[Int(existing.rawValue)]) and \(fieldOwners[i]))"
+                    )
                 )
             } else {
                 index[d.abbrev] = FieldID(UInt32(i))
             }
             if d.kind != .layer && !d.abbrev.contains(".") {
-                problems.append("field \(d.abbrev) has no protocol prefix")
+                problems.append(.init(.fieldWithoutPrefix, "field \(d.abbrev) has no protocol prefix"))
             }
         }
         for (alias, target, owner) in aliases {
             guard let id = index[target] else {
-                problems.append("alias \(alias) (by \(owner)) names unknown field \(target)")
+                problems.append(
+                    .init(.aliasOfUnknownField, "alias \(alias) (by \(owner)) names unknown field \(target)")
+                )
                 continue
             }
             if index[alias] != nil {
-                problems.append("alias \(alias) (by \(owner)) clashes with an existing field name")
+                problems.append(.init(.aliasClash, "alias \(alias) (by \(owner)) clashes with an existing field name"))
                 continue
             }
             index[alias] = id
         }
         for (table, key, binding) in pendingBindings {
             guard var t = tables[table] else {
-                problems.append("\(binding.owner) binds to table \(table), which no module declares")
+                problems.append(
+                    .init(.undeclaredTable, "\(binding.owner) binds to table \(table), which no module declares")
+                )
                 continue
             }
             if let existing = t.bindings[key] {
@@ -366,14 +420,17 @@ public struct RegistryBuilder: Sendable {
                     continue
                 }
                 problems.append(
-                    "duplicate key \(key) in table \(table): bound by \(existing.owner) and by \(binding.owner)"
+                    .init(
+                        .duplicateKey,
+                        "duplicate key \(key) in table \(table): bound by \(existing.owner) and by \(binding.owner)"
+                    )
                 )
                 continue
             }
             t.bindings[key] = binding
             tables[table] = t
         }
-        guard problems.isEmpty else { throw RegistryError(problems: problems) }
+        guard problems.isEmpty else { throw RegistryError(issues: problems) }
         settleStatelessness()
         for (id, var t) in tables {
             if case .integer(let bits) = t.keyKind, bits <= 16, t.bindings.count < Int(UInt16.max) {
