@@ -144,6 +144,9 @@ public struct RegistryProblem: Sendable, Hashable, CustomStringConvertible {
         case undeclaredTable
         /// Two built-in modules (or two plugins) bind one key of a table.
         case duplicateKey
+        /// A table's opcode rows are declared twice, or a row is out of range, given twice, or
+        /// answers an opcode with no row (`RegistryBuilder.declareOpcodes`).
+        case opcodeRows
     }
 
     public let code: Code
@@ -243,10 +246,12 @@ public struct RegistryBuilder: Sendable {
     /// `DissectorRegistry.opcodeFacts(_:)`: one declaration per table, with each opcode once.
     public mutating func declareOpcodes(_ facts: OpcodeFacts) {
         if opcodeTables[facts.table] != nil {
-            problems.append("opcodes of table \(facts.table) declared twice (again by \(currentModule))")
+            problems.append(
+                .init(.opcodeRows, "opcodes of table \(facts.table) declared twice (again by \(currentModule))")
+            )
             return
         }
-        problems += facts.problems()
+        problems += facts.problems().map { .init(.opcodeRows, $0) }
         opcodeTables[facts.table] = facts
     }
 
