@@ -128,6 +128,8 @@ public struct RegistryBuilder: Sendable {
     private var uuidNames: [BluetoothUUID: String] = [:]
     /// The UUIDs a plugin named (a plugin's name replaces a module's).
     private var pluginNamed: Set<BluetoothUUID> = []
+    /// The run's settings, which the registry carries for the dissectors.
+    private var configuration = RegistryConfiguration()
     /// The module registering now; set by `build(modules:)`.
     public var currentModule = "core"
     /// Whether the module registering now is a plugin; set by `build(modules:plugins:)`.
@@ -260,9 +262,13 @@ public struct RegistryBuilder: Sendable {
         return builder
     }
 
-    /// Registers `plugins` in a copy of this builder and freezes it.
-    public func build(plugins: [any DissectorPlugin] = []) throws(RegistryError) -> DissectorRegistry {
+    /// Registers `plugins` in a copy of this builder and freezes it with `configuration`.
+    public func build(
+        plugins: [any DissectorPlugin] = [],
+        configuration: RegistryConfiguration = RegistryConfiguration()
+    ) throws(RegistryError) -> DissectorRegistry {
         var builder = self
+        builder.configuration = configuration
         builder.registeringPlugin = true
         for plugin in plugins {
             builder.currentModule = plugin.name
@@ -386,6 +392,7 @@ public struct RegistryBuilder: Sendable {
             derived: fieldOwners.map { postOwners.contains($0) },
             fieldOwners: fieldOwners,
             uuidNames: uuidNames,
+            configuration: configuration,
             overrides: overrides.sorted { ($0.table.name, $0.key.low) < ($1.table.name, $1.key.low) }
         )
     }
@@ -425,6 +432,8 @@ public final class DissectorRegistry: Sendable {
     public let fieldOwners: [String]
     /// Names given to UUIDs by modules and plugins (`RegistryBuilder.name(_:_:)`).
     public let uuidNames: [BluetoothUUID: String]
+    /// The run's settings (`RegistryConfiguration`), for the dissectors to read.
+    public let configuration: RegistryConfiguration
     /// The built-in bindings plugins replaced.
     public let overrides: [BindingOverride]
 
@@ -437,9 +446,11 @@ public final class DissectorRegistry: Sendable {
         derived: [Bool],
         fieldOwners: [String],
         uuidNames: [BluetoothUUID: String],
+        configuration: RegistryConfiguration,
         overrides: [BindingOverride]
     ) {
         self.uuidNames = uuidNames
+        self.configuration = configuration
         self.overrides = overrides
         self.postDissectors = postDissectors
         self.isDerived = derived
