@@ -1,14 +1,31 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-/// Dissector modules: each is its own target and never imports another (they meet through tables).
+/// Dissector modules: each is its own target (`Sources/BLEDissector<Name>`, whose module type is
+/// `<Name>Module`) and never imports another (they meet through tables). Adding one: its folder,
+/// its name here, its type in `StandardModules.builtIn` (a test checks both lists agree), and the
+/// modules its tests feed below.
 let dissectors = ["HCI", "Advertising", "L2CAP", "ATT", "SMP", "Device", "LinkLayer"]
+/// The other modules each dissector's tests decode with: the layers beneath it, and those its
+/// captures reach.
+let testedWith: [String: [String]] = [
+    "HCI": ["Advertising"],
+    "Advertising": ["HCI"],
+    "L2CAP": ["HCI"],
+    "ATT": ["HCI", "L2CAP", "SMP"],
+    "SMP": ["HCI", "L2CAP"],
+    "Device": dissectors,
+    "LinkLayer": ["Advertising", "L2CAP", "ATT", "SMP"],
+]
 let dissectorTargets: [Target] = dissectors.flatMap { name -> [Target] in
     [
         .target(name: "BLEDissector\(name)", dependencies: ["BLEInspectCore", "BLEAssignedNumbers"]),
         .testTarget(
             name: "BLEDissector\(name)Tests",
-            dependencies: [.target(name: "BLEDissector\(name)"), "BLEInspect", "BLEInspectTestSupport"]
+            dependencies: Array(Set([name] + (testedWith[name] ?? []))).sorted().map {
+                .target(name: "BLEDissector\($0)")
+            }
+                + ["BLEInspectCore", "BLEDissectorTestSupport", "BLECaptureTestSupport"]
         ),
     ]
 }
@@ -21,7 +38,11 @@ let package = Package(
         // The advertising checker alone: builds on macOS (no Glibc, libpcap or libbluetooth), for
         // iOS CI and the check-advertising plugin.
         .executable(name: "bleinspect-adv", targets: ["bleinspect-adv"]),
-        .library(name: "BLEInspect", targets: ["BLEInspect"]),
+        // The pipeline as a library: sessions, capture opening and writing, rendering, views, runners.
+        .library(
+            name: "BLEInspect",
+            targets: ["BLEInspectSession", "BLECaptureIO", "BLEInspectRender", "BLEInspectViews", "BLEInspectPipeline"]
+        ),
         // For packages that build their own `bleinspect` with dissector modules of their own
         // (examples/custom-dissector): the command line, and the API a module is written against.
         .library(name: "BLEInspectCLI", targets: ["BLEInspectCLI"]),
@@ -62,24 +83,44 @@ let package = Package(
             name: "BLEInspectPlugins",
             dependencies: ["BLEInspectCore", .product(name: "Yams", package: "Yams")]
         ),
-        // Everything the CLI uses: opening any capture, writing, the read pipeline and its output.
+        // Opening any capture (by its content) and writing any output format: the one door to the
+        // capture formats for the commands.
+        .target(name: "BLECaptureIO", dependencies: ["BLEInspectCore", "BLECapture", "BLECapturePcap"]),
+        // What a run decodes with: the one list of built-in dissector modules, the `Toolkit` a
+        // process builds once from them (plus a package's own), the `Session` of one run (its
+        // registry, plugins, configuration and UUID names), the setup and exit statuses runs share.
         .target(
-            name: "BLEInspect",
-            dependencies: [
-                "BLEInspectCore", "BLECapture", "BLECapturePcap", "BLECaptureLive", "BLEAssignedNumbers",
-                "BLEInspectFilter", "BLEAdvBudget", "BLEInspectPlugins",
-            ]
+            name: "BLEInspectSession",
+            dependencies: ["BLEInspectCore", "BLECapture", "BLEInspectFilter", "BLEInspectPlugins"]
                 + dissectorDependencies
+        ),
+        // Output formats of dissected frames (one-line, tree, hex, JSON, fields) behind
+        // `FrameRendering`, which also says what of each tree a format reads.
+        .target(name: "BLEInspectRender", dependencies: ["BLEInspectCore", "BLECapture", "BLEAssignedNumbers"]),
+        // The views over the field model: gatt, conns and follow, and the scan that feeds them.
+        .target(
+            name: "BLEInspectViews",
+            dependencies: [
+                "BLEInspectCore", "BLECapture", "BLECaptureIO", "BLEInspectFilter", "BLEInspectSession",
+                "BLEInspectRender",
+            ]
+        ),
+        // The read and live pipeline: runners, the threaded reader, progress, resource usage.
+        .target(
+            name: "BLEInspectPipeline",
+            dependencies: [
+                "BLEInspectCore", "BLECapture", "BLECaptureIO", "BLECaptureLive", "BLEInspectFilter",
+                "BLEInspectSession", "BLEInspectRender", "CCaptureShims",
+            ]
         ),
         // The command line: every subcommand, and `BLEInspectTool.main(modules:)`, which runs it
         // with the built-in dissector modules plus a package's own.
         .target(
             name: "BLEInspectCLI",
             dependencies: [
-                "BLEInspect",
-                "BLEInspectCore",
-                "BLEAdvBudget",
-                "BLEAdvBudgetCommand",
+                "BLEInspectCore", "BLECapture", "BLEInspectSession", "BLEInspectRender", "BLEInspectViews",
+                "BLEInspectPipeline", "BLEInspectPlugins", "BLEDissectorAdvertising", "BLEAdvBudget",
+                "BLEAdvBudgetCapture", "BLEAdvBudgetCommand",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -88,8 +129,8 @@ let package = Package(
         .target(
             name: "BLEInspectFuzz",
             dependencies: [
-                "BLEInspect", "BLEInspectCore", "BLECapture", "BLECapturePcap", "BLECaptureLive", "BLEInspectFilter",
-                "BLEInspectPlugins", "BLEAdvBudget",
+                "BLEInspectCore", "BLECapture", "BLECapturePcap", "BLECaptureLive", "BLECaptureIO", "BLEInspectFilter",
+                "BLEInspectPlugins", "BLEInspectSession", "BLEInspectRender", "BLEAdvBudget", "BLETestVectors",
             ]
         ),
         // Built by scripts/fuzz with libFuzzer and AddressSanitizer; the ordinary build replays
@@ -106,13 +147,20 @@ let package = Package(
         ),
         .testTarget(
             name: "ExampleDissectorTests",
-            dependencies: ["ExampleDissector", "BLEInspect", "BLEInspectCore", "BLEInspectTestSupport"]
+            dependencies: ["ExampleDissector", "BLEInspectCore", "BLEDissectorTestSupport", "BLECaptureTestSupport"]
+                + dissectorDependencies
         ),
         // Advertising payload budgets: plans (YAML/JSON), platform profiles, layouts, findings and
         // their CI formats. No dissectors: captured adverts arrive as AD bytes.
         .target(
             name: "BLEAdvBudget",
             dependencies: ["BLEInspectCore", "BLEAssignedNumbers", .product(name: "Yams", package: "Yams")]
+        ),
+        // Captured adverts against the platform budgets (`adv-budget --capture`): reads the AD
+        // bytes of a capture's advertising reports through a view scan.
+        .target(
+            name: "BLEAdvBudgetCapture",
+            dependencies: ["BLEAdvBudget", "BLEInspectCore", "BLEInspectViews"]
         ),
         // Reads Swift sources with swift-syntax for `startAdvertising` dictionaries. The only
         // target that sees swift-syntax.
@@ -166,27 +214,62 @@ let package = Package(
                 intent: .custom(verb: "lint-source", description: "Run the toolchain's swift-format lint over Sources")
             )
         ),
-        .target(name: "BLEInspectTestSupport", dependencies: ["BLEInspect", "BLEInspectFuzz"], path: "Tests/Support"),
+        // Hex text to bytes and a deterministic random generator: test vectors for the fuzz
+        // targets and the tests.
+        .target(name: "BLETestVectors"),
+        // What dissector tests need, on the dissector API alone: `DissectorStack` (the modules a
+        // test target feeds), frame snapshots, `PDUFeeder`, paths, and running tshark.
+        .target(
+            name: "BLEDissectorTestSupport",
+            dependencies: ["BLEInspectCore", "BLETestVectors"],
+            path: "Tests/DissectorSupport"
+        ),
+        // Reading and writing whole captures in tests, and `MiniStack`, the stand-in lower layers.
+        .target(
+            name: "BLECaptureTestSupport",
+            dependencies: ["BLEInspectCore", "BLECapture", "BLECaptureIO", "BLEDissectorTestSupport"],
+            path: "Tests/CaptureSupport"
+        ),
+        // The tests of the whole tool: the built-in stack as `Dissect`, a test module, and both
+        // supports above.
+        .target(
+            name: "BLEInspectTestSupport",
+            dependencies: [
+                "BLEInspectCore", "BLECapture", "BLEInspectSession", "BLEDissectorTestSupport", "BLECaptureTestSupport",
+                "BLETestVectors",
+            ],
+            path: "Tests/Support"
+        ),
         .testTarget(
             name: "BLECaptureTests",
-            dependencies: ["BLECapture", "BLECapturePcap", "BLEInspect", "BLEInspectTestSupport"]
+            dependencies: ["BLECapture", "BLECapturePcap", "BLECaptureIO", "BLEInspectRender", "BLEInspectTestSupport"]
         ),
         .testTarget(
             name: "BLECaptureLiveTests",
-            dependencies: ["BLECaptureLive", "BLECapture", "BLEInspect", "BLEInspectTestSupport", "bleinspect"]
+            dependencies: [
+                "BLECaptureLive", "BLECapture", "BLECaptureIO", "BLEInspectSession", "BLEInspectRender",
+                "BLEInspectPipeline", "BLEInspectTestSupport", "bleinspect",
+            ]
         ),
         .testTarget(name: "BLEAssignedNumbersTests", dependencies: ["BLEAssignedNumbers"]),
         .testTarget(
             name: "BLEInspectFilterTests",
-            dependencies: ["BLEInspectFilter", "BLEInspect", "BLEInspectTestSupport"]
+            dependencies: [
+                "BLEInspectFilter", "BLEInspectSession", "BLEInspectRender", "BLEInspectPipeline",
+                "BLEInspectTestSupport",
+            ]
         ),
         .testTarget(
             name: "BLEInspectTests",
-            dependencies: ["BLEInspect", "BLEInspectCLI", "BLEInspectTestSupport", "BLEInspectFuzz", "bleinspect"]
+            dependencies: [
+                "BLEInspectSession", "BLECaptureIO", "BLEInspectRender", "BLEInspectViews", "BLEInspectPipeline",
+                "BLEAdvBudgetCapture", "BLEInspectCLI", "BLEInspectTestSupport", "BLEInspectFuzz", "bleinspect",
+            ]
+                + dissectorDependencies
         ),
         .testTarget(
             name: "BLEInspectPluginsTests",
-            dependencies: ["BLEInspectPlugins", "BLEInspect", "BLEInspectTestSupport", "bleinspect"],
+            dependencies: ["BLEInspectPlugins", "BLEInspectSession", "BLEInspectTestSupport", "bleinspect"],
             exclude: ["Fixtures"]
         ),
     ] + dissectorTargets,

@@ -18,6 +18,13 @@ public enum AdvertisingModule: DissectorModule {
     /// The key of a whole AD block in `StandardTables.advertisingData`.
     public static let blockKey: UInt64 = 0
 
+    /// Service UUIDs (with names) to look for in Apple's overflow-area bitmaps, besides the known
+    /// ones: registry configuration, set by `--overflow-uuid`.
+    public static let overflowUUIDs = RegistryConfiguration.Key<[AppleOverflowUUIDList.Entry]>(
+        "advertising.overflow_uuids",
+        default: []
+    )
+
     public static func register(_ registry: inout RegistryBuilder) {
         let ad = registry.register(ADField.self)
         let mesh = MeshFields(
@@ -34,7 +41,7 @@ public enum AdvertisingModule: DissectorModule {
         let altBeacon = registry.register(AltBeaconField.self)
 
         // No advertising decoder keeps capture state: Apple's overflow-area decoder reads only the
-        // UUID list configured before the first frame.
+        // UUID list of the registry's configuration (`overflowUUIDs`) and of the capture's start.
         // The built-in decoders are called straight from the block walker (no existential box
         // per structure); the same decoders are bound in the table, where plugins add other AD
         // types.

@@ -64,8 +64,9 @@ public enum AppleOverflowArea {
     ]
 }
 
-/// The UUIDs the dissector maps onto set overflow bits in one capture: the known ones plus any the
-/// user supplies. Kept in the capture state; add UUIDs before dissecting:
+/// The UUIDs the dissector maps onto set overflow bits in one capture: the known ones, those of the
+/// registry's configuration (`AdvertisingModule.overflowUUIDs`, which `--overflow-uuid` sets), and
+/// any added to the capture state before dissecting:
 ///
 /// ```swift
 /// AppleOverflowUUIDList.in(engine.state).add(uuid, name: "My service")
@@ -74,6 +75,11 @@ public final class AppleOverflowUUIDList {
     public struct Entry: Sendable {
         public let uuid: BluetoothUUID
         public let name: String
+
+        public init(uuid: BluetoothUUID, name: String = "") {
+            self.uuid = uuid
+            self.name = name
+        }
     }
 
     /// Entries by the raw position they set under the LSB-first order.
@@ -105,8 +111,16 @@ public final class AppleOverflowUUIDList {
         return true
     }
 
-    /// The list of a capture, made with the known UUIDs on first use.
-    public static func `in`(_ state: CaptureState) -> AppleOverflowUUIDList {
-        state.module(AppleOverflowUUIDList.self) { AppleOverflowUUIDList() }
+    /// The list of a capture, made on first use with the known UUIDs and those `configuration`
+    /// names (`AdvertisingModule.overflowUUIDs`).
+    public static func `in`(
+        _ state: CaptureState,
+        configuration: RegistryConfiguration = RegistryConfiguration()
+    ) -> AppleOverflowUUIDList {
+        state.module(AppleOverflowUUIDList.self) {
+            let list = AppleOverflowUUIDList()
+            for entry in configuration[AdvertisingModule.overflowUUIDs] { list.add(entry.uuid, name: entry.name) }
+            return list
+        }
     }
 }

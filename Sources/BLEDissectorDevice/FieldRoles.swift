@@ -13,13 +13,13 @@ enum FieldRole: UInt8 {
     case smpOpcode, smpAddr, smpAddrType
 }
 
-/// The role of every field of the registry, indexed by `FieldID.rawValue`: one array lookup per
-/// node instead of comparisons with a dozen field ids. Built from field names the first time a
-/// capture's frames reach the tracker (modules may register after this one, so names cannot be
-/// looked up at registration).
-struct FieldRoles {
-    private(set) var roles: [FieldRole]
+/// The role of every field of the registry, indexed by `FieldID.rawValue` (`FieldLookup`): one
+/// array lookup per node instead of comparisons with a dozen field ids. Built from field names the
+/// first time a capture's frames reach the tracker (modules may register after this one, so names
+/// cannot be looked up at registration).
+typealias FieldRoles = FieldLookup<FieldRole>
 
+extension FieldLookup<FieldRole> {
     /// The names this module reads, with their roles. A name no module registers is skipped: the
     /// tracker then does without that source.
     static let names: [(String, FieldRole)] = [
@@ -55,20 +55,9 @@ struct FieldRoles {
         ("btsmp.address_type", .smpAddrType),
     ]
 
-    init(_ registry: DissectorRegistry) {
-        var roles = [FieldRole](repeating: .none, count: registry.fields.count)
-        for (name, role) in Self.names {
-            // Aliases resolve to their target, so only the canonical name counts.
-            guard let id = registry.field(named: name), registry.descriptor(id).abbrev == name else { continue }
-            let i = Int(id.rawValue)
-            if i < roles.count { roles[i] = role }
-        }
-        self.roles = roles
-    }
+    /// Aliases resolve to their target, so only the canonical name counts.
+    init(_ registry: DissectorRegistry) { self.init(registry, names: Self.names, canonicalOnly: true) }
 
     @inline(__always)
-    func role(_ id: FieldID) -> FieldRole {
-        let i = Int(id.rawValue)
-        return i < roles.count ? roles[i] : .none
-    }
+    func role(_ id: FieldID) -> FieldRole { role(of: id) ?? FieldRole.none }
 }

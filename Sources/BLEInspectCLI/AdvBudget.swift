@@ -1,11 +1,14 @@
 import ArgumentParser
 import BLEAdvBudget
+import BLEAdvBudgetCapture
 import BLEAdvBudgetCommand
 import BLECapture
-import BLEInspect
 import BLEInspectCore
+import BLEInspectPlugins
+import BLEInspectSession
+import BLEInspectViews
 
-struct AdvBudget: ParsableCommand {
+struct AdvBudget: ToolCommand {
     static let configuration = CommandConfiguration(
         commandName: "adv-budget",
         abstract: "Check advertising payloads against the byte budgets of iOS, Android and the Bluetooth spec.",
@@ -34,12 +37,13 @@ struct AdvBudget: ParsableCommand {
         try options.validate(otherInput: !capture.isEmpty, otherInputHelp: "captures with --capture")
     }
 
-    func run() throws {
+    func run(with toolkit: Toolkit) throws {
         var captureStatus = ExitStatus.success
         var raw: [RawAdvert] = []
         var notes: [Finding] = []
         if !capture.isEmpty {
-            let read = CapturedAdverts.read(CaptureScan(paths: capture) { StandardError.print($0) })
+            let session = try SessionSetup.session(toolkit, plugins: .empty)
+            let read = CapturedAdverts.read(CaptureScan(session: session, paths: capture) { StandardError.print($0) })
             // A damaged capture: its adverts before the damage are still checked, and the exit
             // status says the input was damaged unless a finding fails the check.
             if read.status != .success && read.status != .damagedInput { throw ExitCode(read.status.rawValue) }

@@ -1,5 +1,4 @@
 public import ArgumentParser
-import BLEInspect
 
 /// The `bleinspect` command line: its subcommands, help and exit statuses. Run it with
 /// `BLEInspectTool.main(modules:)`, which registers extra dissector modules first.

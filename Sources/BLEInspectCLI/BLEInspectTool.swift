@@ -1,6 +1,6 @@
 import ArgumentParser
-import BLEInspect
 public import BLEInspectCore
+import BLEInspectSession
 
 /// The entry point of a `bleinspect` executable: the `bleinspect` target's `main.swift`, and that
 /// of a package that builds its own `bleinspect` with code dissector modules of its own:
@@ -14,18 +14,28 @@ public import BLEInspectCore
 public enum BLEInspectTool {
     /// Runs the bleinspect command line with the built-in modules plus `modules`.
     ///
-    /// The modules are registered for the whole process (`StandardModules.register(_:)`), so
-    /// every command, view and worker thread decodes with them, and their fields are in
+    /// The modules go into the `Toolkit` built here, once, and handed to the command, so every
+    /// command, view and worker thread decodes with them, and their fields are in
     /// `bleinspect fields` and in filters. When they do not fit with the built-in modules (a field
     /// name, table or binding taken twice), it prints the problems and exits with status 70
     /// before running any command.
     public static func main(modules: [any DissectorModule.Type] = []) {
-        StandardModules.register(modules)
-        if !StandardModules.extras.isEmpty, let message = registryProblem(StandardModules.all) {
+        let all = Toolkit.modules(adding: modules)
+        if all.count > StandardModules.builtIn.count, let message = registryProblem(all) {
             StandardError.print(message)
             BLEInspectCommand.exit(withError: ExitCode(ExitStatus.software.rawValue))
         }
-        BLEInspectCommand.main()
+        let toolkit = Toolkit(adding: modules)
+        do {
+            var command = try BLEInspectCommand.parseAsRoot()
+            if let tool = command as? any ToolCommand {
+                try tool.run(with: toolkit)
+            } else {
+                try command.run()
+            }
+        } catch {
+            BLEInspectCommand.exit(withError: error)
+        }
     }
 
     /// The start-up error for a registry of `modules`, or nil when it builds: every problem on a

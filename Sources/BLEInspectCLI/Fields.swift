@@ -1,9 +1,9 @@
 import ArgumentParser
 import BLECapture
-import BLEInspect
 import BLEInspectCore
+import BLEInspectSession
 
-struct Fields: ParsableCommand {
+struct Fields: ToolCommand {
     static let configuration = CommandConfiguration(
         abstract: "List every field bleinspect decodes, with its type and description.",
         discussion: """
@@ -25,11 +25,11 @@ struct Fields: ParsableCommand {
 
     @OptionGroup var plugins: PluginOptions
 
-    func run() throws {
-        let catalog = try plugins.load()
+    func run(with toolkit: Toolkit) throws {
+        let catalog = try plugins.load(toolkit)
         let registry: DissectorRegistry
         do {
-            registry = try StandardModules.registry(plugins: catalog)
+            registry = try toolkit.registry(plugins: catalog)
         } catch {
             StandardError.print("bleinspect: internal error: \(error)")
             throw ExitCode(70)

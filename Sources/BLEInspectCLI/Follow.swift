@@ -1,10 +1,11 @@
 import ArgumentParser
 import BLECapture
-import BLEInspect
+import BLEInspectSession
+import BLEInspectViews
 
 extension FollowDirection: ExpressibleByArgument {}
 
-struct Follow: ParsableCommand {
+struct Follow: ToolCommand {
     static let configuration = CommandConfiguration(
         abstract: "Follow one L2CAP credit-based channel's SDUs or one attribute's values through a capture.",
         discussion: """
@@ -110,8 +111,8 @@ struct Follow: ParsableCommand {
         return s
     }
 
-    func run() throws {
-        let scan = try frames.scan(files)
+    func run(with toolkit: Toolkit) throws {
+        let scan = try frames.scan(files, toolkit)
         let format: FollowFormat = raw.map { .raw(path: $0) } ?? (json ? .json : (text ? .text : .hexDump))
         let status = FollowCommandRunner.run(
             scan: scan,

@@ -1,6 +1,10 @@
 import ArgumentParser
-import BLEInspect
+import BLECaptureIO
+import BLEDissectorAdvertising
 import BLEInspectCore
+import BLEInspectPipeline
+import BLEInspectRender
+import BLEInspectSession
 
 /// The options `read` and `live` share: what to show for each frame, which frames, and where to
 /// save them.
@@ -81,6 +85,16 @@ struct FrameOutputOptions: ParsableArguments {
         return (uuid, parts.count > 1 ? String(parts[1]) : "")
     }
 
+    /// The session these options ask for: `toolkit`'s modules with the plugins, and the
+    /// `--overflow-uuid` list as the registry's configuration.
+    func session(_ toolkit: Toolkit) throws -> Session {
+        var configuration = RegistryConfiguration()
+        configuration[AdvertisingModule.overflowUUIDs] = overflowUUIDs.compactMap(Self.parseOverflowUUID).map {
+            AppleOverflowUUIDList.Entry(uuid: $0.0, name: $0.1)
+        }
+        return try SessionSetup.session(toolkit, plugins: plugins.load(toolkit), configuration: configuration)
+    }
+
     /// Sets these options in `options`.
     func apply(to options: inout ReadOptions) {
         options.frameLimit = count
@@ -89,7 +103,6 @@ struct FrameOutputOptions: ParsableArguments {
         options.outputFormat = writeFormat
         options.timeFormat = t
         options.color = color
-        options.overflowUUIDs = overflowUUIDs.compactMap(Self.parseOverflowUUID)
         options.filter = displayFilter
         switch format {
         case .text: options.output = .text(verbose: verbose, hexDump: hexDump)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BLECapture
-import BLEInspect
+import BLEInspectSession
+import BLEInspectViews
 
 struct Gatt: StandardView {
     static let configuration = CommandConfiguration(

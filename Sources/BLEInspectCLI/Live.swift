@@ -1,10 +1,12 @@
 import ArgumentParser
 import BLECapture
+import BLECaptureIO
 import BLECaptureLive
-import BLEInspect
+import BLEInspectPipeline
+import BLEInspectSession
 
 /// `bleinspect live SOURCE`: decodes a controller's HCI traffic, or a live stream, as it happens.
-struct Live: ParsableCommand {
+struct Live: ToolCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show live HCI traffic as it happens, filtered, and save it while watching.",
         discussion: """
@@ -103,19 +105,20 @@ struct Live: ParsableCommand {
         return overflow ? nil : bytes
     }
 
-    func run() throws {
+    func run(with toolkit: Toolkit) throws {
         guard case .success(let parsed) = LiveSource.parse(source, follow: follow) else {
             throw ExitCode(ExitStatus.usage.rawValue)
         }
         var options = LiveOptions(source: parsed)
         frameOutput.apply(to: &options.read)
-        options.read.plugins = try frameOutput.plugins.load()
+        let session = try frameOutput.session(toolkit)
         options.duration = duration
         if let maxSize, let bytes = Self.parseSize(maxSize) {
             options.rotation = CaptureRotation(maxBytes: bytes, maxFiles: maxFiles)
         }
         let stop = try LiveStop.catchingSignals()
         let runner = LiveRunner(
+            session: session,
             options: options,
             output: OutputSink(fd: 1, ownsDescriptor: false),
             errorOutput: { message in StandardError.print(message) },

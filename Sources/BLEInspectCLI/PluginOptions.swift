@@ -1,7 +1,7 @@
 import ArgumentParser
-import BLEInspect
 import BLEInspectCore
 import BLEInspectPlugins
+import BLEInspectSession
 
 /// `--plugin` and `--no-default-plugins`, for every command that decodes frames.
 struct PluginOptions: ParsableArguments {
@@ -19,10 +19,10 @@ struct PluginOptions: ParsableArguments {
 
     var search: PluginSearch { PluginSearch.standard(explicit: paths, useDefaults: !noDefaultPlugins) }
 
-    /// The plugins to use. Every rejected plugin's errors go to standard error; a rejected
+    /// The plugins to use, checked against `toolkit`'s modules. Every rejected plugin's errors go to standard error; a rejected
     /// plugin named with --plugin stops the command (exit 78), others are skipped.
-    func load() throws -> PluginCatalog {
-        let (catalog, notices) = StandardModules.loadPlugins(search)
+    func load(_ toolkit: Toolkit) throws -> PluginCatalog {
+        let (catalog, notices) = toolkit.loadPlugins(search)
         for rejection in catalog.rejected {
             for d in rejection.diagnostics { StandardError.print(d.safeDescription) }
             StandardError.print("bleinspect: plugin \(TerminalSafeText.escape(rejection.file)) rejected")

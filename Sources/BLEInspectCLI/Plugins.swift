@@ -1,10 +1,10 @@
 import ArgumentParser
 import BLECapture
-import BLEInspect
 import BLEInspectCore
 import BLEInspectPlugins
+import BLEInspectSession
 
-struct Plugins: ParsableCommand {
+struct Plugins: ToolCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the plugins found, with their fields and bindings, and every plugin rejected.",
         discussion: """
@@ -25,8 +25,8 @@ struct Plugins: ParsableCommand {
 
     @OptionGroup var plugins: PluginOptions
 
-    func run() throws {
-        let (catalog, notices) = StandardModules.loadPlugins(plugins.search)
+    func run(with toolkit: Toolkit) throws {
+        let (catalog, notices) = toolkit.loadPlugins(plugins.search)
         let out = OutputSink(fd: 1, ownsDescriptor: false)
         if catalog.plugins.isEmpty && catalog.rejected.isEmpty {
             out.append("No plugins found (searched: \(Self.searched(plugins.search)))\n")

@@ -1,7 +1,10 @@
 import ArgumentParser
 import BLECapture
-import BLEInspect
+import BLECaptureIO
 import BLEInspectCore
+import BLEInspectPipeline
+import BLEInspectRender
+import BLEInspectSession
 
 extension TimeFormat: ExpressibleByArgument {}
 extension OutputFormat: ExpressibleByArgument {}
@@ -12,7 +15,7 @@ enum TextFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json, fields
 }
 
-struct Read: ParsableCommand {
+struct Read: ToolCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the frames of one or more captures, one line each, and optionally save them.",
         discussion: """
@@ -86,15 +89,16 @@ struct Read: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run(with toolkit: Toolkit) throws {
         defer { if resourceReport { StandardError.print(ResourceUsage.current().line) } }
         var options = ReadOptions(paths: files)
         frameOutput.apply(to: &options)
-        options.plugins = try frameOutput.plugins.load()
+        let session = try frameOutput.session(toolkit)
         options.progress = progress
         options.workerThreads = threads
         options.referenceFrame = referenceFrame
         let runner = ReadRunner(
+            session: session,
             options: options,
             output: OutputSink(fd: 1, ownsDescriptor: false),
             errorOutput: { message in StandardError.print(message) }

@@ -1,8 +1,9 @@
 import ArgumentParser
 import BLECapture
+import BLECaptureIO
 import BLECaptureLive
-import BLEInspect
 import BLEInspectCore
+import BLEInspectSession
 
 #if canImport(Glibc)
     import Glibc

@@ -1,7 +1,7 @@
 import ArgumentParser
 import BLECapture
 import BLECaptureLive
-import BLEInspect
+import BLEInspectSession
 
 #if canImport(Glibc)
     import Glibc

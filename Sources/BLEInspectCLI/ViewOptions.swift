@@ -1,6 +1,7 @@
 import ArgumentParser
 import BLECapture
-import BLEInspect
+import BLEInspectSession
+import BLEInspectViews
 
 /// The frames a view takes in: `-Y` and `-c`, as every view spells them.
 struct ViewFrameOptions: ParsableArguments {
@@ -17,11 +18,12 @@ struct ViewFrameOptions: ParsableArguments {
 
     @OptionGroup var plugins: PluginOptions
 
-    /// The scan of `files` these options choose, reporting problems on standard error.
-    func scan(_ files: [String]) throws -> CaptureScan {
-        var scan = CaptureScan(paths: files, filter: displayFilter) { StandardError.print($0) }
+    /// The scan of `files` these options choose, with `toolkit`'s modules and the plugins,
+    /// reporting problems on standard error.
+    func scan(_ files: [String], _ toolkit: Toolkit) throws -> CaptureScan {
+        let session = try SessionSetup.session(toolkit, plugins: plugins.load(toolkit))
+        var scan = CaptureScan(session: session, paths: files, filter: displayFilter) { StandardError.print($0) }
         scan.frameLimit = count
-        scan.plugins = try plugins.load()
         return scan
     }
 }
@@ -36,7 +38,7 @@ enum ViewArguments {
 }
 
 /// A view that reads files with `-Y` and `-c` and writes text or `--json` to standard output.
-protocol StandardView: ParsableCommand {
+protocol StandardView: ToolCommand {
     var files: [String] { get }
     var frames: ViewFrameOptions { get }
     var json: Bool { get }
@@ -49,9 +51,9 @@ extension StandardView {
         try ViewArguments.validate(files: files, count: frames.count)
     }
 
-    func run() throws {
+    func run(with toolkit: Toolkit) throws {
         let status = Self.run(
-            scan: try frames.scan(files),
+            scan: try frames.scan(files, toolkit),
             json: json,
             output: OutputSink(fd: 1, ownsDescriptor: false),
             errorOutput: { StandardError.print($0) }

@@ -1,4 +1,5 @@
 public import BLEInspectCore
+import BLETestVectors
 
 /// Frames the project builds itself: one short connection's worth of HCI traffic (a connection,
 /// an advertising report with a name, GATT discovery, an LE credit-based channel with data,
@@ -39,21 +40,5 @@ public enum BuiltFrames {
                 sourceOffset: 0
             )
         }
-    }
-}
-
-/// Hex helpers for built frames and test vectors.
-public enum Hex {
-    /// Bytes from hex text; spaces, colons and newlines are ignored.
-    public static func bytes(_ text: String) -> [UInt8] {
-        let digits = text.filter(\.isHexDigit)
-        var out: [UInt8] = []
-        var i = digits.startIndex
-        while i < digits.endIndex {
-            let j = digits.index(i, offsetBy: 2, limitedBy: digits.endIndex) ?? digits.endIndex
-            if let b = UInt8(digits[i..<j], radix: 16) { out.append(b) }
-            i = j
-        }
-        return out
     }
 }

@@ -1,6 +1,7 @@
-import BLEInspect
 public import BLEInspectCore
 import BLEInspectFilter
+import BLEInspectRender
+import BLEInspectSession
 
 /// The pipeline target's input: a run of frames, each a 4-byte header and its bytes.
 ///

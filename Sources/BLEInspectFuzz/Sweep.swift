@@ -1,6 +1,7 @@
 import BLECapture
-import BLEInspect
+import BLECaptureIO
 import BLEInspectCore
+public import BLETestVectors
 import Foundation
 
 /// Cuts and corrupts captures at random offsets and decodes each variant the way `bleinspect
@@ -117,22 +118,6 @@ public struct Sweep {
         var h: UInt64 = 0xCBF2_9CE4_8422_2325
         for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }
         return h
-    }
-}
-
-/// A small deterministic random generator (SplitMix64): sweeps over arbitrary bytes are the same
-/// on every run, so failures repeat. The tests use it too.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    public var state: UInt64
-
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

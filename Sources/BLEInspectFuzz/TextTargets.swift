@@ -1,8 +1,8 @@
 import BLEAdvBudget
-import BLEInspect
 import BLEInspectCore
 import BLEInspectFilter
 import BLEInspectPlugins
+import BLEInspectSession
 
 /// The targets whose input is text: display filters, plugins and advertising-budget plans.
 enum TextTargets {
@@ -34,7 +34,7 @@ enum TextTargets {
         case .failure(let rejection):
             blackHole(rejection.diagnostics.map(\.description))
         case .success(let plugin):
-            guard let registry = try? StandardModules.registry(plugins: PluginCatalog(plugins: [plugin])) else {
+            guard let registry = try? toolkit.registry(plugins: PluginCatalog(plugins: [plugin])) else {
                 return
             }
             PipelineTarget(registry: registry).run(builtFrames)
@@ -55,5 +55,6 @@ enum TextTargets {
     }
 
     static let builtFrames = BuiltFrames.frames
-    static let reserved = StandardModules.reservedNamespaceNames
+    static let toolkit = Toolkit()
+    static let reserved = toolkit.reservedNamespaces
 }

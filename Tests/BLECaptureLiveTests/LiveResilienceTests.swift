@@ -1,7 +1,10 @@
 import BLECapture
+import BLECaptureIO
 import BLECaptureLive
-import BLEInspect
 import BLEInspectCore
+import BLEInspectPipeline
+import BLEInspectRender
+import BLEInspectSession
 import BLEInspectTestSupport
 import Foundation
 import Testing
@@ -19,7 +22,7 @@ struct LiveResilienceTests {
     static let formats: [OutputFormat] = [.pcapng, .btsnoop, .pcap]
 
     struct Outcome {
-        var status: BLEInspect.ExitStatus
+        var status: BLEInspectSession.ExitStatus
         var text: [String]
         var errors: [String]
         var summary: String { errors.last ?? "" }
@@ -44,6 +47,7 @@ struct LiveResilienceTests {
         options.read.outputFormat = format
         let errors = Lines()
         let runner = LiveRunner(
+            session: try Toolkit().session(),
             options: options,
             output: OutputSink(fd: fd, ownsDescriptor: true),
             errorOutput: { errors.all.append($0) },

@@ -1,7 +1,10 @@
 import BLECapture
+import BLECaptureIO
 import BLECaptureLive
-import BLEInspect
 import BLEInspectCore
+import BLEInspectPipeline
+import BLEInspectRender
+import BLEInspectSession
 import BLEInspectTestSupport
 import Foundation
 import Testing
@@ -20,13 +23,14 @@ struct LiveRunnerTests {
     /// Runs `live` over `channel` with `options`, the text going to a file; returns the status,
     /// the text and the standard-error lines.
     func run(_ options: LiveOptions, channel: any MonitorChannel, stop: LiveStop) throws -> (
-        BLEInspect.ExitStatus, String, [String]
+        BLEInspectSession.ExitStatus, String, [String]
     ) {
         let dir = TemporaryDirectory()
         let textPath = dir.path("out.txt")
         let fd = open(textPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         let errors = Lines()
         let runner = LiveRunner(
+            session: try Toolkit().session(),
             options: options,
             output: OutputSink(fd: fd, ownsDescriptor: true),
             errorOutput: { errors.all.append($0) },
@@ -123,6 +127,7 @@ struct LiveRunnerTests {
         var options = LiveOptions(source: .monitor(controller: 0))
         options.read.output = .fields(["frame.number"])
         let runner = LiveRunner(
+            session: try Toolkit().session(),
             options: options,
             output: OutputSink(fd: fd, ownsDescriptor: true),
             errorOutput: { _ in },

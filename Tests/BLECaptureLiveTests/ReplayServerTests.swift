@@ -1,7 +1,10 @@
 import BLECapture
+import BLECaptureIO
 import BLECaptureLive
-import BLEInspect
 import BLEInspectCore
+import BLEInspectPipeline
+import BLEInspectRender
+import BLEInspectSession
 import BLEInspectTestSupport
 import Foundation
 import Testing

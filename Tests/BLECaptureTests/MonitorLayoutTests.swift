@@ -1,6 +1,6 @@
 import BLECapture
+import BLECaptureIO
 import BLECapturePcap
-import BLEInspect
 import BLEInspectCore
 import BLEInspectTestSupport
 import Foundation

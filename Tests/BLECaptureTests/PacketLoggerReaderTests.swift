@@ -1,6 +1,7 @@
 import BLECapture
-import BLEInspect
+import BLECaptureIO
 import BLEInspectCore
+import BLEInspectRender
 import BLEInspectTestSupport
 import Foundation
 import Testing

@@ -1,5 +1,5 @@
 import BLECapture
-import BLEInspect
+import BLECaptureIO
 import BLEInspectCore
 import BLEInspectTestSupport
 import Foundation

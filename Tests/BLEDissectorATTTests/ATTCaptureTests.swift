@@ -1,7 +1,7 @@
+import BLECaptureTestSupport
 import BLEDissectorATT
-import BLEInspect
+import BLEDissectorTestSupport
 import BLEInspectCore
-import BLEInspectTestSupport
 import Foundation
 import Testing
 
@@ -14,7 +14,7 @@ enum Pipeline: String, Sendable, CustomStringConvertible {
 
     func dissect(_ path: String) -> [FrameSnapshot] {
         switch self {
-        case .mini: MiniStack.dissect(path)
+        case .mini: MiniStack.dissect(path, registry: Dissect.registry())
         case .full: Dissect.capture(path)
         }
     }

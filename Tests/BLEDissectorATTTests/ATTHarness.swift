@@ -1,5 +1,6 @@
+import BLECaptureTestSupport
+import BLEDissectorTestSupport
 import BLEInspectCore
-import BLEInspectTestSupport
 
 extension PDUFeeder {
     /// Dissects one ATT PDU (hex) on `connection`: on the fixed channel 4, or with `eatt` on an

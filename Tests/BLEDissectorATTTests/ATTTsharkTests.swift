@@ -1,6 +1,6 @@
-import BLEInspect
+import BLECaptureTestSupport
+import BLEDissectorTestSupport
 import BLEInspectCore
-import BLEInspectTestSupport
 import Foundation
 import Testing
 
@@ -62,7 +62,7 @@ struct ATTTsharkTests {
     func projectMini(_ file: String) throws {
         let result = try TsharkComparison.compare(
             TestPaths.projectCapture(file),
-            MiniStack.dissect(TestPaths.projectCapture(file))
+            MiniStack.dissect(TestPaths.projectCapture(file), registry: Dissect.registry())
         )
         #expect(result.mismatches.isEmpty, "\(result.mismatches)")
     }
@@ -86,7 +86,7 @@ struct ATTTsharkTests {
     func synthetic() throws {
         let dir = TemporaryDirectory()
         let path = dir.write(SyntheticSession.pcap(), to: "session.pcap")
-        var pipelines: [[FrameSnapshot]] = [MiniStack.dissect(path)]
+        var pipelines: [[FrameSnapshot]] = [MiniStack.dissect(path, registry: Dissect.registry())]
         if Dissect.lowerLayersPresent { pipelines.append(Dissect.capture(path)) }
         for snaps in pipelines {
             #expect(snaps.count == SyntheticSession.pdus.count)
@@ -113,7 +113,7 @@ struct ATTTsharkTests {
     )
     func sharedMini(_ name: String) throws {
         let path = TestPaths.sharedCaptures.appendingPathComponent(name).path
-        let result = try TsharkComparison.compare(path, MiniStack.dissect(path))
+        let result = try TsharkComparison.compare(path, MiniStack.dissect(path, registry: Dissect.registry()))
         #expect(result.mismatches.allSatisfy { $0.kind != nil }, "\(result.mismatches.filter { $0.kind == nil })")
     }
 

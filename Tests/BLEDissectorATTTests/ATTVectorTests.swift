@@ -1,7 +1,7 @@
+import BLECaptureTestSupport
 import BLEDissectorATT
-import BLEInspect
+import BLEDissectorTestSupport
 import BLEInspectCore
-import BLEInspectTestSupport
 import Foundation
 import Testing
 
@@ -237,7 +237,7 @@ struct ATTVector: Sendable, CustomStringConvertible {
 struct ATTVectorTests {
     @Test("every opcode decodes with its fields and no malformed note", arguments: ATTVector.all)
     func vector(_ v: ATTVector) throws {
-        let h = PDUFeeder()
+        let h = Dissect.feeder()
         if let before = v.before {
             h.att(before, v.direction == .hostToController ? .controllerToHost : .hostToController)
         }
@@ -256,7 +256,7 @@ struct ATTVectorTests {
     func prefixes(_ v: ATTVector) {
         let bytes = Hex.bytes(v.hex)
         for n in 0...bytes.count {
-            let h = PDUFeeder()
+            let h = Dissect.feeder()
             if let before = v.before { h.att(before, .hostToController) }
             let s = h.channel(Array(bytes.prefix(n)), v.direction, connection: 0x40, cid: 4, psm: nil)
             #expect(s.has("btatt"))
@@ -267,7 +267,7 @@ struct ATTVectorTests {
     @Test("bytes after a fixed-size PDU are malformed")
     func trailing() {
         for hex in ["01 10 19 00 0a 00", "02 f7 00 00", "04 01 00 ff ff 00", "0a 03 00 00", "13 00", "18 01 00"] {
-            let s = PDUFeeder().att(hex)
+            let s = Dissect.feeder().att(hex)
             #expect(s.isMalformed, "\(hex)")
         }
     }
@@ -314,7 +314,7 @@ struct ATTVectorTests {
         ] as [(UInt8, String)]
     )
     func errorCodes(_ code: UInt8, _ name: String) throws {
-        let h = PDUFeeder()
+        let h = Dissect.feeder()
         h.att("0a 03 00")
         let s = h.att("01 0a 03 00 " + String(format: "%02x", code), .controllerToHost)
         #expect(s.uints("btatt.error_code") == [UInt64(code)])
@@ -325,23 +325,23 @@ struct ATTVectorTests {
 
     @Test("a Find Information Response with a bad UUID format or a partial entry is malformed")
     func badFindInformation() {
-        #expect(PDUFeeder().att("05 03 09 00 02 29", .controllerToHost).isMalformed)
-        #expect(PDUFeeder().att("05 01 09 00 02", .controllerToHost).isMalformed)
-        #expect(PDUFeeder().att("05 02 09 00 02 29", .controllerToHost).isMalformed)
+        #expect(Dissect.feeder().att("05 03 09 00 02 29", .controllerToHost).isMalformed)
+        #expect(Dissect.feeder().att("05 01 09 00 02", .controllerToHost).isMalformed)
+        #expect(Dissect.feeder().att("05 02 09 00 02 29", .controllerToHost).isMalformed)
     }
 
     @Test("a Read By Type Request's attribute type must be 2 or 16 bytes")
     func badTypeLength() {
-        #expect(PDUFeeder().att("08 01 00 ff ff 03 28 00").isMalformed)
-        #expect(!PDUFeeder().att("08 01 00 ff ff 01 00 00 00 00 00 00 80 00 10 00 00 03 28 00 00").isMalformed)
+        #expect(Dissect.feeder().att("08 01 00 ff ff 03 28 00").isMalformed)
+        #expect(!Dissect.feeder().att("08 01 00 ff ff 01 00 00 00 00 00 00 80 00 10 00 00 03 28 00 00").isMalformed)
     }
 
     @Test("a signed write needs its 12-byte signature")
     func signedWriteShort() {
-        let s = PDUFeeder().att("d2 17 00 01 02 03 04 05 06 07 08 09 0a 0b")
+        let s = Dissect.feeder().att("d2 17 00 01 02 03 04 05 06 07 08 09 0a 0b")
         #expect(s.isMalformed)
         #expect(s.uints("btatt.handle") == [0x17])
-        let ok = PDUFeeder().att("d2 17 00 01 02 03 04 05 06 07 08 09 0a 0b 0c")
+        let ok = Dissect.feeder().att("d2 17 00 01 02 03 04 05 06 07 08 09 0a 0b 0c")
         #expect(!ok.isMalformed)
         #expect(ok.bytes("btatt.value") == [[]])
         #expect(ok.bytes("btatt.signature") == [[5, 6, 7, 8, 9, 10, 11, 12]])
@@ -349,7 +349,7 @@ struct ATTVectorTests {
 
     @Test("an unknown opcode keeps its bytes as data")
     func unknownOpcode() {
-        let s = PDUFeeder().att("3f 01 02")
+        let s = Dissect.feeder().att("3f 01 02")
         #expect(s.uints("btatt.opcode") == [0x3F])
         #expect(s.uints("btatt.opcode.method") == [0x3F])
         #expect(s.has("data.data"))
@@ -363,7 +363,7 @@ struct ATTRobustnessTests {
     @Test("random PDUs of every opcode never trap", arguments: [1, 2, 3] as [UInt64])
     func random(seed: UInt64) {
         var g = SplitMix64(seed: seed)
-        let h = PDUFeeder()
+        let h = Dissect.feeder()
         let opcodes: [UInt8] = ATTVector.all.map { Hex.bytes($0.hex)[0] } + [0x3F, 0x14, 0xFF]
         var malformed = 0
         for _ in 0..<3000 {

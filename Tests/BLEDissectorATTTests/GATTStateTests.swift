@@ -1,7 +1,7 @@
+import BLECaptureTestSupport
 import BLEDissectorATT
-import BLEInspect
+import BLEDissectorTestSupport
 import BLEInspectCore
-import BLEInspectTestSupport
 import Foundation
 import Testing
 
@@ -12,7 +12,7 @@ struct GATTStateTests {
     /// GAP 0x0001–0x0005 (Device Name 0x0003, Appearance 0x0005), Battery 0x000e–0x0011
     /// (Battery Level 0x0010, CCCD 0x0011).
     func discovered() -> PDUFeeder {
-        let h = PDUFeeder()
+        let h = Dissect.feeder()
         h.att("02 f7 00")
         h.att("03 05 02", .controllerToHost)
         h.att("10 01 00 ff ff 00 28")
@@ -28,7 +28,7 @@ struct GATTStateTests {
 
     @Test("responses name their request, with the response time")
     func pairing() {
-        let h = PDUFeeder()
+        let h = Dissect.feeder()
         let request = h.att("02 f7 00")
         #expect(request.info == "Sent Exchange MTU Request, Client Rx MTU: 247")
         let response = h.att("03 05 02", .controllerToHost)
@@ -43,7 +43,7 @@ struct GATTStateTests {
 
     @Test("a response in the same direction as the request is not paired with it")
     func direction() {
-        let h = PDUFeeder()
+        let h = Dissect.feeder()
         h.att("0a 03 00", .hostToController)
         #expect(!h.att("0b 61", .hostToController).has("btatt.request_in_frame"))
         #expect(h.att("0b 61", .controllerToHost).uints("btatt.request_in_frame") == [1])
@@ -92,7 +92,7 @@ struct GATTStateTests {
 
     @Test("summaries follow tshark's form")
     func summaries() {
-        let h = PDUFeeder()
+        let h = Dissect.feeder()
         #expect(h.att("10 01 00 ff ff 00 28").info.hasPrefix("Sent Read By Group Type Request, "))
         #expect(h.att("10 01 00 ff ff 00 28").info.hasSuffix(", Handles: 0x0001..0xffff"))
         let groups = h.att("11 06 01 00 05 00 00 18 0e 00 11 00 0f 18", .controllerToHost)
@@ -101,7 +101,7 @@ struct GATTStateTests {
 
     @Test("Find By Type Value discovery names the service")
     func findByTypeValue() {
-        let h = PDUFeeder()
+        let h = Dissect.feeder()
         let request = h.att("06 01 00 ff ff 00 28 0f 18")
         #expect(request.info.hasSuffix(", Handles: 0x0001..0xffff"))
         let response = h.att("07 0e 00 11 00", .controllerToHost)
@@ -114,7 +114,7 @@ struct GATTStateTests {
 
     @Test("include declarations")
     func include() {
-        let h = PDUFeeder()
+        let h = Dissect.feeder()
         h.att("08 01 00 10 00 02 28")
         let s = h.att("09 08 05 00 0a 00 0f 00 0f 18", .controllerToHost)
         #expect(!s.isMalformed)
@@ -128,7 +128,7 @@ struct GATTStateTests {
 
     @Test("Read By Type on a characteristic UUID learns and decodes the value")
     func readUsingUUID() {
-        let h = PDUFeeder()
+        let h = Dissect.feeder()
         h.att("08 01 00 ff ff 19 2a")
         let s = h.att("09 03 10 00 57", .controllerToHost)
         #expect(s.uints("btatt.battery_level") == [87])
@@ -137,7 +137,7 @@ struct GATTStateTests {
 
     @Test("CoreBluetooth's L2CAP PSM characteristic gives the PSM")
     func l2capPSM() {
-        let h = PDUFeeder()
+        let h = Dissect.feeder()
         h.att("08 01 00 ff ff 03 28")
         h.att(
             "09 15 0f 00 02 10 00 3a 55 52 5a a7 55 70 a4 1d 44 fa 28 56 30 dd ab",
@@ -162,7 +162,7 @@ struct GATTStateTests {
         ] as [(String, String, String, [UInt64], String)]
     )
     func values(uuid: String, value: String, field: String, expected: [UInt64], info: String) {
-        let h = PDUFeeder()
+        let h = Dissect.feeder()
         let u = Hex.bytes(uuid)
         h.att("08 01 00 ff ff 03 28")
         h.att(String(format: "09 07 0f 00 12 10 00 %02x %02x", u[1], u[0]), .controllerToHost)
@@ -220,7 +220,7 @@ struct GATTStateTests {
 
     @Test("a PDU longer than the agreed ATT_MTU gets a warning")
     func mtu() {
-        let h = PDUFeeder()
+        let h = Dissect.feeder()
         h.att("02 17 00")
         h.att("03 17 00", .controllerToHost)
         let big = h.att("1b 10 00 " + String(repeating: "00 ", count: 21), .controllerToHost)
@@ -234,7 +234,7 @@ struct GATTStateTests {
 
     @Test("a second request before the first one's answer is noted; commands and the other side are not")
     func sequential() {
-        let h = PDUFeeder()
+        let h = Dissect.feeder()
         #expect(h.att("0a 03 00").expertMessages.isEmpty)
         #expect(h.att("52 03 00 01").expertMessages.isEmpty)
         #expect(h.att("0a 03 00", .controllerToHost).expertMessages.isEmpty)
@@ -255,7 +255,7 @@ struct GATTStateTests {
 
     @Test("pending requests are bounded, with a note")
     func pendingBound() {
-        let h = PDUFeeder()
+        let h = Dissect.feeder()
         var notes: [String] = []
         // On EATT, where several requests may be outstanding (on the unenhanced bearer a new
         // request replaces one whose answer is missing).
@@ -268,7 +268,7 @@ struct GATTStateTests {
 
     @Test("the handle tables are bounded at 4096 handles, with one note each")
     func handleBound() {
-        let h = PDUFeeder()
+        let h = Dissect.feeder()
         h.att("04 01 00 ff ff")
         var notes: [String] = []
         var handle = 1
@@ -312,7 +312,7 @@ struct GATTStateTests {
 
     @Test("Prepare Write Response must echo the request")
     func prepareEcho() {
-        let h = PDUFeeder()
+        let h = Dissect.feeder()
         h.att("16 17 00 00 00 61 62")
         let s = h.att("17 17 00 02 00 61 62", .controllerToHost)
         #expect(s.expertMessages.contains { $0.contains("echo") })

@@ -1,6 +1,6 @@
-import BLEInspect
+import BLECaptureTestSupport
+import BLEDissectorTestSupport
 import BLEInspectCore
-import BLEInspectTestSupport
 import Foundation
 
 /// Frame-by-frame comparison of btatt.opcode, btatt.handle and btsmp.opcode with tshark.

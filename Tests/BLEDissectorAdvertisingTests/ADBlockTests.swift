@@ -1,6 +1,7 @@
+import BLECaptureTestSupport
 import BLEDissectorAdvertising
+import BLEDissectorTestSupport
 import BLEInspectCore
-import BLEInspectTestSupport
 import Testing
 
 /// The walk over a block: order, overruns, padding, and robustness.

@@ -1,7 +1,7 @@
+import BLECaptureTestSupport
 import BLEDissectorAdvertising
-import BLEInspect
+import BLEDissectorTestSupport
 import BLEInspectCore
-import BLEInspectTestSupport
 import Testing
 
 /// Feeds advertising-data blocks straight into `StandardTables.advertisingData`, as the HCI module

@@ -1,6 +1,7 @@
+import BLECaptureTestSupport
 import BLEDissectorAdvertising
+import BLEDissectorTestSupport
 import BLEInspectCore
-import BLEInspectTestSupport
 import Testing
 
 /// One vector per AD type the module decodes (Core Specification Supplement Part A layouts).

@@ -1,6 +1,7 @@
+import BLECaptureTestSupport
 import BLEDissectorAdvertising
+import BLEDissectorTestSupport
 import BLEInspectCore
-import BLEInspectTestSupport
 import Foundation
 import Testing
 

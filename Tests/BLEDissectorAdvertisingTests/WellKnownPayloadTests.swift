@@ -1,6 +1,7 @@
+import BLECaptureTestSupport
 import BLEDissectorAdvertising
+import BLEDissectorTestSupport
 import BLEInspectCore
-import BLEInspectTestSupport
 import Testing
 
 /// The on-air fixtures of ../shared/docs/ADVERTISING.md §2.3 (iOS CoreBluetooth advertising).

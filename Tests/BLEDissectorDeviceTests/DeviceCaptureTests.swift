@@ -1,6 +1,6 @@
-import BLEInspect
+import BLECaptureTestSupport
+import BLEDissectorTestSupport
 import BLEInspectCore
-import BLEInspectTestSupport
 import Foundation
 import Testing
 

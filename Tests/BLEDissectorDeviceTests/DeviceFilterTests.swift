@@ -1,7 +1,7 @@
-import BLEInspect
+import BLECaptureTestSupport
+import BLEDissectorTestSupport
 import BLEInspectCore
 import BLEInspectFilter
-import BLEInspectTestSupport
 import Foundation
 import Testing
 

@@ -1,7 +1,7 @@
+import BLECaptureTestSupport
 import BLEDissectorHCI
-import BLEInspect
+import BLEDissectorTestSupport
 import BLEInspectCore
-import BLEInspectTestSupport
 
 /// Fields of a stand-in for the L2CAP and AD dissectors: what the HCI module handed them.
 enum ProbeField: UInt16, FieldSet {

@@ -1,8 +1,8 @@
 import BLECapture
+import BLECaptureTestSupport
 import BLEDissectorHCI
-import BLEInspect
+import BLEDissectorTestSupport
 import BLEInspectCore
-import BLEInspectTestSupport
 import Foundation
 import Testing
 

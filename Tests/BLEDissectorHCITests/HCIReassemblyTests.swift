@@ -1,6 +1,7 @@
+import BLECaptureTestSupport
 import BLEDissectorHCI
+import BLEDissectorTestSupport
 import BLEInspectCore
-import BLEInspectTestSupport
 import Testing
 
 /// ACL fragments into L2CAP PDUs, and the connection table.

@@ -1,6 +1,7 @@
+import BLECaptureTestSupport
 import BLEDissectorHCI
+import BLEDissectorTestSupport
 import BLEInspectCore
-import BLEInspectTestSupport
 import Testing
 
 /// Spec vectors (Core 5.4 Vol 4 Part E layouts) for commands, events and reports.

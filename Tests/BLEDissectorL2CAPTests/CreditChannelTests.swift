@@ -1,7 +1,7 @@
+import BLECaptureTestSupport
 import BLEDissectorL2CAP
-import BLEInspect
+import BLEDissectorTestSupport
 import BLEInspectCore
-import BLEInspectTestSupport
 import Testing
 
 /// Hand-built LE credit-based channels: credits, SDU reassembly and the warnings that explain stalls.

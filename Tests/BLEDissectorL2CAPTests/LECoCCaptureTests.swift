@@ -1,7 +1,7 @@
+import BLECaptureTestSupport
 import BLEDissectorL2CAP
-import BLEInspect
+import BLEDissectorTestSupport
 import BLEInspectCore
-import BLEInspectTestSupport
 import Foundation
 import Testing
 

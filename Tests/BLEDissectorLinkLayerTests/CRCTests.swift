@@ -1,4 +1,5 @@
-import BLEInspectTestSupport
+import BLECaptureTestSupport
+import BLEDissectorTestSupport
 import Testing
 
 @testable import BLEDissectorLinkLayer

@@ -1,7 +1,7 @@
 import BLECapture
-import BLEInspect
+import BLECaptureTestSupport
+import BLEDissectorTestSupport
 import BLEInspectCore
-import BLEInspectTestSupport
 import Foundation
 import Testing
 

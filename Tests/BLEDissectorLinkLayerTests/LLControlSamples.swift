@@ -1,6 +1,6 @@
-import BLEInspect
+import BLECaptureTestSupport
+import BLEDissectorTestSupport
 import BLEInspectCore
-import BLEInspectTestSupport
 
 /// One LL control PDU of every opcode, with plausible parameters, as LE link-layer frames of pcap
 /// link type 251, each on an access address of its own (so that LL_START_ENC_REQ starts no

@@ -1,6 +1,6 @@
-import BLEInspect
+import BLECaptureTestSupport
+import BLEDissectorTestSupport
 import BLEInspectCore
-import BLEInspectTestSupport
 import Testing
 
 @testable import BLEDissectorLinkLayer
@@ -398,7 +398,7 @@ struct LLControlTests {
                 )
             }
         }
-        let registry = try RegistryBuilder.build(modules: StandardModules.builtIn, plugins: [Vendor()])
+        let registry = try RegistryBuilder.build(modules: Dissect.modules, plugins: [Vendor()])
         let s = Dissect.frames([LLControlSamples.frame([0xF0, 0x2A], number: 1)], registry: registry)[0]
         #expect(s.info == "C→P LL_VENDOR_IND")
         #expect(s.uints("vendorll.value") == [0x2A])

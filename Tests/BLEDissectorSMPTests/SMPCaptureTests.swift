@@ -1,13 +1,15 @@
-import BLEInspect
+import BLECaptureTestSupport
+import BLEDissectorTestSupport
 import BLEInspectCore
-import BLEInspectTestSupport
 import Foundation
 import Testing
 
 /// The pairings recorded in captures/smp-pairing.btsnoop and captures/smp-legacy-pairing.btsnoop.
 @Suite("SMP on the project's captures")
 struct SMPCaptureTests {
-    static func mini(_ file: String) -> [FrameSnapshot] { MiniStack.dissect(TestPaths.projectCapture(file)) }
+    static func mini(_ file: String) -> [FrameSnapshot] {
+        MiniStack.dissect(TestPaths.projectCapture(file), registry: Dissect.registry())
+    }
     static func full(_ file: String) -> [FrameSnapshot] { Dissect.capture(TestPaths.projectCapture(file)) }
 
     static func checkSecureConnections(_ frames: [FrameSnapshot]) {

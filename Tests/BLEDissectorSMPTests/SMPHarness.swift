@@ -1,5 +1,6 @@
+import BLECaptureTestSupport
+import BLEDissectorTestSupport
 import BLEInspectCore
-import BLEInspectTestSupport
 
 extension PDUFeeder {
     /// Dissects one SMP PDU (hex) on `connection`, LE (channel 6) or BR/EDR (channel 7).

@@ -1,7 +1,7 @@
+import BLECaptureTestSupport
 import BLEDissectorSMP
-import BLEInspect
+import BLEDissectorTestSupport
 import BLEInspectCore
-import BLEInspectTestSupport
 import Foundation
 import Testing
 
@@ -138,7 +138,7 @@ struct SMPVector: Sendable, CustomStringConvertible {
 struct SMPVectorTests {
     @Test("every opcode decodes with its fields", arguments: SMPVector.all)
     func vector(_ v: SMPVector) {
-        let s = PDUFeeder().smp(v.hex)
+        let s = Dissect.feeder().smp(v.hex)
         #expect(!s.isMalformed, "\(v.name): \(s.expertMessages)")
         #expect(!s.has("data.data"))
         #expect(s.uints("btsmp.opcode") == [UInt64(Hex.bytes(v.hex)[0])])
@@ -149,7 +149,7 @@ struct SMPVectorTests {
 
     @Test("keys are shown as the bytes sent")
     func keyBytes() {
-        let s = PDUFeeder().smp("06 " + SMPVector.key16)
+        let s = Dissect.feeder().smp("06 " + SMPVector.key16)
         #expect(s.bytes("btsmp.long_term_key") == [Hex.bytes(SMPVector.key16)])
     }
 
@@ -157,11 +157,17 @@ struct SMPVectorTests {
     func prefixes(_ v: SMPVector) {
         let bytes = Hex.bytes(v.hex)
         for n in 0..<bytes.count {
-            let s = PDUFeeder().channel(Array(bytes.prefix(n)), .hostToController, connection: 0x40, cid: 6, psm: nil)
+            let s = Dissect.feeder().channel(
+                Array(bytes.prefix(n)),
+                .hostToController,
+                connection: 0x40,
+                cid: 6,
+                psm: nil
+            )
             #expect(s.has("btsmp"))
             #expect(s.isMalformed, "\(v.name) cut to \(n) bytes")
         }
-        let long = PDUFeeder().channel(bytes + [0], .hostToController, connection: 0x40, cid: 6, psm: nil)
+        let long = Dissect.feeder().channel(bytes + [0], .hostToController, connection: 0x40, cid: 6, psm: nil)
         #expect(long.isMalformed)
     }
 
@@ -177,7 +183,7 @@ struct SMPVectorTests {
         ] as [(UInt8, String)]
     )
     func reasons(_ code: UInt8, _ name: String) {
-        let s = PDUFeeder().smp(String(format: "05 %02x", code), .controllerToHost)
+        let s = Dissect.feeder().smp(String(format: "05 %02x", code), .controllerToHost)
         #expect(s.info == "Rcvd Pairing Failed: \(name)")
     }
 
@@ -198,25 +204,25 @@ struct SMPVectorTests {
         }
         #expect(registry.binding(StandardTables.l2capCID, DissectorKey(6)) != nil)
         #expect(registry.binding(StandardTables.l2capCID, DissectorKey(7)) != nil)
-        let unknown = PDUFeeder().smp("0f 01")
+        let unknown = Dissect.feeder().smp("0f 01")
         #expect(unknown.has("data.data"))
         #expect(unknown.info == "Sent Unknown Opcode 0x0f")
     }
 
     @Test("out-of-range values get warnings")
     func warnings() {
-        let s = PDUFeeder().smp("01 05 02 01 06 00 00")
+        let s = Dissect.feeder().smp("01 05 02 01 06 00 00")
         #expect(s.expertMessages.count == 3)
-        #expect(PDUFeeder().smp("09 02 02 00 de c0 de c0").expertMessages.count == 1)
+        #expect(Dissect.feeder().smp("09 02 02 00 de c0 de c0").expertMessages.count == 1)
     }
 
     @Test("the Secure Connections debug key is flagged")
     func debugKey() {
         let x = Hex.bytes("20b003d2f297be2c5e2c83a7e9f9a5b9eff49111acf4fddbcc0301480e359de6").reversed()
         let y = Hex.bytes("dc809c49652aeb6d63329abf5a52155c766345c28fed3024741c8ed01589d28b").reversed()
-        let s = PDUFeeder().channel([0x0C] + x + y, .hostToController, connection: 0x40, cid: 6, psm: nil)
+        let s = Dissect.feeder().channel([0x0C] + x + y, .hostToController, connection: 0x40, cid: 6, psm: nil)
         #expect(s.expertMessages.contains { $0.contains("debug public key") })
-        #expect(PDUFeeder().smp("0c " + String(repeating: SMPVector.key16 + " ", count: 4)).expertMessages.isEmpty)
+        #expect(Dissect.feeder().smp("0c " + String(repeating: SMPVector.key16 + " ", count: 4)).expertMessages.isEmpty)
     }
 }
 
@@ -242,7 +248,7 @@ struct SMPPairingMethodTests {
 
     @Test("IO capabilities with MITM select the model", arguments: table)
     func method(_ io: UInt8, _ responderIO: UInt8, _ sc: Bool, _ name: String) throws {
-        let h = PDUFeeder()
+        let h = Dissect.feeder()
         let auth: UInt8 = sc ? 0x0D : 0x05
         let request = h.smp(String(format: "01 %02x 00 %02x 10 07 07", io, auth))
         let response = h.smp(String(format: "02 %02x 00 %02x 10 07 07", responderIO, auth), .controllerToHost)
@@ -258,7 +264,7 @@ struct SMPPairingMethodTests {
 
     @Test("without MITM it is Just Works; OOB data selects Out of Band")
     func mitmAndOOB() throws {
-        let h = PDUFeeder()
+        let h = Dissect.feeder()
         h.smp("01 04 00 09 10 07 07")
         let jw = h.smp("02 04 00 09 0c 07 07", .controllerToHost)
         #expect(jw.uints("smp.pairing_method") == [0])
@@ -274,7 +280,7 @@ struct SMPPairingMethodTests {
 
     @Test("a response without its request, or on another connection, selects nothing")
     func unmatched() {
-        let h = PDUFeeder()
+        let h = Dissect.feeder()
         #expect(!h.smp("02 03 00 01 10 07 07", .controllerToHost).has("smp.pairing_method"))
         h.smp("01 03 00 01 10 07 07", connection: 0x41)
         #expect(!h.smp("02 03 00 01 10 07 07", .controllerToHost).has("smp.pairing_method"))
@@ -284,7 +290,7 @@ struct SMPPairingMethodTests {
 
     @Test("over BR/EDR (channel 7) only the key size is derived")
     func bredr() {
-        let h = PDUFeeder()
+        let h = Dissect.feeder()
         h.smp("01 00 00 00 10 07 07", cid: 7)
         let s = h.smp("02 00 00 00 10 07 07", .controllerToHost, cid: 7)
         #expect(s.uints("smp.encryption_key_size") == [16])
@@ -301,7 +307,7 @@ struct SMPRobustnessTests {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return state >> 33
         }
-        let h = PDUFeeder()
+        let h = Dissect.feeder()
         for _ in 0..<3000 {
             let count = Int(next() % 80)
             var bytes = (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) }

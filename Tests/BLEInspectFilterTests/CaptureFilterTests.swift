@@ -1,7 +1,9 @@
 import BLECapture
-import BLEInspect
 import BLEInspectCore
 import BLEInspectFilter
+import BLEInspectPipeline
+import BLEInspectRender
+import BLEInspectSession
 import BLEInspectTestSupport
 import Testing
 

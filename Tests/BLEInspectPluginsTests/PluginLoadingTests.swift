@@ -1,5 +1,5 @@
-import BLEInspect
 import BLEInspectCore
+import BLEInspectSession
 import BLEInspectTestSupport
 import Foundation
 import Testing
@@ -106,7 +106,7 @@ import Testing
                 fields: [{name: value, type: uint16}]
             """
         let plugin = try PluginCompiler.compile(text, file: "applex.yaml").get()
-        let registry = try StandardModules.registry(plugins: PluginCatalog(plugins: [plugin]))
+        let registry = try Toolkit().registry(plugins: PluginCatalog(plugins: [plugin]))
         let override = try #require(registry.overrides.first)
         #expect(override.table == StandardTables.companyID && override.key == DissectorKey(0x004C))
         #expect(override.plugin == "applex" && override.builtIn == "advertising")

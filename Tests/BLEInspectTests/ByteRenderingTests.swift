@@ -1,5 +1,9 @@
-import BLEInspect
+import BLECaptureIO
 import BLEInspectCore
+import BLEInspectPipeline
+import BLEInspectRender
+import BLEInspectSession
+import BLEInspectViews
 import Testing
 
 #if canImport(Glibc)

@@ -4,7 +4,12 @@ import BLEInspectTestSupport
 import Foundation
 import Testing
 
-@testable import BLEInspect
+@testable import BLEAdvBudgetCapture
+@testable import BLECaptureIO
+@testable import BLEInspectPipeline
+@testable import BLEInspectRender
+@testable import BLEInspectSession
+@testable import BLEInspectViews
 
 /// `CapturedAdverts.read`: the adverts the project's recordings received, checked byte for byte
 /// against captures/README.md, and host commands built here (padding, fragments, malformed
@@ -17,12 +22,21 @@ struct CapturedAdvertsTests {
         var lines: [String] = []
     }
 
+    /// The session of the built-in modules.
+    static let session: Session = {
+        do {
+            return try Toolkit().session()
+        } catch {
+            fatalError("the registry does not build: \(error)")
+        }
+    }()
+
     static func read(
         _ path: String,
         limits: CapturedAdverts.Limits = .init()
-    ) -> (adverts: [RawAdvert], status: BLEInspect.ExitStatus, errors: [String]) {
+    ) -> (adverts: [RawAdvert], status: BLEInspectSession.ExitStatus, errors: [String]) {
         let messages = Messages()
-        let scan = CaptureScan(paths: [path]) { messages.lines.append($0) }
+        let scan = CaptureScan(session: session, paths: [path]) { messages.lines.append($0) }
         let result = CapturedAdverts.read(scan, limits: limits)
         return (result.adverts, result.status, messages.lines)
     }

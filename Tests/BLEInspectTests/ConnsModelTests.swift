@@ -1,7 +1,11 @@
 import BLEInspectCore
 import Testing
 
-@testable import BLEInspect
+@testable import BLECaptureIO
+@testable import BLEInspectPipeline
+@testable import BLEInspectRender
+@testable import BLEInspectSession
+@testable import BLEInspectViews
 
 /// The pieces of `conns` that the recordings cannot reach: every cell of the pairing table,
 /// the sampled median, the credit intervals and the bounded advert table.

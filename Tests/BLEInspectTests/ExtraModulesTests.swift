@@ -1,5 +1,11 @@
-import BLEInspect
+import BLECaptureIO
 import BLEInspectCore
+import BLEInspectPipeline
+import BLEInspectRender
+import BLEInspectSession
+import BLEInspectTestSupport
+import BLEInspectViews
+import Foundation
 import Testing
 
 @testable import BLEInspectCLI
@@ -26,7 +32,7 @@ enum EmptyModule: DissectorModule {
     static func register(_ registry: inout RegistryBuilder) {}
 }
 
-/// Extra modules (`StandardModules.register`, `BLEInspectTool.main(modules:)`).
+/// Extra modules (`Toolkit(adding:)`, `BLEInspectTool.main(modules:)`).
 @Suite("extra dissector modules")
 struct ExtraModulesTests {
     @Test("a module that clashes with the built-in ones is reported by name, every problem on its line")
@@ -39,18 +45,32 @@ struct ExtraModulesTests {
         #expect(lines.contains("  duplicate key 0x4 in table btl2cap.cid: bound by att and by clashing"))
     }
 
-    @Test("registered modules join StandardModules.all once; built-in ones are not added again")
+    @Test("added modules join the toolkit once; built-in ones are not added again")
     func register() throws {
         let builtIn = StandardModules.builtIn.map { ObjectIdentifier($0) }
-        StandardModules.register([EmptyModule.self, EmptyModule.self] + StandardModules.builtIn.prefix(1))
-        StandardModules.register([EmptyModule.self])
-        let extras = StandardModules.extras.map { ObjectIdentifier($0) }
-        #expect(extras.filter { $0 == ObjectIdentifier(EmptyModule.self) }.count == 1)
-        #expect(!extras.contains { builtIn.contains($0) })
-        #expect(StandardModules.all.map { ObjectIdentifier($0) } == builtIn + extras)
+        let added: [any DissectorModule.Type] =
+            [EmptyModule.self, EmptyModule.self] + StandardModules.builtIn.prefix(1) + [EmptyModule.self]
+        let all = Toolkit.modules(adding: added).map { ObjectIdentifier($0) }
+        let extras = Array(all.dropFirst(builtIn.count))
+        #expect(extras == [ObjectIdentifier(EmptyModule.self)])
+        #expect(Array(all.prefix(builtIn.count)) == builtIn)
+        let toolkit = Toolkit(adding: added)
+        #expect(toolkit.addedModules == [EmptyModule.name])
         #expect(
-            try StandardModules.registry().fields.count
-                == RegistryBuilder.build(modules: StandardModules.builtIn).fields.count
+            try toolkit.registry().fields.count == RegistryBuilder.build(modules: StandardModules.builtIn).fields.count
         )
+        // Another toolkit in the same process is not changed by this one: nothing is process-wide.
+        #expect(Toolkit().addedModules.isEmpty)
+    }
+
+    @Test("the built-in modules are Package.swift's dissectors, each BLEDissector<Name> with its <Name>Module")
+    func listsAgree() throws {
+        let manifest = try String(
+            contentsOf: TestPaths.repositoryRoot.appendingPathComponent("Package.swift"),
+            encoding: .utf8
+        )
+        let line = try #require(manifest.split(separator: "\n").first { $0.hasPrefix("let dissectors = [") })
+        let names = line.split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        #expect(StandardModules.builtIn.map { String(describing: $0) } == names.map { $0 + "Module" })
     }
 }

@@ -1,6 +1,10 @@
-import BLEInspect
+import BLECaptureIO
 import BLEInspectCore
+import BLEInspectPipeline
+import BLEInspectRender
+import BLEInspectSession
 import BLEInspectTestSupport
+import BLEInspectViews
 import Foundation
 import Testing
 

@@ -1,7 +1,11 @@
-import BLEInspect
+import BLECaptureIO
 import BLEInspectCore
 import BLEInspectFuzz
+import BLEInspectPipeline
+import BLEInspectRender
+import BLEInspectSession
 import BLEInspectTestSupport
+import BLEInspectViews
 import Foundation
 import Testing
 

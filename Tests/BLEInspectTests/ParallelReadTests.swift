@@ -1,7 +1,11 @@
 import BLECapture
-import BLEInspect
+import BLECaptureIO
 import BLEInspectCore
+import BLEInspectPipeline
+import BLEInspectRender
+import BLEInspectSession
 import BLEInspectTestSupport
+import BLEInspectViews
 import Foundation
 import Testing
 
@@ -177,7 +181,7 @@ struct StatelessFrameTests {
 
     @Test("a stateful decoder bound beneath the advertising data makes the reports stateful")
     func statefulPluginBeneath() throws {
-        let registry = try RegistryBuilder.build(modules: StandardModules.all + [StatefulADModule.self])
+        let registry = try RegistryBuilder.build(modules: StandardModules.builtIn + [StatefulADModule.self])
         #expect(registry.binding(StandardTables.adType, DissectorKey(0xFE))?.keepsNoState == false)
         #expect(registry.binding(StandardTables.advertisingData, DissectorKey(0))?.keepsNoState == false)
         #expect(registry.binding(StandardTables.leMetaSubevent, DissectorKey(0x02))?.keepsNoState == false)

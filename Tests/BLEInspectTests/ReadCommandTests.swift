@@ -1,7 +1,11 @@
 import BLECapture
-import BLEInspect
+import BLECaptureIO
 import BLEInspectCore
+import BLEInspectPipeline
+import BLEInspectRender
+import BLEInspectSession
 import BLEInspectTestSupport
+import BLEInspectViews
 import Foundation
 import Testing
 

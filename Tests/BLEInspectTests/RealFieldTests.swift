@@ -4,8 +4,12 @@ import BLEInspectTestSupport
 import Foundation
 import Testing
 
-@testable import BLEInspect
+@testable import BLECaptureIO
 @testable import BLEInspectCLI
+@testable import BLEInspectPipeline
+@testable import BLEInspectRender
+@testable import BLEInspectSession
+@testable import BLEInspectViews
 
 #if canImport(Glibc)
     import Glibc

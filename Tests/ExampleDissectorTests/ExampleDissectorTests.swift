@@ -1,6 +1,6 @@
-import BLEInspect
+import BLECaptureTestSupport
+import BLEDissectorTestSupport
 import BLEInspectCore
-import BLEInspectTestSupport
 import ExampleDissector
 import Foundation
 import Testing
@@ -13,7 +13,7 @@ import Testing
 struct ExampleDissectorTests {
     static let registry: DissectorRegistry = {
         do {
-            return try RegistryBuilder.build(modules: StandardModules.all + [ThermoProbeModule.self])
+            return try RegistryBuilder.build(modules: Dissect.modules + [ThermoProbeModule.self])
         } catch {
             fatalError("the registry with the example module does not build: \(error)")
         }

@@ -1,6 +1,5 @@
-import BLECapture
-import BLEInspect
-import BLEInspectCore
+public import BLEInspectCore
+import BLEInspectSession
 
 /// The fields of `TestRealModule`: a real field and integer fields with units, as a user's
 /// plugin declares them (`temperature: int16, scale 0.01, unit °C`).
@@ -72,7 +71,7 @@ public enum TestRealModule: DissectorModule {
     /// The standard modules and this one.
     public static let registry: DissectorRegistry = {
         do {
-            return try RegistryBuilder.build(modules: StandardModules.all + [TestRealModule.self])
+            return try RegistryBuilder.build(modules: StandardModules.builtIn + [TestRealModule.self])
         } catch {
             fatalError("the test registry does not build: \(error)")
         }

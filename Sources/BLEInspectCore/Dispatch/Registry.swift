@@ -173,6 +173,8 @@ public struct RegistryBuilder: Sendable {
     private var opcodeTables: [TableID: OpcodeFacts] = [:]
     /// The UUIDs a plugin named (a plugin's name replaces a module's).
     private var pluginNamed: Set<BluetoothUUID> = []
+    /// The run's settings, which the registry carries for the dissectors.
+    private var configuration = RegistryConfiguration()
     /// The module registering now; set by `build(modules:)`.
     public var currentModule = "core"
     /// Whether the module registering now is a plugin; set by `build(modules:plugins:)`.
@@ -324,9 +326,13 @@ public struct RegistryBuilder: Sendable {
         return builder
     }
 
-    /// Registers `plugins` in a copy of this builder and freezes it.
-    public func build(plugins: [any DissectorPlugin] = []) throws(RegistryError) -> DissectorRegistry {
+    /// Registers `plugins` in a copy of this builder and freezes it with `configuration`.
+    public func build(
+        plugins: [any DissectorPlugin] = [],
+        configuration: RegistryConfiguration = RegistryConfiguration()
+    ) throws(RegistryError) -> DissectorRegistry {
         var builder = self
+        builder.configuration = configuration
         builder.registeringPlugin = true
         for plugin in plugins {
             builder.currentModule = plugin.name
@@ -461,6 +467,7 @@ public struct RegistryBuilder: Sendable {
             fieldOwners: fieldOwners,
             uuidNames: uuidNames,
             opcodeTables: opcodeTables,
+            configuration: configuration,
             overrides: overrides.sorted { ($0.table.name, $0.key.low) < ($1.table.name, $1.key.low) }
         )
     }
@@ -500,6 +507,8 @@ public final class DissectorRegistry: Sendable {
     public let fieldOwners: [String]
     /// Names given to UUIDs by modules and plugins (`RegistryBuilder.name(_:_:)`).
     public let uuidNames: [BluetoothUUID: String]
+    /// The run's settings (`RegistryConfiguration`), for the dissectors to read.
+    public let configuration: RegistryConfiguration
     /// The built-in bindings plugins replaced.
     public let overrides: [BindingOverride]
     /// Opcode facts by table (`opcodeFacts(_:)`).
@@ -515,10 +524,12 @@ public final class DissectorRegistry: Sendable {
         fieldOwners: [String],
         uuidNames: [BluetoothUUID: String],
         opcodeTables: [TableID: OpcodeFacts] = [:],
+        configuration: RegistryConfiguration,
         overrides: [BindingOverride]
     ) {
         self.opcodeTables = opcodeTables
         self.uuidNames = uuidNames
+        self.configuration = configuration
         self.overrides = overrides
         self.postDissectors = postDissectors
         self.isDerived = derived

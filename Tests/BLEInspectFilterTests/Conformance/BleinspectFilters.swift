@@ -1,5 +1,7 @@
 import BLECapture
-import BLEInspect
+import BLEInspectPipeline
+import BLEInspectRender
+import BLEInspectSession
 import BLEInspectTestSupport
 import Foundation
 
@@ -29,6 +31,7 @@ enum BleinspectFilters {
         options.progress = false
         let errors = ErrorLines()
         let status = ReadRunner(
+            session: try Toolkit().session(),
             options: options,
             output: OutputSink(fd: fd, ownsDescriptor: true),
             errorOutput: { errors.append($0) }

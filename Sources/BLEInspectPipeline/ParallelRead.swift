@@ -1,0 +1,440 @@
+import BLECapture
+import BLECaptureIO
+import BLEInspectCore
+import BLEInspectFilter
+import BLEInspectRender
+import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// How many threads `read` uses.
+enum ReadThreads {
+    /// Inputs smaller than this are read on one thread: the workers' start-up would cost more
+    /// than they save, and a stream (a pipe, a FIFO) must show each frame as it comes.
+    static let minimumInputSize: Int64 = 4 << 20
+
+    /// The workers beside the reading thread, when nothing is asked for: one per other core,
+    /// at most three (past that, the reading thread's own work is the limit).
+    static func automaticWorkers() -> Int {
+        let cores = sysconf(Int32(_SC_NPROCESSORS_ONLN))
+        return max(0, min(3, cores - 1))
+    }
+}
+
+/// One thread's output in a batch: a `TextBuffer` (plain memory, so handing it over moves no
+/// reference count), padded to a cache line so that two threads' runs never share one.
+struct OutputRun: ~Copyable {
+    var text = TextBuffer(capacity: 64 << 10)
+    /// Set by a worker that found its batch not yet ready (kept here to share the padding).
+    var waited = false
+    private var padding: (Int, Int, Int, Int) = (0, 0, 0, 0)
+}
+
+/// One frame of a batch: what the reading thread knows of it, where its bytes are, and (written
+/// by the thread that owns it) whether it matched and where its output ends.
+struct BatchFrame {
+    var number = 0
+    var timestamp = Timestamp.zero
+    /// The frame's times, from the reading thread's timeline.
+    var times = FrameTimes(Timestamp.zero)
+    var direction = Direction.unknown
+    var controllerIndex: UInt16? = nil
+    var kind = FrameKind.unknown(0)
+    var originalLength = 0
+    var sourceOffset: Int64 = 0
+    /// The frame's bytes in the batch's `bytes` run, when `stored`.
+    var offset = 0
+    var length = 0
+    var stored = false
+    /// The frame's finished tree in the batch's `trees` run (`ProtocolTree.writeFlat`), when the
+    /// reading thread decoded it and hands over only its rendering; 0 bytes: none.
+    var treeOffset = 0
+    var treeLength = 0
+    /// A worker's index, or the worker count for the reading thread.
+    var owner = 0
+    var matched = false
+    /// The end of the frame's output in its owner's run.
+    var outputEnd = 0
+
+    init() {}
+
+    init(_ frame: borrowing CapturedFrame, times: FrameTimes) {
+        number = frame.number
+        timestamp = frame.timestamp
+        self.times = times
+        direction = frame.direction
+        controllerIndex = frame.controllerIndex
+        kind = frame.kind
+        originalLength = frame.originalLength
+        sourceOffset = frame.sourceOffset
+    }
+
+    /// Fills `frame` (a thread's reused frame) with this one, its bytes from `run`.
+    func load(into frame: inout CapturedFrame, from run: UnsafeBufferPointer<UInt8>) {
+        frame.number = number
+        frame.timestamp = timestamp
+        frame.direction = direction
+        frame.controllerIndex = controllerIndex
+        frame.kind = kind
+        frame.originalLength = originalLength
+        frame.sourceOffset = sourceOffset
+        if frame.bytes.capacity > FrameBatch.keptFrameBytes && length <= FrameBatch.keptFrameBytes {
+            frame.bytes = []
+        }
+        frame.bytes.removeAll(keepingCapacity: true)
+        frame.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: run[offset..<(offset + length)]))
+    }
+}
+
+/// One batch of frames on its way through the parallel reader. The reading thread fills it and
+/// hands it to the workers; each worker writes only its own frames' results and its own output
+/// run; the reading thread reads them back once every worker has signalled `done`. The
+/// semaphores order these accesses, so the batch needs no lock. Everything in it is plain
+/// memory, so that handing it over moves no reference counts.
+final class FrameBatch: @unchecked Sendable {
+    /// Frames per batch: enough to make handing over rare. Batches of finished trees are smaller,
+    /// since each frame carries its tree and makes more output (the ring's memory stays small).
+    static let frameCapacity = 256
+    static let treeCapacity = 64
+    let capacity: Int
+    /// Buffers past these sizes, made large by an unusual frame, are not kept.
+    static let keptFrameBytes = 16 << 10
+    static let keptRunBytes = 1 << 20
+
+    var count = 0
+    /// Set on the batch after the last one: the workers stop there.
+    var end = false
+    let frames: UnsafeMutablePointer<BatchFrame>
+    /// The bytes of the frames that a worker dissects or renders (or that `-w` writes).
+    var bytes = TextBuffer(capacity: 64 << 10)
+    /// The finished trees of the frames that a worker only renders.
+    var trees = TextBuffer(capacity: 64 << 10)
+    /// One output run per thread: the workers', then the reading thread's.
+    let outputs: UnsafeMutablePointer<OutputRun>
+    let threads: Int
+    let done = DispatchSemaphore(value: 0)
+
+    init(threads: Int, capacity: Int) {
+        self.threads = threads
+        self.capacity = capacity
+        frames = .allocate(capacity: capacity)
+        frames.initialize(repeating: BatchFrame(), count: capacity)
+        let raw = UnsafeMutableRawPointer.allocate(
+            byteCount: MemoryLayout<OutputRun>.stride * threads,
+            alignment: 64
+        )
+        outputs = raw.bindMemory(to: OutputRun.self, capacity: threads)
+        for t in 0..<threads { (outputs + t).initialize(to: OutputRun()) }
+    }
+
+    deinit {
+        frames.deinitialize(count: capacity)
+        frames.deallocate()
+        outputs.deinitialize(count: threads)
+        UnsafeMutableRawPointer(outputs).deallocate()
+    }
+
+    /// Keeps the bytes of `frame` for another thread.
+    func storeBytes(_ frame: borrowing CapturedFrame, at i: Int) {
+        frames[i].offset = bytes.count
+        frames[i].length = frame.bytes.count
+        frames[i].stored = true
+        frame.bytes.withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Keeps `tree`, finished, for the worker that renders it.
+    func storeTree(_ tree: borrowing ProtocolTree, at i: Int) {
+        let start = trees.count
+        tree.writeFlat { trees.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
+        frames[i].treeOffset = start
+        frames[i].treeLength = trees.count - start
+    }
+
+    /// The tree `storeTree` kept for frame `i`.
+    func tree(at i: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(
+            rebasing: UnsafeRawBufferPointer(trees.bytes)[
+                frames[i].treeOffset..<(frames[i].treeOffset + frames[i].treeLength)
+            ]
+        )
+    }
+}
+
+/// Filters and renders frames into one output run of a batch: each worker has one, and so has
+/// the reading thread (the last run).
+struct FrameFinisher {
+    let output: Int
+    let renderer: FrameRenderer
+    let filter: DisplayFilter?
+    let printLines: Bool
+
+    /// Whether the filter, if any, matches the frame.
+    func matches(_ frame: borrowing CapturedFrame, _ tree: borrowing ProtocolTree) -> Bool {
+        guard let filter else { return true }
+        return filter.matches(tree, frameBytes: frame.bytes)
+    }
+
+    /// Filters the frame, unless `known` gives the verdict already, and renders it if it matched;
+    /// returns whether it matched.
+    @discardableResult
+    func finish(
+        _ batch: FrameBatch,
+        _ i: Int,
+        _ frame: borrowing CapturedFrame,
+        _ tree: borrowing ProtocolTree,
+        matched known: Bool? = nil
+    ) -> Bool {
+        let matched = known ?? matches(frame, tree)
+        let out = batch.outputs + output
+        if matched && printLines {
+            let times = batch.frames[i].times
+            renderer.render(frame, tree, first: times.first, previous: times.previous) {
+                out.pointee.text.append(contentsOf: $0)
+            }
+        }
+        batch.frames[i].matched = matched
+        batch.frames[i].outputEnd = out.pointee.text.count
+        return matched
+    }
+}
+
+/// A worker thread: it dissects the stateless frames it owns (advertising reports, say) with an
+/// engine of its own, then filters and renders them; or, for a frame whose tree the reading
+/// thread handed over, it rebuilds the tree and filters and renders it.
+final class ReadWorker: @unchecked Sendable {
+    let index: Int
+    var engine: DissectionEngine
+    let finisher: FrameFinisher
+    let wantsInfo: Bool
+    let ready = DispatchSemaphore(value: 0)
+    /// The worker's frame, refilled for every frame it dissects.
+    private var frame = CapturedFrame.blank()
+    /// The worker's copy of a tree handed over.
+    private var tree = ProtocolTree()
+
+    init(index: Int, engine: DissectionEngine, finisher: FrameFinisher) {
+        self.index = index
+        self.engine = engine
+        self.finisher = finisher
+        self.wantsInfo = finisher.printLines && finisher.renderer.wantsInfo
+    }
+
+    func run(_ ring: [FrameBatch]) {
+        var next = 0
+        while true {
+            let batch = ring[next]
+            next = (next + 1) % ring.count
+            let waited = ready.wait(timeout: .now()) == .timedOut
+            if waited { ready.wait() }
+            if batch.end {
+                batch.done.signal()
+                return
+            }
+            let out = batch.outputs + index
+            out.pointee.waited = waited
+            out.pointee.text.removeAll(keepingAtMost: FrameBatch.keptRunBytes)
+            for i in 0..<batch.count where batch.frames[i].owner == index {
+                batch.frames[i].load(into: &frame, from: batch.bytes.bytes)
+                if batch.frames[i].treeLength > 0 {
+                    // The reading thread filtered it: it hands over only frames that matched.
+                    tree.load(flat: batch.tree(at: i))
+                    finisher.finish(batch, i, frame, tree, matched: true)
+                } else {
+                    engine.dissect(frame, times: batch.frames[i].times, wantsInfo: wantsInfo) { tree in
+                        finisher.finish(batch, i, frame.withDirection(of: tree), tree)
+                    }
+                }
+            }
+            batch.done.signal()
+        }
+    }
+}
+
+/// The result of reading one input in parallel.
+struct ParallelReadResult {
+    var read = 0
+    var matched = 0
+    var error: CaptureError?
+}
+
+/// Reads one input with worker threads, when decoding does not need every frame in order.
+///
+/// The reading thread reads the frames and dissects, in order, every frame whose decoding reads
+/// or changes capture state (connections, reassembly, ATT requests); it filters and renders them
+/// at once. It hands the stateless frames (advertising reports and the like; see
+/// `Binding.keepsNoState`) to the workers, in batches. Each worker dissects, filters and renders
+/// its frames with its own engine, filter and renderer, into its own output run. The reading
+/// thread then writes each batch's output in frame order. The output is the same, byte for
+/// byte, as reading on one thread.
+///
+/// Frames cross threads as plain bytes, and output comes back as plain bytes. Handing over
+/// decoded trees as they are (arrays and strings) was tried: the cache lines of their arrays,
+/// and of the reference counts on them, moving between cores cost more than rendering them.
+/// Trees therefore cross as bytes too (`renderOnly`), and the worker rebuilds them in storage of
+/// its own.
+///
+/// When the workers fall behind, the reading thread keeps a share of the stateless frames for
+/// itself; when a worker waits for it, it gives the share back.
+///
+/// With post-dissectors (`device.*`, for the tree and JSON), every frame reads the state the
+/// frames before it left, so none is stateless. Then, with `renderOnly`, the reading thread
+/// decodes and filters every frame and hands over the finished trees of those that matched
+/// instead, as plain bytes (`ProtocolTree.writeFlat`): the workers render them. The share works
+/// the same way. The reading thread filters so that each frame's `frame.time_delta_displayed`
+/// is measured from the last frame that matched before it, as on one thread; without
+/// `renderOnly`, workers filter, and the caller reads on one thread when that delta is needed.
+///
+/// The reading thread's engine keeps the timeline (`DissectionEngine.timeline`): every frame's
+/// times are taken from it in order and travel with the frame.
+struct ParallelReader {
+    let workers: [ReadWorker]
+    let main: FrameFinisher
+    let wantsInfo: Bool
+    /// Hands over finished trees rather than stateless frames.
+    let renderOnly: Bool
+    let out: OutputSink
+    let capture: CaptureOutput?
+
+    /// Reads up to `limit` frames of `reader` with `engine` (configured like the workers').
+    func run(
+        _ reader: some FrameReader,
+        engine: inout DissectionEngine,
+        limit: Int,
+        progress: inout ProgressLine,
+        readBefore: Int
+    ) -> ParallelReadResult {
+        let k = workers.count
+        let perBatch = renderOnly ? FrameBatch.treeCapacity : FrameBatch.frameCapacity
+        let ring = (0..<(2 * k + 2)).map { _ in FrameBatch(threads: k + 1, capacity: perBatch) }
+        for worker in workers {
+            DispatchQueue(label: "bleinspect.read.worker.\(worker.index)").async { worker.run(ring) }
+        }
+        var result = ParallelReadResult()
+        var next = 0
+        var oldest = 0
+        var inFlight = 0
+        // The sixteenths of stateless frames the reading thread keeps.
+        var share = 0
+        var credit = 0
+        var owner = 0
+        var written = CapturedFrame.blank()
+
+        func merge(_ batch: FrameBatch) {
+            let late = batch.done.wait(timeout: .now()) == .timedOut
+            if late { batch.done.wait() }
+            for _ in 1..<max(1, k) { batch.done.wait() }
+            // Balance: the workers were late, so the reading thread keeps more; a worker waited
+            // for this batch, so it keeps less.
+            if late {
+                share = min(16, share + 1)
+            } else if (0..<k).contains(where: { batch.outputs[$0].waited }) {
+                share = max(0, share - 1)
+            }
+            var cursor = [Int](repeating: 0, count: k + 1)
+            for i in 0..<batch.count {
+                let f = batch.frames[i]
+                if f.outputEnd > cursor[f.owner] {
+                    let run = batch.outputs[f.owner].text.bytes
+                    out.append(bytes: UnsafeBufferPointer(rebasing: run[cursor[f.owner]..<f.outputEnd]))
+                    cursor[f.owner] = f.outputEnd
+                }
+                guard f.matched else { continue }
+                result.matched += 1
+                if let capture, result.error == nil {
+                    f.load(into: &written, from: batch.bytes.bytes)
+                    do throws(CaptureError) {
+                        try capture.write(written)
+                    } catch {
+                        result.error = error
+                    }
+                }
+            }
+            out.flushIfFull()
+        }
+
+        while result.error == nil, result.read < limit {
+            let batch = ring[next]
+            if inFlight == ring.count {
+                merge(ring[oldest])
+                oldest = (oldest + 1) % ring.count
+                inFlight -= 1
+                if result.error != nil { break }
+            }
+            batch.count = 0
+            batch.bytes.removeAll(keepingAtMost: FrameBatch.keptRunBytes)
+            batch.trees.removeAll(keepingAtMost: FrameBatch.keptRunBytes)
+            let mainRun = batch.outputs + k
+            mainRun.pointee.text.removeAll(keepingAtMost: FrameBatch.keptRunBytes)
+            while batch.count < batch.capacity, result.read < limit {
+                let frame: CapturedFrame
+                do throws(CaptureError) {
+                    guard let f = try reader.next() else { break }
+                    frame = f
+                } catch {
+                    result.error = error
+                    break
+                }
+                result.read += 1
+                progress.update(frames: readBefore + result.read, bytes: reader.bytesRead)
+                let times = engine.timeline.next(frame.timestamp)
+                let i = batch.count
+                batch.count += 1
+                batch.frames[i] = BatchFrame(frame, times: times)
+                var mine = true
+                if renderOnly || engine.decodesWithoutState(frame) {
+                    credit += share
+                    mine = credit >= 16
+                    if mine { credit -= 16 }
+                }
+                if renderOnly {
+                    var handOver = false
+                    var matched = true
+                    engine.dissect(frame, times: times, wantsInfo: wantsInfo) { tree in
+                        matched = main.matches(frame, tree)
+                        handOver = matched && !mine
+                        if handOver {
+                            batch.storeTree(tree, at: i)
+                        } else {
+                            main.finish(batch, i, frame.withDirection(of: tree), tree, matched: matched)
+                        }
+                    }
+                    if !matched { engine.timeline.lastNotDisplayed() }
+                    if handOver {
+                        batch.frames[i].owner = owner
+                        owner = (owner + 1) % k
+                        batch.storeBytes(frame, at: i)
+                    } else {
+                        batch.frames[i].owner = k
+                        if capture != nil { batch.storeBytes(frame, at: i) }
+                    }
+                } else if mine {
+                    batch.frames[i].owner = k
+                    let matched = engine.dissect(frame, times: times, wantsInfo: wantsInfo) { tree in
+                        main.finish(batch, i, frame.withDirection(of: tree), tree)
+                    }
+                    if !matched { engine.timeline.lastNotDisplayed() }
+                    if capture != nil { batch.storeBytes(frame, at: i) }
+                } else {
+                    batch.frames[i].owner = owner
+                    owner = (owner + 1) % k
+                    batch.storeBytes(frame, at: i)
+                }
+            }
+            if batch.count == 0 { break }
+            for worker in workers { worker.ready.signal() }
+            inFlight += 1
+            next = (next + 1) % ring.count
+        }
+        while inFlight > 0 {
+            merge(ring[oldest])
+            oldest = (oldest + 1) % ring.count
+            inFlight -= 1
+        }
+        ring[next].end = true
+        for worker in workers { worker.ready.signal() }
+        for _ in 0..<k { ring[next].done.wait() }
+        return result
+    }
+}
