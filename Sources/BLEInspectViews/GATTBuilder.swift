@@ -11,6 +11,8 @@ public struct GATTBuilder {
     private let connections: ConnectionCompleteFields
     private let devices: DeviceNodeFields
     private let formatter: FieldFormatter
+    /// The ATT opcodes' facts, declared by the ATT module: which side sends each PDU.
+    private let attOpcodes: OpcodeFacts?
 
     /// The fields the builder reads; each case's raw value is the field's name.
     enum Field: String, CaseIterable {
@@ -32,6 +34,7 @@ public struct GATTBuilder {
         connections = ConnectionCompleteFields(registry)
         devices = DeviceNodeFields(registry)
         formatter = FieldFormatter(registry: registry)
+        attOpcodes = registry.opcodeFacts(StandardTables.attOpcode)
     }
 
     /// Field names the registry lacks (empty unless a dissector was renamed).
@@ -66,12 +69,10 @@ public struct GATTBuilder {
 
     // MARK: Whose database
 
-    /// ATT PDUs the server sends: responses, notifications and indications.
-    static func sentByServer(_ opcode: UInt8) -> Bool {
-        switch opcode {
-        case 0x01, 0x03, 0x05, 0x07, 0x09, 0x0B, 0x0D, 0x0F, 0x11, 0x13, 0x17, 0x19, 0x1B, 0x1D, 0x21, 0x23: true
-        default: false
-        }
+    /// Whether the ATT table's row for `opcode` says the server sends it (responses,
+    /// notifications and indications). An opcode without a row counts as the client's.
+    private func sentByServer(_ opcode: UInt8) -> Bool {
+        attOpcodes?[UInt16(opcode)]?.sender == .server
     }
 
     private func device(for frame: CapturedFrame, opcode: UInt8, _ walk: TreeWalk) -> GATTDevice? {
@@ -79,7 +80,7 @@ public struct GATTBuilder {
         // frames go from the capturing host to its controller; in a sniffer's capture, from the
         // central, which stands in for the local side, and the peripheral is the peer.
         let fromHost = frame.direction == .hostToController
-        let local = Self.sentByServer(opcode) ? fromHost : (frame.direction == .controllerToHost)
+        let local = sentByServer(opcode) ? fromHost : (frame.direction == .controllerToHost)
         let d = devices.read(walk) ?? DeviceNode()
         let address = d.address ?? walk.first(f[.peripheral]).flatMap(walk.address)
         let (identity, addressType, name) = (d.identity, d.addressType, d.name)
