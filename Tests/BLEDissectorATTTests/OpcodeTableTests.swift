@@ -1,5 +1,5 @@
 import BLEInspectCore
-import BLEInspectTestSupport
+import BLEDissectorTestSupport
 import Testing
 
 /// The ATT opcode table: the length rule the engine applies, and the facts the registry serves.
@@ -20,7 +20,7 @@ import Testing
 
     @Test("a short PDU is truncated, a long one malformed", arguments: cases)
     func lengthRule(_ hex: String, _ short: Bool) {
-        let s = PDUFeeder().att(hex)
+        let s = Dissect.feeder().att(hex)
         #expect(s.isMalformed, "\(hex)")
         let prefix = short ? "Malformed: packet too short: " : "Malformed: "
         let message = s.expertMessages.last ?? ""
@@ -31,7 +31,7 @@ import Testing
     @Test("a PDU of the right length is not malformed")
     func rightLength() {
         for hex in ["0a 03 00", "02 f7 00", "18 01", "12 03 00", "d2 03 00 01 02 03 04 05 06 07 08 09 0a 0b 0c"] {
-            #expect(!PDUFeeder().att(hex).isMalformed, "\(hex)")
+            #expect(!Dissect.feeder().att(hex).isMalformed, "\(hex)")
         }
     }
 

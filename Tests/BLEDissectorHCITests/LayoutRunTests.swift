@@ -1,6 +1,5 @@
-import BLEInspect
 import BLEInspectCore
-import BLEInspectTestSupport
+import BLEDissectorTestSupport
 import Testing
 
 /// Fields of the layouts under test.

@@ -1,5 +1,5 @@
 import BLEInspectCore
-import BLEInspectTestSupport
+import BLEDissectorTestSupport
 import Testing
 
 /// The SMP opcode table: the length rule the engine applies, and the facts the registry serves.
@@ -15,7 +15,7 @@ import Testing
 
     @Test("a short PDU is truncated, a long one malformed after its name", arguments: cases)
     func lengthRule(_ hex: String, _ longAfter: String?) {
-        let s = PDUFeeder().smp(hex)
+        let s = Dissect.feeder().smp(hex)
         #expect(s.isMalformed, "\(hex)")
         let message = s.expertMessages.last ?? ""
         if let name = longAfter {
