@@ -13,6 +13,31 @@ extension ATTOpcodeDissector {
         )
     }
 
+    /// Remembers this request (or indication) of `handle`, from `offset`, until its answer.
+    func remember(
+        handle: UInt16,
+        offset: UInt16 = 0,
+        _ pdu: ATTPDU,
+        _ context: inout DissectionContext,
+        at: Int,
+        source: Int
+    ) {
+        var request = pendingRequest(context)
+        request.handle = handle
+        request.offset = offset
+        remember(request, pdu, &context, at: at, source: source)
+    }
+
+    /// Sets the summary to the direction's prefix ("Sent ", "Rcvd ") and `text`; the text is
+    /// built only when a summary is wanted.
+    func setSummary(_ context: inout DissectionContext, _ text: @autoclosure () -> String) {
+        let direction = context.direction
+        context.setInfo(parts: ATTInfo.prefix(direction), text())
+    }
+
+    /// Sets the summary to the direction's prefix and the row's name ("Sent Read Request").
+    func setSummary(_ context: inout DissectionContext) { setSummary(&context, name) }
+
     func remember(
         _ request: PendingRequest,
         _ pdu: ATTPDU,

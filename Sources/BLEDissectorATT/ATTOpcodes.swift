@@ -65,8 +65,7 @@ struct ATTOpcodeDissector: Dissector {
         let src = reader.source
         let at = reader.offset
         let mtu = try context.addUInt16(f[.clientRxMTU], &reader)
-        let direction = context.direction
-        context.setInfo(ATTInfo.prefix(direction) + "Exchange MTU Request, Client Rx MTU: \(mtu)")
+        setSummary(&context, "Exchange MTU Request, Client Rx MTU: \(mtu)")
         if mtu < 23 {
             context.expert(
                 .warning,
@@ -96,8 +95,7 @@ struct ATTOpcodeDissector: Dissector {
         let src = reader.source
         let at = reader.offset
         let mtu = try context.addUInt16(f[.serverRxMTU], &reader)
-        let direction = context.direction
-        context.setInfo(ATTInfo.prefix(direction) + "Exchange MTU Response, Server Rx MTU: \(mtu)")
+        setSummary(&context, "Exchange MTU Response, Server Rx MTU: \(mtu)")
         if mtu < 23 {
             context.expert(
                 .warning,
@@ -169,13 +167,9 @@ struct ATTOpcodeDissector: Dissector {
             addUUID(type, typeAt..<(typeAt + count), &context, source: src)
             request.type = type
         }
-        let direction = context.direction
-        let opcodeName = name
-        let type = request.type
-        let valueUUID = request.valueUUID
-        context.setInfo(parts: ATTInfo.prefix(direction), opcodeName)
-        if let type { context.appendUUIDInfo(type) }
-        if let valueUUID { context.appendUUIDInfo(valueUUID) }
+        setSummary(&context)
+        if let type = request.type { context.appendUUIDInfo(type) }
+        if let valueUUID = request.valueUUID { context.appendUUIDInfo(valueUUID) }
         context.appendRangeInfo(start, end)
         remember(request, pdu, &context, at: at, source: src)
     }
@@ -196,8 +190,7 @@ struct ATTOpcodeDissector: Dissector {
             throw DecodeError(.malformed, offset: at, "UUID format \(format) is neither 1 (16-bit) nor 2 (128-bit)")
         }
         let request = takeRequest(pdu, context)
-        let direction = context.direction
-        context.setInfo(ATTInfo.prefix(direction) + "Find Information Response")
+        setSummary(&context, "Find Information Response")
         let db = pdu.learningDatabase(&context, at: at..<(at + 1), source: src)
         if reader.isAtEnd {
             context.expert(.warning, "Find Information Response without information data", at..<(at + 1), source: src)
@@ -226,8 +219,7 @@ struct ATTOpcodeDissector: Dissector {
         let src = reader.source
         let at = reader.offset
         let request = takeRequest(pdu, context)
-        let direction = context.direction
-        context.setInfo(ATTInfo.prefix(direction) + "Find By Type Value Response")
+        setSummary(&context, "Find By Type Value Response")
         var service: (type: BluetoothUUID, uuid: BluetoothUUID)? = nil
         if let type = request?.type, let uuid = request?.valueUUID { service = (type, uuid) }
         let db = service == nil ? pdu.database : pdu.learningDatabase(&context, at: at..<at, source: src)
@@ -267,6 +259,23 @@ struct ATTOpcodeDissector: Dissector {
         addAnswer(request, &context, at: reader.offset, source: src)
     }
 
+    /// Reads the length byte of a Read By Type or Read By Group Type Response: the size of each
+    /// entry of its list, `minimum` or more.
+    private func listLength(
+        minimum: Int,
+        _ entry: String,
+        _ reader: inout ByteReader,
+        _ context: inout DissectionContext
+    ) throws(DecodeError) -> Int {
+        let at = reader.offset
+        let length = Int(try reader.readUInt8())
+        context.tree.add(f[.length], .unsigned(UInt64(length)), at..<(at + 1), source: reader.source)
+        guard length >= minimum else {
+            throw DecodeError(.malformed, offset: at, "\(entry) has at least \(minimum) bytes, not \(length)")
+        }
+        return length
+    }
+
     func readByTypeResponse(
         _ reader: inout ByteReader,
         _ context: inout DissectionContext,
@@ -274,15 +283,9 @@ struct ATTOpcodeDissector: Dissector {
     ) throws(DecodeError) {
         let src = reader.source
         let at = reader.offset
-        let length = Int(try reader.readUInt8())
-        context.tree.add(f[.length], .unsigned(UInt64(length)), at..<(at + 1), source: src)
-        guard length >= 2 else {
-            throw DecodeError(.malformed, offset: at, "each handle/value pair has at least 2 bytes, not \(length)")
-        }
+        let length = try listLength(minimum: 2, "each handle/value pair", &reader, &context)
         let request = takeRequest(pdu, context)
-        let count = reader.remaining / length
-        let direction = context.direction
-        context.setInfo(ATTInfo.prefix(direction) + "Read By Type Response, Attribute List Length: \(count)")
+        setSummary(&context, "Read By Type Response, Attribute List Length: \(reader.remaining / length)")
         let type = request?.type
         let isCharacteristic = type == GATTNames.characteristic
         let isInclude = type == GATTNames.include
@@ -413,15 +416,9 @@ struct ATTOpcodeDissector: Dissector {
     ) throws(DecodeError) {
         let src = reader.source
         let at = reader.offset
-        let length = Int(try reader.readUInt8())
-        context.tree.add(f[.length], .unsigned(UInt64(length)), at..<(at + 1), source: src)
-        guard length >= 4 else {
-            throw DecodeError(.malformed, offset: at, "each attribute data has at least 4 bytes, not \(length)")
-        }
+        let length = try listLength(minimum: 4, "each attribute data", &reader, &context)
         let request = takeRequest(pdu, context)
-        let count = reader.remaining / length
-        let direction = context.direction
-        context.setInfo(ATTInfo.prefix(direction) + "Read By Group Type Response, Attribute List Length: \(count)")
+        setSummary(&context, "Read By Group Type Response, Attribute List Length: \(reader.remaining / length)")
         let type = request?.type
         // Without the request, a 6- or 20-byte list is taken as services: the only grouping
         // types GATT defines are the two service declarations.

@@ -20,16 +20,11 @@ extension ATTOpcodeDissector {
             offset = try reader.readUInt16()
             context.tree.add(f[.offset], .unsigned(UInt64(offset)), offsetAt..<(offsetAt + 2), source: src)
         }
-        let direction = context.direction
-        let opcodeName = name
         let isBlob = opcode == 0x0C
-        context.setInfo(parts: ATTInfo.prefix(direction), opcodeName)
+        setSummary(&context)
         context.appendHandleInfo(handle, db)
         if isBlob { context.appendInfo("Offset: \(offset)") }
-        var request = pendingRequest(context)
-        request.handle = handle
-        request.offset = offset
-        remember(request, pdu, &context, at: at, source: src)
+        remember(handle: handle, offset: offset, pdu, &context, at: at, source: src)
     }
 
     /// Read Response and Read Blob Response.
@@ -43,9 +38,7 @@ extension ATTOpcodeDissector {
         let request = takeRequest(pdu, context)
         let db = pdu.database
         if let request { addHandle(.handle, request.handle, at..<at, &context, pdu, db, source: src) }
-        let direction = context.direction
-        let opcodeName = name
-        context.setInfo(parts: ATTInfo.prefix(direction), opcodeName)
+        setSummary(&context)
         if let request { context.appendHandleInfo(request.handle, db) }
         let value = reader.readRest()
         if opcode == 0x0B, pdu.bearer.mtuExchanged, value.remaining == Int(pdu.bearer.mtu) - 1 {
@@ -72,13 +65,11 @@ extension ATTOpcodeDissector {
         let src = reader.source
         let at = reader.offset
         let db = pdu.database
-        let direction = context.direction
-        let opcodeName = name
-        context.setInfo(ATTInfo.prefix(direction) + opcodeName)
+        setSummary(&context)
         if reader.remaining < 4 {
             context.expert(
                 .warning,
-                "\(opcodeName) needs at least two handles",
+                "\(name) needs at least two handles",
                 at..<(at + reader.remaining),
                 source: src
             )
@@ -102,8 +93,7 @@ extension ATTOpcodeDissector {
         let at = reader.offset
         let request = takeRequest(pdu, context)
         let db = pdu.database
-        let direction = context.direction
-        context.setInfo(ATTInfo.prefix(direction) + "Read Multiple Response")
+        setSummary(&context, "Read Multiple Response")
         for handle in request?.handles ?? [] {
             addHandle(.handle, handle, at..<at, &context, pdu, db, source: src)
             context.appendHandleInfo(handle, db)
@@ -121,8 +111,7 @@ extension ATTOpcodeDissector {
         let src = reader.source
         let request = takeRequest(pdu, context)
         let db = pdu.database
-        let direction = context.direction
-        context.setInfo(ATTInfo.prefix(direction) + "Read Multiple Variable Response")
+        setSummary(&context, "Read Multiple Variable Response")
         var index = 0
         while !reader.isAtEnd {
             let itemAt = reader.offset
@@ -180,9 +169,7 @@ extension ATTOpcodeDissector {
         let handle = try readHandle(.handle, &reader, &context, pdu, db)
         // A signed write ends with a 12-byte signature (its row's length rule marks one too short).
         let valueLength = opcode == 0xD2 ? max(0, reader.remaining - 12) : reader.remaining
-        let direction = context.direction
-        let opcodeName = name
-        context.setInfo(parts: ATTInfo.prefix(direction), opcodeName)
+        setSummary(&context)
         context.appendHandleInfo(handle, db)
         let value = try reader.readSlice(valueLength)
         addValue(value, uuid: db?[handle]?.uuid, decode: true, &context, pdu)
@@ -193,9 +180,7 @@ extension ATTOpcodeDissector {
             context.tree.add(f[.signature], .bytes, macAt..<(macAt + 8), source: src)
         }
         if opcode == 0x12 {
-            var request = pendingRequest(context)
-            request.handle = handle
-            remember(request, pdu, &context, at: at, source: src)
+            remember(handle: handle, pdu, &context, at: at, source: src)
         }
     }
 
@@ -212,12 +197,7 @@ extension ATTOpcodeDissector {
         // An Execute Write Response names no handle; the others echo their request's.
         let hasHandle = answers != 0x18
         if hasHandle, let request { addHandle(.handle, request.handle, at..<at, &context, pdu, db, source: src) }
-        let direction = context.direction
-        let opcodeName = name
-        context.setInfo(
-            ATTInfo.prefix(direction) + opcodeName
-                + (hasHandle ? (request.map { ", " + ATTInfo.handle($0.handle, db) } ?? "") : "")
-        )
+        setSummary(&context, name + (hasHandle ? (request.map { ", " + ATTInfo.handle($0.handle, db) } ?? "") : ""))
         addAnswer(request, &context, at: at, source: src)
     }
 
@@ -232,18 +212,11 @@ extension ATTOpcodeDissector {
         let db = pdu.database
         let handle = try readHandle(.handle, &reader, &context, pdu, db)
         let offset = try context.addUInt16(f[.offset], &reader)
-        let direction = context.direction
-        let opcodeName = name
-        context.setInfo(
-            ATTInfo.prefix(direction) + opcodeName + ", " + ATTInfo.handle(handle, db) + ", Offset: \(offset)"
-        )
+        setSummary(&context, name + ", " + ATTInfo.handle(handle, db) + ", Offset: \(offset)")
         // Part of a long value: shown, not decoded.
         addValue(reader.readRest(), uuid: nil, decode: false, &context, pdu)
         if opcode == 0x16 {
-            var request = pendingRequest(context)
-            request.handle = handle
-            request.offset = offset
-            remember(request, pdu, &context, at: at, source: src)
+            remember(handle: handle, offset: offset, pdu, &context, at: at, source: src)
         } else {
             let request = takeRequest(pdu, context)
             if let request, request.handle != handle || request.offset != offset {
@@ -269,10 +242,9 @@ extension ATTOpcodeDissector {
         if flags > 1 {
             context.expert(.warning, "Execute Write flags \(flags) are reserved", at..<(at + 1), source: src)
         }
-        let direction = context.direction
-        context.setInfo(
-            ATTInfo.prefix(direction) + "Execute Write Request, "
-                + (flags == 0 ? "Cancel All" : flags == 1 ? "Immediately Write All" : "Reserved")
+        setSummary(
+            &context,
+            "Execute Write Request, " + (flags == 0 ? "Cancel All" : flags == 1 ? "Immediately Write All" : "Reserved")
         )
         remember(pendingRequest(context), pdu, &context, at: at, source: src)
     }
@@ -289,15 +261,11 @@ extension ATTOpcodeDissector {
         let at = reader.offset
         let db = pdu.database
         let handle = try readHandle(.handle, &reader, &context, pdu, db)
-        let direction = context.direction
-        let opcodeName = name
-        context.setInfo(parts: ATTInfo.prefix(direction), opcodeName)
+        setSummary(&context)
         context.appendHandleInfo(handle, db)
         addValue(reader.readRest(), uuid: db?[handle]?.uuid, decode: true, &context, pdu)
         if opcode == 0x1D {
-            var request = pendingRequest(context)
-            request.handle = handle
-            remember(request, pdu, &context, at: at, source: src)
+            remember(handle: handle, pdu, &context, at: at, source: src)
         }
     }
 
@@ -308,8 +276,7 @@ extension ATTOpcodeDissector {
     ) throws(DecodeError) {
         let src = reader.source
         let db = pdu.database
-        let direction = context.direction
-        context.setInfo(ATTInfo.prefix(direction) + "Multiple Handle Value Notification")
+        setSummary(&context, "Multiple Handle Value Notification")
         while !reader.isAtEnd {
             let itemAt = reader.offset
             var header = try reader.readSlice(4)

@@ -28,6 +28,7 @@ public enum L2CAPModule: DissectorModule {
             key: DissectorKey(0x0005),
             label: "LE L2CAP signalling"
         )
+        registry.declareOpcodes(SignallingCommands.table.facts)
         // Wireshark's names for the reassembly results, and a short name for the channel's PSM.
         registry.alias("btl2cap.le_sdu.reassembled.length", for: "coc.sdu_len")
         registry.alias("btl2cap.le_sdu.fragment.count", for: "coc.sdu_segments")

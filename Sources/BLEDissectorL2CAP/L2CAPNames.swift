@@ -3,46 +3,15 @@ public import BLEInspectCore
 /// Value names for L2CAP fields, written from the Bluetooth Core Specification (Vol 3, Part A)
 /// and the SIG's assigned numbers.
 public enum L2CAPNames {
-    /// Signalling command codes.
-    public static let commandPairs: [(UInt64, String)] = [
-        (0x01, "Command Reject"),
-        (0x02, "Connection Request"),
-        (0x03, "Connection Response"),
-        (0x04, "Configuration Request"),
-        (0x05, "Configuration Response"),
-        (0x06, "Disconnection Request"),
-        (0x07, "Disconnection Response"),
-        (0x08, "Echo Request"),
-        (0x09, "Echo Response"),
-        (0x0A, "Information Request"),
-        (0x0B, "Information Response"),
-        (0x0C, "Create Channel Request"),
-        (0x0D, "Create Channel Response"),
-        (0x0E, "Move Channel Request"),
-        (0x0F, "Move Channel Response"),
-        (0x10, "Move Channel Confirmation Request"),
-        (0x11, "Move Channel Confirmation Response"),
-        (0x12, "Connection Parameter Update Request"),
-        (0x13, "Connection Parameter Update Response"),
-        (0x14, "LE Credit Based Connection Request"),
-        (0x15, "LE Credit Based Connection Response"),
-        (0x16, "LE Flow Control Credit"),
-        (0x17, "Enhanced Credit Based Connection Request"),
-        (0x18, "Enhanced Credit Based Connection Response"),
-        (0x19, "Credit Based Reconfigure Request"),
-        (0x1A, "Credit Based Reconfigure Response"),
-    ]
+    /// Signalling command codes, from `SignallingCommands.table`.
+    public static let commandPairs: [(UInt64, String)] = SignallingCommands.table.facts.all.map {
+        (UInt64($0.opcode), $0.name)
+    }
     /// With Wireshark's names where they differ, for filters written in Wireshark.
     public static let command = ValueNames(
         commandPairs,
         filterAliases: [(0x04, "Configure Request"), (0x05, "Configure Response"), (0x10, "Move Channel Confirmation")]
     )
-
-    /// The name of a command code, or "Unknown Command".
-    public static func commandName(_ code: UInt8) -> String {
-        let i = Int(code) - 1
-        return i >= 0 && i < commandPairs.count ? commandPairs[i].1 : "Unknown Command"
-    }
 
     /// Fixed channel identifiers and the dynamic range.
     public static let cid = ValueNames(lookup: { v in

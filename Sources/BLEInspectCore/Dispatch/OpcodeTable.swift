@@ -234,6 +234,33 @@ extension DissectionContext {
     }
 }
 
+extension DissectionContext {
+    /// Decodes the parameters in `reader` of a PDU whose length rule is `length`, as
+    /// `decode(_:length:trailing:_:)` does, but leaves to the caller the bytes `decoder` does not
+    /// read (past an exact length, or left by it): `reader` ends where `decoder` stopped. For
+    /// protocols that show such bytes rather than call the PDU malformed (L2CAP signalling warns
+    /// of them and shows them as command data, as Wireshark does). A short PDU is truncated.
+    public mutating func decode(
+        _ reader: inout ByteReader,
+        length: OpcodeLength,
+        leavingRest decoder: some ParameterDecoder
+    ) throws(DecodeError) {
+        let start = reader.offset
+        let have = reader.remaining
+        var parameters = reader
+        if let most = length.maximum, have > most {
+            var all = reader
+            parameters = try all.readSlice(most)
+        }
+        try decoder.decode(&parameters, &self)
+        if have < length.minimum {
+            let need = start + length.minimum - parameters.offset
+            throw DecodeError.truncated(at: parameters.offset, need: need, have: parameters.remaining)
+        }
+        try reader.skip(parameters.offset - start)
+    }
+}
+
 extension DissectorRegistry {
     /// The opcode facts a module declared for `table` (`RegistryBuilder.declareOpcodes(_:)`),
     /// such as `StandardTables.attOpcode`'s: look it up once, then index it by opcode
