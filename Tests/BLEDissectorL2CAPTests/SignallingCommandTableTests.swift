@@ -1,6 +1,6 @@
 import BLEDissectorL2CAP
 import BLEInspectCore
-import BLEInspectTestSupport
+import BLEDissectorTestSupport
 import Testing
 
 /// The signalling command table: the length rule applied to each command's data, the engine's
