@@ -191,7 +191,7 @@ let package = Package(
             dependencies: ["BLEAdvBudgetCommand", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "BLEAdvBudgetTests", dependencies: ["BLEAdvBudget"]),
-        .testTarget(name: "BLEAdvBudgetSwiftTests", dependencies: ["BLEAdvBudgetSwift"]),
+        .testTarget(name: "BLEAdvBudgetSwiftTests", dependencies: ["BLEAdvBudget", "BLEAdvBudgetSwift"]),
         .testTarget(name: "BLEAdvBudgetObjCTests", dependencies: ["BLEAdvBudgetObjC", "BLEAdvBudget"]),
         .testTarget(
             name: "BLEAdvBudgetCommandTests",

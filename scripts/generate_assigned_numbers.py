@@ -33,10 +33,12 @@ Normalisation, all mechanical and stated in the generated files' headers:
     person before its tables are committed.
 
 Output: one Swift file per table, each a set of sorted parallel arrays (``[UInt16]`` keys
-or ``[UInt64]`` high/low halves of 128-bit UUIDs, and ``[StaticString]`` names), one
-element per line so that a package update shows up as a line-per-entry diff. Array
-literals of a single literal type with an explicit element type type-check quickly;
-``switch`` statements or arrays of tuples/structs over thousands of entries do not.
+or ``[UInt64]`` 128-bit UUIDs as high and low halves in turn, and ``[StaticString]``
+names), one entry per line so that a package update shows up as a line-per-entry diff.
+Array literals of a single literal type with an explicit element type type-check quickly;
+``switch`` statements or arrays of tuples/structs over thousands of entries do not. A
+128-bit UUID's two halves share a line, so the low halves that a vendor's UUIDs share do
+not repeat line for line.
 The output depends only on the package's data: entries are sorted by key.
 """
 
@@ -354,24 +356,17 @@ def uuid_file(version: str, table: UUIDTable, prefix: str, plural: str) -> str:
     emit_array(
         lines,
         [
-            f"Vendor 128-bit {plural} UUIDs, ascending: their high 64 bits (bytes 0-7 in display order).",
+            f"Vendor 128-bit {plural} UUIDs, ascending, two elements each: the high 64 bits (bytes 0-7 in",
+            "display order), then the low 64 bits (bytes 8-15).",
         ],
-        f"{prefix}128High",
+        f"{prefix}128Keys",
         "UInt64",
-        [(hex64(key >> 64), uuid_text(key)) for key in keys128],
+        [(f"{hex64(key >> 64)}, {hex64(key & ((1 << 64) - 1))}", uuid_text(key)) for key in keys128],
     )
     lines.append("")
     emit_array(
         lines,
-        [f"The low 64 bits (bytes 8-15) of the UUIDs whose high bits are in `{prefix}128High`."],
-        f"{prefix}128Low",
-        "UInt64",
-        [(hex64(key & ((1 << 64) - 1)), "") for key in keys128],
-    )
-    lines.append("")
-    emit_array(
-        lines,
-        [f"Names of the 128-bit {plural} UUIDs, in the order of `{prefix}128High`."],
+        [f"Names of the 128-bit {plural} UUIDs, in the order of `{prefix}128Keys`."],
         f"{prefix}128Names",
         "StaticString",
         [(swift_string_literal(table.entries128[key]), uuid_text(key)) for key in keys128],

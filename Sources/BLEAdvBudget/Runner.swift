@@ -31,12 +31,13 @@ public enum AdvBudgetRunner {
         }
     }
 
-    /// Loads every plan file, then checks all adverts: the files' plans, then `extraPlans` (e.g.
-    /// from Swift sources), then `raw` adverts (captures). Any file that cannot be loaded stops
-    /// the run with its error(s) and no report: 66 if one was unreadable, else 65.
+    /// Loads every plan file, then checks all adverts in one report: the files' plans, then `plans`
+    /// from any other producer (e.g. Swift sources), then `raw` adverts (captures), with the
+    /// producers' notes on the run (`notes`: files not read, no call found). Any file that cannot
+    /// be loaded stops the run with its error(s) and no report: 66 if one was unreadable, else 65.
     public static func run(
-        planPaths: [String],
-        extraPlans: [AdvertPlan] = [],
+        planPaths: [String] = [],
+        plans: [AdvertPlan] = [],
         raw: [RawAdvert] = [],
         notes: [Finding] = [],
         platforms: [Platform]?,
@@ -44,12 +45,12 @@ public enum AdvBudgetRunner {
         format: ReportFormat = .text,
         failOn: Severity = .error
     ) -> Outcome {
-        var plans: [AdvertPlan] = []
+        var loaded: [AdvertPlan] = []
         var errors: [String] = []
         var unreadable = false
         for path in planPaths {
             do throws(PlanLoadError) {
-                plans += try PlanFile.load(path: path)
+                loaded += try PlanFile.load(path: path)
             } catch {
                 if case .unreadable = error { unreadable = true }
                 errors.append("bleinspect adv-budget: " + error.description)
@@ -58,29 +59,7 @@ public enum AdvBudgetRunner {
         guard errors.isEmpty else {
             return Outcome(output: "", errors: errors, status: unreadable ? .unreadablePlan : .invalidPlan)
         }
-        return run(
-            plans: plans + extraPlans,
-            raw: raw,
-            notes: notes,
-            platforms: platforms,
-            options: options,
-            format: format,
-            failOn: failOn
-        )
-    }
-
-    /// Checks plans from any producer (plan files, Swift sources) and raw adverts (captures) in
-    /// one report, with the producers' notes on the run (`notes`: files not read, no call found).
-    public static func run(
-        plans: [AdvertPlan],
-        raw: [RawAdvert] = [],
-        notes: [Finding] = [],
-        platforms: [Platform]?,
-        options: CheckOptions = CheckOptions(),
-        format: ReportFormat = .text,
-        failOn: Severity = .error
-    ) -> Outcome {
-        var results = AdvBudgetEngine.check(plans, platforms: platforms, options: options)
+        var results = AdvBudgetEngine.check(loaded + plans, platforms: platforms, options: options)
         results += raw.map { AdvBudgetEngine.check(raw: $0, options: options) }
         let report = BudgetReport(results: results, notes: notes, failOn: failOn)
         let status: AdvBudgetExit = report.failed ? .failed : results.isEmpty ? .nothingChecked : .passed

@@ -124,7 +124,7 @@ public struct AdvBudgetOptions: ParsableArguments {
         }
         return AdvBudgetRunner.run(
             planPaths: plans,
-            extraPlans: extra,
+            plans: extra,
             raw: raw,
             notes: notes,
             platforms: try platforms(),

@@ -28,16 +28,6 @@ enum SwiftSources {
         }
     }
 
-    static func beacon(_ b: SwiftBeaconAdvertisement) -> SourceBeacon {
-        SourceBeacon(
-            expression: b.expression,
-            uuid: b.uuid,
-            major: b.major,
-            minor: b.minor,
-            measuredPower: b.measuredPower
-        )
-    }
-
     /// One reading of a call (one per variant, each with its `variant` label). The reader's notes on values it could not resolve become the engine's
     /// `source.unresolved` findings (which name the expression); its other notes, and those on
     /// the call's file, become `source.reader` warnings.
@@ -75,7 +65,7 @@ enum SwiftSources {
             serviceUUIDListUnknown: listUnknown,
             otherKeys: call.otherKeys.map(\.key),
             dictionaryUnknown: dictionaryUnknown,
-            iBeacon: call.beacon.map(beacon),
+            iBeacon: call.beacon?.values,
             variant: call.variant,
             findings: findings
         )

@@ -14,15 +14,23 @@ extension Resolver {
             call.arguments.count == 1, let power = call.arguments.first, power.label?.text == "withMeasuredPower"
         else { return nil }
         let written = call.trimmedDescription
-        var beacon = SwiftBeaconAdvertisement(expression: written, location: index.location(of: call))
+        var beacon = SwiftBeaconAdvertisement(
+            location: index.location(of: call),
+            values: SourceBeacon(expression: written)
+        )
         if !Self.strip(power.expression).is(NilLiteralExprSyntax.self) {
-            beacon.measuredPower = known(integer(power.expression), "measured power", of: written, at: power.expression)
+            beacon.values.measuredPower = known(
+                integer(power.expression),
+                "measured power",
+                of: written,
+                at: power.expression
+            )
         }
         switch expression(region, { self.regionFields($0) }) {
         case .success(let fields):
-            beacon.uuid = known(fields.uuid, "proximity UUID", of: written, at: region)
-            beacon.major = known(fields.major, "major", of: written, at: region)
-            beacon.minor = known(fields.minor, "minor", of: written, at: region)
+            beacon.values.uuid = known(fields.uuid, "proximity UUID", of: written, at: region)
+            beacon.values.major = known(fields.major, "major", of: written, at: region)
+            beacon.values.minor = known(fields.minor, "minor", of: written, at: region)
         case .failure(let failure):
             warn(
                 .unresolvedBeacon,

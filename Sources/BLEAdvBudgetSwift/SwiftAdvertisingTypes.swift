@@ -5,6 +5,8 @@
 // Nothing is escaped for any output format; the caller escapes for its text, JSON, GitHub or JUnit
 // output.
 
+public import BLEAdvBudget
+
 /// A place in a Swift source file.
 ///
 /// `line` and `column` are 1-based; `column` counts UTF-8 bytes, as swift-syntax and the Swift
@@ -137,33 +139,20 @@ public struct SwiftAdvertisingOtherKey: Sendable, Hashable {
     }
 }
 
-/// The dictionary of `CLBeaconRegion.peripheralData(withMeasuredPower:)`: an iBeacon advert. A
-/// value nil here is not known from the sources (there is a warning naming it), except
-/// `measuredPower`, which is also nil for `nil` (the device's own calibrated value).
+/// The dictionary of `CLBeaconRegion.peripheralData(withMeasuredPower:)`: an iBeacon advert, where
+/// it is written and what was read of it.
 public struct SwiftBeaconAdvertisement: Sendable, Hashable {
-    /// The `peripheralData(withMeasuredPower:)` call as written.
-    public var expression: String
+    /// Where the `peripheralData(withMeasuredPower:)` call is written.
     public var location: SwiftSourceLocation
-    /// The proximity UUID string as written in `UUID(uuidString:)`.
-    public var uuid: String?
-    public var major: Int?
-    public var minor: Int?
-    public var measuredPower: Int?
+    /// The call as written, and its values as the engine takes them: the proximity UUID string
+    /// as written in `UUID(uuidString:)`, major, minor and measured power. A value nil there is
+    /// not known from the sources (there is a warning naming it), except `measuredPower`, which
+    /// is also nil for `nil` (the device's own calibrated value).
+    public var values: SourceBeacon
 
-    public init(
-        expression: String,
-        location: SwiftSourceLocation,
-        uuid: String? = nil,
-        major: Int? = nil,
-        minor: Int? = nil,
-        measuredPower: Int? = nil
-    ) {
-        self.expression = expression
+    public init(location: SwiftSourceLocation, values: SourceBeacon) {
         self.location = location
-        self.uuid = uuid
-        self.major = major
-        self.minor = minor
-        self.measuredPower = measuredPower
+        self.values = values
     }
 }
 

@@ -144,9 +144,10 @@ struct VariantValues: Equatable {
         otherKeys = call.otherKeys.map(\.key)
         beacon =
             call.beacon.map { beacon in
-                [
-                    beacon.uuid, beacon.major.map(String.init), beacon.minor.map(String.init),
-                    beacon.measuredPower.map(String.init),
+                let values = beacon.values
+                return [
+                    values.uuid, values.major.map(String.init), values.minor.map(String.init),
+                    values.measuredPower.map(String.init),
                 ]
             } ?? []
     }

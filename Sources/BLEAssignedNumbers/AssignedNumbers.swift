@@ -105,14 +105,14 @@ extension AssignedNumbers {
         return nil
     }
 
-    /// The position of the 128-bit value (`high`, `low`) in the parallel arrays `highs` and `lows`,
-    /// ascending by `highs` and then `lows`, or nil.
-    package static func index(of high: UInt64, _ low: UInt64, highs: [UInt64], lows: [UInt64]) -> Int? {
+    /// The position of the 128-bit value (`high`, `low`) in `keys`, or nil. `keys` holds each
+    /// value's high then low half, ascending by high and then low half; the position counts values.
+    package static func index(of high: UInt64, _ low: UInt64, in keys: [UInt64]) -> Int? {
         var lower = 0
-        var upper = min(highs.count, lows.count)
+        var upper = keys.count / 2
         while lower < upper {
             let middle = lower + (upper - lower) / 2
-            let candidate = (highs[middle], lows[middle])
+            let candidate = (keys[2 * middle], keys[2 * middle + 1])
             if candidate == (high, low) { return middle }
             if candidate < (high, low) { lower = middle + 1 } else { upper = middle }
         }
@@ -121,19 +121,9 @@ extension AssignedNumbers {
 
     /// The name of a 128-bit UUID listed as such: services, then characteristics, then descriptors.
     static func vendorUUID128Name(high: UInt64, low: UInt64) -> String? {
-        if let name = name(of: high, low, highs: service128High, lows: service128Low, names: service128Names) {
-            return name
-        }
-        if let name = name(
-            of: high,
-            low,
-            highs: characteristic128High,
-            lows: characteristic128Low,
-            names: characteristic128Names
-        ) {
-            return name
-        }
-        return name(of: high, low, highs: descriptor128High, lows: descriptor128Low, names: descriptor128Names)
+        if let name = name(of: high, low, keys: service128Keys, names: service128Names) { return name }
+        if let name = name(of: high, low, keys: characteristic128Keys, names: characteristic128Names) { return name }
+        return name(of: high, low, keys: descriptor128Keys, names: descriptor128Names)
     }
 
     static func name(of key: UInt16, keys: [UInt16], names: [StaticString]) -> String? {
@@ -141,14 +131,10 @@ extension AssignedNumbers {
         return string(names[index])
     }
 
-    static func name(
-        of high: UInt64,
-        _ low: UInt64,
-        highs: [UInt64],
-        lows: [UInt64],
-        names: [StaticString]
-    ) -> String? {
-        guard let index = index(of: high, low, highs: highs, lows: lows), index < names.count else { return nil }
+    static func name(of high: UInt64, _ low: UInt64, keys: [UInt64], names: [StaticString])
+        -> String?
+    {
+        guard let index = index(of: high, low, in: keys), index < names.count else { return nil }
         return string(names[index])
     }
 

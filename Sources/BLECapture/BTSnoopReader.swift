@@ -61,18 +61,9 @@ public final class BTSnoopReader: FrameReader {
     private func readRecord() throws(CaptureError) -> CapturedFrame? {
         let number = frameNumber + 1
         let offset = input.position
-        let have = try input.ensure(24)
-        if have == 0 {
+        guard try input.ensureRecordHeader(24, "header", frame: number) else {
             finished = true
             return nil
-        }
-        guard have >= 24 else {
-            throw CaptureError(
-                .truncated,
-                "record header cut short: \(have) of 24 bytes",
-                frame: number,
-                offset: offset
-            )
         }
         let originalLength = Int(input.uint32BE(at: 0))
         let includedLength = Int(input.uint32BE(at: 4))
@@ -86,16 +77,8 @@ public final class BTSnoopReader: FrameReader {
                 offset: offset
             )
         }
+        try input.ensureRecord(header: 24, length: includedLength, frame: number)
         let total = 24 + includedLength
-        let got = try input.ensure(total)
-        guard got >= total else {
-            throw CaptureError(
-                .truncated,
-                "record cut short: \(got - 24) of \(includedLength) bytes",
-                frame: number,
-                offset: offset
-            )
-        }
         let (micros, overflow) = Int64(bitPattern: rawTime).subtractingReportingOverflow(Self.epochOffset)
         let timestamp = overflow ? Timestamp.zero : Timestamp(unixMicroseconds: micros)
 
@@ -123,9 +106,8 @@ public final class BTSnoopReader: FrameReader {
             (kind, direction) = MonitorRecord.classify(opcode: UInt16(truncatingIfNeeded: flags))
             controller = MonitorRecord.controller(UInt16(truncatingIfNeeded: flags >> 16))
         }
-        input.copy(from: payloadStart, count: total - payloadStart, into: &frameBytes)
+        input.takeRecord(from: payloadStart, total: total, into: &frameBytes)
         let bytes = frameBytes
-        input.consume(total)
         frameNumber = number
         return CapturedFrame(
             number: number,

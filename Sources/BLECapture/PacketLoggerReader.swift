@@ -102,13 +102,9 @@ public final class PacketLoggerReader: FrameReader {
     private func readRecord() throws(CaptureError) -> CapturedFrame? {
         let number = frameNumber + 1
         let offset = input.position
-        let have = try input.ensure(4)
-        if have == 0 {
+        guard try input.ensureRecordHeader(4, "length", frame: number) else {
             finished = true
             return nil
-        }
-        guard have >= 4 else {
-            throw CaptureError(.truncated, "record length cut short: \(have) of 4 bytes", frame: number, offset: offset)
         }
         let length = Int(uint32(at: 0))
         guard length >= Self.minimumLength, length <= maximumRecordLength else {
@@ -119,16 +115,8 @@ public final class PacketLoggerReader: FrameReader {
                 offset: offset
             )
         }
+        try input.ensureRecord(header: 4, length: length, frame: number)
         let total = 4 + length
-        let got = try input.ensure(total)
-        guard got >= total else {
-            throw CaptureError(
-                .truncated,
-                "record cut short: \(got - 4) of \(length) bytes",
-                frame: number,
-                offset: offset
-            )
-        }
         let seconds = Int64(uint32(at: 4))
         let micros = uint32(at: 8)
         let timestamp = Timestamp(
@@ -137,9 +125,8 @@ public final class PacketLoggerReader: FrameReader {
             precision: .microseconds
         )
         let (kind, direction) = Self.classify(type: input.byte(at: 12))
-        input.copy(from: 13, count: total - 13, into: &frameBytes)
+        input.takeRecord(from: 13, total: total, into: &frameBytes)
         let bytes = frameBytes
-        input.consume(total)
         frameNumber = number
         return CapturedFrame(
             number: number,

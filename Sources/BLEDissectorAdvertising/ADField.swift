@@ -60,18 +60,13 @@ public enum ADField: UInt16, FieldSet {
                 help: "One AD structure: length, type, data"
             )
         case .length:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.length",
-                "Length",
-                .unsigned(bits: 8),
-                help: "Octets that follow: the AD type and its data"
-            )
+            .uint("btcommon.eir_ad.entry.length", "Length", 8, help: "Octets that follow: the AD type and its data")
         case .type:
-            FieldDescriptor(
+            .uint(
                 "btcommon.eir_ad.entry.type",
                 "Type",
-                .unsigned(bits: 8),
-                base: .hex,
+                8,
+                hex: true,
                 names: ValueNames(ADNames.adTypes, filterAliases: ADNames.wiresharkADTypes)
             )
         case .data: FieldDescriptor("btcommon.eir_ad.entry.data", "Data", .bytes)
@@ -99,19 +94,13 @@ public enum ADField: UInt16, FieldSet {
             Self.flag("flags.le_limited_discoverable_mode", "LE Limited Discoverable Mode", 0x01)
 
         case .uuid16:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.uuid_16",
-                "UUID 16",
-                .unsigned(bits: 16),
-                base: .hex,
-                names: Self.uuid16Names
-            )
+            .uint("btcommon.eir_ad.entry.uuid_16", "UUID 16", 16, hex: true, names: Self.uuid16Names)
         case .uuid32:
-            FieldDescriptor(
+            .uint(
                 "btcommon.eir_ad.entry.uuid_32",
                 "UUID 32",
-                .unsigned(bits: 32),
-                base: .hex,
+                32,
+                hex: true,
                 names: Self.uuid16Names,
                 help: "A 32-bit UUID with a known name"
             )
@@ -123,11 +112,11 @@ public enum ADField: UInt16, FieldSet {
                 help: "A 128-bit UUID with a known name"
             )
         case .customUUID32:
-            FieldDescriptor(
+            .uint(
                 "btcommon.eir_ad.entry.custom_uuid_32",
                 "Custom UUID",
-                .unsigned(bits: 32),
-                base: .hex,
+                32,
+                hex: true,
                 help: "A 32-bit UUID without a known name"
             )
         case .customUUID128:
@@ -154,10 +143,10 @@ public enum ADField: UInt16, FieldSet {
 
         case .deviceName: FieldDescriptor("btcommon.eir_ad.entry.device_name", "Device Name", .string)
         case .powerLevel:
-            FieldDescriptor("btcommon.eir_ad.entry.power_level", "Power Level (dBm)", .signed(bits: 8))
+            .int("btcommon.eir_ad.entry.power_level", "Power Level (dBm)", 8)
 
         case .classOfDevice:
-            FieldDescriptor("adv.class_of_device", "Class of Device", .unsigned(bits: 24), base: .hex)
+            .uint("adv.class_of_device", "Class of Device", 24, hex: true)
         case .codInformation: Self.codBit("information", "Information", 0x80_0000)
         case .codTelephony: Self.codBit("telephony", "Telephony", 0x40_0000)
         case .codAudio: Self.codBit("audio", "Audio", 0x20_0000)
@@ -169,53 +158,41 @@ public enum ADField: UInt16, FieldSet {
         case .codLEAudio: Self.codBit("le_audio", "LE Audio", 0x00_4000)
         case .codLimitedDiscoverable: Self.codBit("limited_discoverable_mode", "Limited Discoverable Mode", 0x2000)
         case .codMajorDeviceClass:
-            FieldDescriptor(
+            .uint(
                 "adv.class_of_device.major_device_class",
                 "Major Device Class",
-                .unsigned(bits: 24),
-                base: .hex,
+                24,
+                hex: true,
                 names: ADNames.majorDeviceClass,
-                bitmask: 0x1F00
+                mask: 0x1F00
             )
         case .codMinorDeviceClass:
-            FieldDescriptor(
-                "adv.class_of_device.minor_device_class",
-                "Minor Device Class",
-                .unsigned(bits: 24),
-                base: .hex,
-                bitmask: 0xFC
-            )
+            .uint("adv.class_of_device.minor_device_class", "Minor Device Class", 24, hex: true, mask: 0xFC)
         case .codFormatType:
-            FieldDescriptor(
-                "adv.class_of_device.format_type",
-                "Format Type",
-                .unsigned(bits: 24),
-                base: .hex,
-                bitmask: 0x03
-            )
+            .uint("adv.class_of_device.format_type", "Format Type", 24, hex: true, mask: 0x03)
 
         case .hashC: FieldDescriptor("btcommon.eir_ad.entry.hash_c", "Hash C", .bytes)
         case .randomizerR: FieldDescriptor("btcommon.eir_ad.entry.randomizer_r", "Randomizer R", .bytes)
         case .didVendorIDSource:
-            FieldDescriptor(
+            .uint(
                 "btcommon.eir_ad.entry.did.vendor_id_source",
                 "Vendor ID Source",
-                .unsigned(bits: 16),
-                base: .hex,
+                16,
+                hex: true,
                 names: ADNames.didVendorIDSource
             )
         case .didVendorID:
-            FieldDescriptor(
+            .uint(
                 "btcommon.eir_ad.entry.did.vendor_id",
                 "Vendor ID",
-                .unsigned(bits: 16),
-                base: .hex,
+                16,
+                hex: true,
                 help: "A Bluetooth SIG company identifier or a USB vendor ID, as the source says"
             )
         case .didProductID:
-            FieldDescriptor("btcommon.eir_ad.entry.did.product_id", "Product ID", .unsigned(bits: 16), base: .hex)
+            .uint("btcommon.eir_ad.entry.did.product_id", "Product ID", 16, hex: true)
         case .didVersion:
-            FieldDescriptor("btcommon.eir_ad.entry.did.version", "Version", .unsigned(bits: 16), base: .hex)
+            .uint("btcommon.eir_ad.entry.did.version", "Version", 16, hex: true)
         case .smTKValue: FieldDescriptor("adv.sm_tk_value", "Security Manager TK Value", .bytes)
 
         case .oobReserved: Self.reserved("oob_flags.oob_reserved", 0xF0)
@@ -230,18 +207,18 @@ public enum ADField: UInt16, FieldSet {
         case .oobDataPresent: Self.flag("oob_flags.oob_data_present", "OOB Data Present", 0x01)
 
         case .connectionIntervalMin:
-            FieldDescriptor(
+            .uint(
                 "btcommon.eir_ad.entry.connection_interval_min",
                 "Connection Interval Min",
-                .unsigned(bits: 16),
+                16,
                 names: ADNames.connectionInterval,
                 help: "Units of 1.25 ms"
             )
         case .connectionIntervalMax:
-            FieldDescriptor(
+            .uint(
                 "btcommon.eir_ad.entry.connection_interval_max",
                 "Connection Interval Max",
-                .unsigned(bits: 16),
+                16,
                 names: ADNames.connectionInterval,
                 help: "Units of 1.25 ms"
             )
@@ -250,56 +227,33 @@ public enum ADField: UInt16, FieldSet {
         case .bdAddr: FieldDescriptor("btcommon.eir_ad.entry.bd_addr", "BD_ADDR", .address)
 
         case .appearance:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.appearance",
-                "Appearance",
-                .unsigned(bits: 16),
-                base: .hex,
-                names: ADNames.appearanceNames
-            )
+            .uint("btcommon.eir_ad.entry.appearance", "Appearance", 16, hex: true, names: ADNames.appearanceNames)
         case .appearanceCategory:
-            FieldDescriptor(
+            .uint(
                 "adv.appearance.category",
                 "Category",
-                .unsigned(bits: 16),
-                base: .hex,
+                16,
+                hex: true,
                 names: ADNames.appearanceCategoryNames,
-                bitmask: 0xFFC0
+                mask: 0xFFC0
             )
         case .appearanceSubcategory:
-            FieldDescriptor(
-                "adv.appearance.subcategory",
-                "Subcategory",
-                .unsigned(bits: 16),
-                base: .hex,
-                bitmask: 0x003F
-            )
+            .uint("adv.appearance.subcategory", "Subcategory", 16, hex: true, mask: 0x003F)
 
         case .advertisingInterval:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.advertising_interval",
-                "Advertising Interval",
-                .unsigned(bits: 16),
-                help: "Units of 0.625 ms"
-            )
+            .uint("btcommon.eir_ad.entry.advertising_interval", "Advertising Interval", 16, help: "Units of 0.625 ms")
         case .advertisingIntervalLong:
-            FieldDescriptor(
+            .uint(
                 "adv.advertising_interval_long",
                 "Advertising Interval",
-                .unsigned(bits: 32),
+                32,
                 help: "Units of 0.625 ms (the 3- or 4-octet form)"
             )
 
         case .leBDAddrReserved: Self.reserved("le_bd_addr.reserved", 0xFE)
         case .leBDAddrType: Self.namedBits("le_bd_addr.type", "Address Type", ADNames.addressType, 0x01)
         case .leRole:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.le_role",
-                "LE Role",
-                .unsigned(bits: 8),
-                base: .hex,
-                names: ADNames.leRole
-            )
+            .uint("btcommon.eir_ad.entry.le_role", "LE Role", 8, hex: true, names: ADNames.leRole)
         case .leSCConfirmationValue:
             FieldDescriptor(
                 "btcommon.eir_ad.entry.le_secure_confirmation_value",
@@ -314,11 +268,11 @@ public enum ADField: UInt16, FieldSet {
             )
 
         case .uriScheme:
-            FieldDescriptor(
+            .uint(
                 "adv.uri.scheme",
                 "URI Scheme",
-                .unsigned(bits: 16),
-                base: .hex,
+                16,
+                hex: true,
                 names: ADNames.uriSchemeNames,
                 help: "Code point from the Assigned Numbers URI scheme list"
             )
@@ -331,12 +285,7 @@ public enum ADField: UInt16, FieldSet {
             )
 
         case .ipsFlags:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.ips.flags",
-                "Indoor Positioning Configuration",
-                .unsigned(bits: 8),
-                base: .hex
-            )
+            .uint("btcommon.eir_ad.entry.ips.flags", "Indoor Positioning Configuration", 8, hex: true)
         case .ipsFlagsReserved: Self.reserved("ips.flags.reserved", 0x80)
         case .ipsFlagsLocationName: Self.flag("ips.flags.location_name", "Location Name", 0x40)
         case .ipsFlagsUncertainty: Self.flag("ips.flags.uncertainty", "Uncertainty", 0x20)
@@ -347,51 +296,31 @@ public enum ADField: UInt16, FieldSet {
             Self.namedBits("ips.flags.coordinate_system", "Coordinate System", ADNames.ipsCoordinateSystem, 0x02)
         case .ipsFlagsCoordinates: Self.flag("ips.flags.coordinates", "Coordinates", 0x01)
         case .ipsLatitude:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.ips.latitude",
-                "Latitude",
-                .signed(bits: 32),
-                help: "WGS84, 90/2^31 degrees"
-            )
+            .int("btcommon.eir_ad.entry.ips.latitude", "Latitude", 32, help: "WGS84, 90/2^31 degrees")
         case .ipsLongitude:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.ips.longitude",
-                "Longitude",
-                .signed(bits: 32),
-                help: "WGS84, 180/2^31 degrees"
-            )
+            .int("btcommon.eir_ad.entry.ips.longitude", "Longitude", 32, help: "WGS84, 180/2^31 degrees")
         case .ipsLocalNorth:
-            FieldDescriptor(
+            .int(
                 "btcommon.eir_ad.entry.ips.local_north_coordinate",
                 "Local North Coordinate",
-                .signed(bits: 16),
+                16,
                 help: "Units of 0.1 m"
             )
         case .ipsLocalEast:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.ips.local_east_coordinate",
-                "Local East Coordinate",
-                .signed(bits: 16),
-                help: "Units of 0.1 m"
-            )
+            .int("btcommon.eir_ad.entry.ips.local_east_coordinate", "Local East Coordinate", 16, help: "Units of 0.1 m")
         case .ipsTxPowerLevel:
-            FieldDescriptor("btcommon.eir_ad.entry.ips.tx_power_level", "Tx Power Level (dBm)", .signed(bits: 8))
+            .int("btcommon.eir_ad.entry.ips.tx_power_level", "Tx Power Level (dBm)", 8)
         case .ipsFloorNumber:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.ips.floor_number",
-                "Floor Number",
-                .unsigned(bits: 8),
-                help: "Floor + 20 (0 = floor -20)"
-            )
+            .uint("btcommon.eir_ad.entry.ips.floor_number", "Floor Number", 8, help: "Floor + 20 (0 = floor -20)")
         case .ipsAltitude:
-            FieldDescriptor(
+            .uint(
                 "btcommon.eir_ad.entry.ips.altitude",
                 "Altitude",
-                .unsigned(bits: 16),
+                16,
                 help: "Decimetres above the WGS84 ellipsoid + 1000"
             )
         case .ipsUncertainty:
-            FieldDescriptor("btcommon.eir_ad.entry.ips.uncertainty", "Uncertainty", .unsigned(bits: 8), base: .hex)
+            .uint("btcommon.eir_ad.entry.ips.uncertainty", "Uncertainty", 8, hex: true)
         case .ipsUncertaintyReserved: Self.reserved("ips.uncertainty.reserved", 0x80)
         case .ipsUncertaintyPrecision:
             Self.namedBits("ips.uncertainty.precision", "Precision", ADNames.ipsPrecision, 0x70)
@@ -401,53 +330,53 @@ public enum ADField: UInt16, FieldSet {
             Self.namedBits("ips.uncertainty.stationary", "Stationary", ADNames.ipsStationary, 0x01)
 
         case .tdsOrganizationID:
-            FieldDescriptor(
+            .uint(
                 "btcommon.eir_ad.entry.tds.organization_id",
                 "Organization ID",
-                .unsigned(bits: 8),
-                base: .hex,
+                8,
+                hex: true,
                 names: ADNames.tdsOrganization
             )
-        case .tdsFlags: FieldDescriptor("btcommon.eir_ad.entry.tds.flags", "Flags", .unsigned(bits: 8), base: .hex)
+        case .tdsFlags: .uint("btcommon.eir_ad.entry.tds.flags", "Flags", 8, hex: true)
         case .tdsFlagsReserved: Self.reserved("tds.flags.reserved", 0xE0)
         case .tdsFlagsTransportState:
             Self.namedBits("tds.flags.transport_state", "Transport State", ADNames.tdsTransportState, 0x18)
         case .tdsFlagsIncomplete: Self.flag("tds.flags.transport_data_incomplete", "Transport Data Incomplete", 0x04)
         case .tdsFlagsRole: Self.namedBits("tds.flags.role", "Role", ADNames.tdsRole, 0x03)
         case .tdsDataLength:
-            FieldDescriptor("btcommon.eir_ad.entry.tds.data_length", "Data Length", .unsigned(bits: 8))
+            .uint("btcommon.eir_ad.entry.tds.data_length", "Data Length", 8)
         case .tdsData: FieldDescriptor("btcommon.eir_ad.entry.tds.data", "Data", .bytes)
 
         case .leFeatures:
-            FieldDescriptor(
+            .uint(
                 "btcommon.eir_ad.entry.le_features",
                 "LE Features",
-                .unsigned(bits: 8),
-                base: .hex,
+                8,
+                hex: true,
                 help: "One octet of the LE features bit field"
             )
         case .leFeature:
-            FieldDescriptor(
+            .uint(
                 "adv.le_feature",
                 "LE Feature",
-                .unsigned(bits: 8),
+                8,
                 names: ADNames.leFeature,
                 help: "The bit number of a feature that is set"
             )
         case .channelMap: FieldDescriptor("btcommon.eir_ad.entry.le_channel_map", "Channel Map", .bytes)
-        case .instant: FieldDescriptor("btcommon.eir_ad.entry.instant", "Instant", .unsigned(bits: 16))
+        case .instant: .uint("btcommon.eir_ad.entry.instant", "Instant", 16)
         case .meshPBADV: FieldDescriptor("btcommon.eir_ad.entry.mesh_pbadv", "Mesh PB-ADV message content", .bytes)
         case .meshMessage: FieldDescriptor("btcommon.eir_ad.entry.mesh_msg", "Mesh message content", .bytes)
         case .meshBeacon: FieldDescriptor("btcommon.eir_ad.entry.mesh_beacon", "Mesh Beacon message content", .bytes)
 
         case .bigOffset: Self.big("big_offset", "BIG_Offset", 32, 0x3FFF)
         case .bigOffsetUnits:
-            FieldDescriptor(
+            .uint(
                 "btcommon.eir_ad.entry.biginfo.big_offset_units",
                 "BIG_Offset_Units",
-                .unsigned(bits: 32),
+                32,
                 names: ADNames.bigOffsetUnits,
-                bitmask: 0x4000
+                mask: 0x4000
             )
         case .isoInterval: Self.big("iso_interval", "ISO_Interval", 32, 0x07FF_8000, help: "Units of 1.25 ms")
         case .numBIS: Self.big("num_bis", "Num_BIS", 32, 0xF800_0000)
@@ -460,46 +389,18 @@ public enum ADField: UInt16, FieldSet {
         case .maxPDU: Self.big("max_pdu", "Max_PDU", 8, 0)
         case .bigRFU: Self.big("rfu", "Reserved", 8, 0)
         case .seedAccessAddress:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.biginfo.seed_access_address",
-                "Seed Access Address",
-                .unsigned(bits: 32),
-                base: .hex
-            )
+            .uint("btcommon.eir_ad.entry.biginfo.seed_access_address", "Seed Access Address", 32, hex: true)
         case .sduInterval: Self.big("sdu_interval", "SDU_Interval", 32, 0x000F_FFFF, help: "Microseconds")
         case .maxSDU: Self.big("max_sdu", "Max_SDU", 32, 0xFFF0_0000)
         case .baseCRCInit:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.biginfo.base_crc_init",
-                "BaseCRCInit",
-                .unsigned(bits: 16),
-                base: .hex
-            )
+            .uint("btcommon.eir_ad.entry.biginfo.base_crc_init", "BaseCRCInit", 16, hex: true)
         case .bigChannelMap:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.biginfo.channel_map",
-                "Channel Map",
-                .unsigned(bits: 40),
-                base: .hex,
-                bitmask: 0x1F_FFFF_FFFF
-            )
+            .uint("btcommon.eir_ad.entry.biginfo.channel_map", "Channel Map", 40, hex: true, mask: 0x1F_FFFF_FFFF)
         case .phy:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.biginfo.phy",
-                "PHY",
-                .unsigned(bits: 40),
-                names: ADNames.phy,
-                bitmask: 0xE0_0000_0000
-            )
+            .uint("btcommon.eir_ad.entry.biginfo.phy", "PHY", 40, names: ADNames.phy, mask: 0xE0_0000_0000)
         case .bisPayloadCount: Self.big("bis_payload_count", "bisPayloadCount", 40, 0x7F_FFFF_FFFF)
         case .framing:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.biginfo.framing",
-                "Framing",
-                .unsigned(bits: 40),
-                names: ADNames.framing,
-                bitmask: 0x80_0000_0000
-            )
+            .uint("btcommon.eir_ad.entry.biginfo.framing", "Framing", 40, names: ADNames.framing, mask: 0x80_0000_0000)
         case .giv: FieldDescriptor("btcommon.eir_ad.entry.biginfo.giv", "GIV", .bytes)
         case .gskd: FieldDescriptor("btcommon.eir_ad.entry.biginfo.gskd", "GSKD", .bytes)
 
@@ -510,35 +411,20 @@ public enum ADField: UInt16, FieldSet {
                 .string,
                 help: "The 16 octets as UTF-8, trailing zero octets removed"
             )
-        case .rsiHash: FieldDescriptor("adv.rsi.hash", "RSI hash", .unsigned(bits: 24), base: .hex)
-        case .rsiPrand: FieldDescriptor("adv.rsi.prand", "RSI prand", .unsigned(bits: 24), base: .hex)
+        case .rsiHash: .uint("adv.rsi.hash", "RSI hash", 24, hex: true)
+        case .rsiPrand: .uint("adv.rsi.prand", "RSI prand", 24, hex: true)
         case .broadcastName: FieldDescriptor("adv.broadcast_name", "Broadcast Name", .string)
         case .eadRandomizer: FieldDescriptor("adv.ead.randomizer", "Randomizer", .bytes)
         case .eadPayload: FieldDescriptor("adv.ead.payload", "Encrypted Payload", .bytes)
         case .eadMIC: FieldDescriptor("adv.ead.mic", "MIC", .bytes)
-        case .pawrRspAA: FieldDescriptor("adv.pawr.rsp_aa", "RspAA", .unsigned(bits: 32), base: .hex)
-        case .pawrNumSubevents: FieldDescriptor("adv.pawr.num_subevents", "Num_Subevents", .unsigned(bits: 8))
+        case .pawrRspAA: .uint("adv.pawr.rsp_aa", "RspAA", 32, hex: true)
+        case .pawrNumSubevents: .uint("adv.pawr.num_subevents", "Num_Subevents", 8)
         case .pawrSubeventInterval:
-            FieldDescriptor(
-                "adv.pawr.subevent_interval",
-                "Subevent_Interval",
-                .unsigned(bits: 8),
-                help: "Units of 1.25 ms"
-            )
+            .uint("adv.pawr.subevent_interval", "Subevent_Interval", 8, help: "Units of 1.25 ms")
         case .pawrResponseSlotDelay:
-            FieldDescriptor(
-                "adv.pawr.response_slot_delay",
-                "Response_Slot_Delay",
-                .unsigned(bits: 8),
-                help: "Units of 1.25 ms"
-            )
+            .uint("adv.pawr.response_slot_delay", "Response_Slot_Delay", 8, help: "Units of 1.25 ms")
         case .pawrResponseSlotSpacing:
-            FieldDescriptor(
-                "adv.pawr.response_slot_spacing",
-                "Response_Slot_Spacing",
-                .unsigned(bits: 8),
-                help: "Units of 0.125 ms"
-            )
+            .uint("adv.pawr.response_slot_spacing", "Response_Slot_Spacing", 8, help: "Units of 0.125 ms")
 
         case .threeDSFactoryTestMode: Self.flag("3ds.factory_test_mode", "3DS Factory Test Mode", 0x80)
         case .threeDSReserved: Self.reserved("3ds.reserved", 0x78)
@@ -549,21 +435,10 @@ public enum ADField: UInt16, FieldSet {
         case .threeDSAssociationNotification:
             Self.flag("3ds.association_notification", "3DS Association Notification", 0x01)
         case .threeDSPathLossThreshold:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.3ds.path_loss_threshold",
-                "3DS Path Loss Threshold",
-                .unsigned(bits: 8),
-                help: "dB"
-            )
+            .uint("btcommon.eir_ad.entry.3ds.path_loss_threshold", "3DS Path Loss Threshold", 8, help: "dB")
 
         case .companyID:
-            FieldDescriptor(
-                "btcommon.eir_ad.entry.company_id",
-                "Company ID",
-                .unsigned(bits: 16),
-                base: .hex,
-                names: Self.companyNames
-            )
+            .uint("btcommon.eir_ad.entry.company_id", "Company ID", 16, hex: true, names: Self.companyNames)
         }
     }
 
@@ -575,12 +450,12 @@ public enum ADField: UInt16, FieldSet {
 
     /// One flag bit: a boolean with its mask.
     private static func flag(_ key: String, _ name: String, _ mask: UInt64) -> FieldDescriptor {
-        FieldDescriptor("btcommon.eir_ad.entry." + key, name, .boolean, bitmask: mask)
+        .flag("btcommon.eir_ad.entry." + key, name, mask)
     }
 
     /// The reserved bits, shown in hex.
     private static func reserved(_ key: String, _ mask: UInt64) -> FieldDescriptor {
-        FieldDescriptor("btcommon.eir_ad.entry." + key, "Reserved", .unsigned(bits: 8), base: .hex, bitmask: mask)
+        .uint("btcommon.eir_ad.entry." + key, "Reserved", 8, hex: true, mask: mask)
     }
 
     /// A named value held in some of the bits, shown in hex.
@@ -590,23 +465,11 @@ public enum ADField: UInt16, FieldSet {
         _ names: ValueNames,
         _ mask: UInt64
     ) -> FieldDescriptor {
-        FieldDescriptor(
-            "btcommon.eir_ad.entry." + key,
-            name,
-            .unsigned(bits: 8),
-            base: .hex,
-            names: names,
-            bitmask: mask
-        )
+        .uint("btcommon.eir_ad.entry." + key, name, 8, hex: true, names: names, mask: mask)
     }
 
     private static func codBit(_ key: String, _ name: String, _ mask: UInt64) -> FieldDescriptor {
-        FieldDescriptor(
-            "adv.class_of_device.major_service_classes." + key,
-            "Major Service Classes: " + name,
-            .boolean,
-            bitmask: mask
-        )
+        .flag("adv.class_of_device.major_service_classes." + key, "Major Service Classes: " + name, mask)
     }
 
     private static func big(
@@ -616,12 +479,6 @@ public enum ADField: UInt16, FieldSet {
         _ mask: UInt64,
         help: String = ""
     ) -> FieldDescriptor {
-        FieldDescriptor(
-            "btcommon.eir_ad.entry.biginfo." + key,
-            name,
-            .unsigned(bits: bits),
-            bitmask: mask,
-            help: help
-        )
+        .uint("btcommon.eir_ad.entry.biginfo." + key, name, bits, mask: mask, help: help)
     }
 }

@@ -12,11 +12,11 @@ public enum AppleField: UInt16, FieldSet {
     public var descriptor: FieldDescriptor {
         switch self {
         case .type:
-            FieldDescriptor(
+            .uint(
                 "apple.type",
                 "Type",
-                .unsigned(bits: 8),
-                base: .hex,
+                8,
+                hex: true,
                 names: ValueNames([
                     (0x01, "Overflow Area"), (0x02, "iBeacon"), (0x03, "AirPrint"), (0x05, "AirDrop"),
                     (0x06, "HomeKit"), (0x07, "Proximity Pairing"), (0x08, "Hey Siri"), (0x09, "AirPlay Target"),
@@ -26,7 +26,7 @@ public enum AppleField: UInt16, FieldSet {
                 ]),
                 help: "Names other than iBeacon and Overflow Area are from community reverse engineering"
             )
-        case .length: FieldDescriptor("apple.length", "Length", .unsigned(bits: 8))
+        case .length: .uint("apple.length", "Length", 8)
         case .data: FieldDescriptor("apple.data", "Data", .bytes)
         case .overflowBitmap:
             FieldDescriptor(
@@ -36,10 +36,10 @@ public enum AppleField: UInt16, FieldSet {
                 help: "128 bits, one per hashed service UUID that iOS could not fit in the advertising data"
             )
         case .overflowBit:
-            FieldDescriptor(
+            .uint(
                 "apple.overflow.bit",
                 "Set Bit",
-                .unsigned(bits: 8),
+                8,
                 help: "Raw bit position: octet × 8 + bit, bit 0 being the least significant (mask 0x01)"
             )
         case .overflowUUIDLSBFirst:
@@ -77,15 +77,10 @@ public enum IBeaconField: UInt16, FieldSet {
                 .uuid,
                 help: "Sent most significant octet first"
             )
-        case .major: FieldDescriptor("bluetooth.apple.ibeacon.major", "Major", .unsigned(bits: 16))
-        case .minor: FieldDescriptor("bluetooth.apple.ibeacon.minor", "Minor", .unsigned(bits: 16))
+        case .major: .uint("bluetooth.apple.ibeacon.major", "Major", 16)
+        case .minor: .uint("bluetooth.apple.ibeacon.minor", "Minor", 16)
         case .measuredPower:
-            FieldDescriptor(
-                "ibeacon.measured_power",
-                "Measured Power (dBm)",
-                .signed(bits: 8),
-                help: "RSSI at 1 m"
-            )
+            .int("ibeacon.measured_power", "Measured Power (dBm)", 8, help: "RSSI at 1 m")
         }
     }
 }

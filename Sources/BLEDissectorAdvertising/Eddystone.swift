@@ -13,29 +13,24 @@ public enum EddystoneField: UInt16, FieldSet {
     public var descriptor: FieldDescriptor {
         switch self {
         case .frameType:
-            FieldDescriptor(
+            .uint(
                 "eddystone.frame_type",
                 "Frame Type",
-                .unsigned(bits: 8),
-                base: .hex,
+                8,
+                hex: true,
                 names: ValueNames([(0x00, "UID"), (0x10, "URL"), (0x20, "TLM"), (0x30, "EID")])
             )
         case .txPower:
-            FieldDescriptor(
-                "eddystone.tx_power",
-                "Ranging Data (dBm)",
-                .signed(bits: 8),
-                help: "Calibrated Tx power at 0 m"
-            )
+            .int("eddystone.tx_power", "Ranging Data (dBm)", 8, help: "Calibrated Tx power at 0 m")
         case .namespace: FieldDescriptor("eddystone.uid.namespace", "Namespace", .bytes)
         case .instance: FieldDescriptor("eddystone.uid.instance", "Instance", .bytes)
         case .reserved: FieldDescriptor("eddystone.uid.reserved", "Reserved", .bytes)
         case .urlScheme:
-            FieldDescriptor(
+            .uint(
                 "eddystone.url.scheme",
                 "URL Scheme",
-                .unsigned(bits: 8),
-                base: .hex,
+                8,
+                hex: true,
                 names: ValueNames(Eddystone.schemes.enumerated().map { (UInt64($0.offset), $0.element) })
             )
         case .url:
@@ -46,34 +41,29 @@ public enum EddystoneField: UInt16, FieldSet {
                 help: "The URL with its scheme and expansion codes expanded"
             )
         case .tlmVersion:
-            FieldDescriptor(
+            .uint(
                 "eddystone.tlm.version",
                 "TLM Version",
-                .unsigned(bits: 8),
-                base: .hex,
+                8,
+                hex: true,
                 names: ValueNames([(0, "Unencrypted"), (1, "Encrypted")])
             )
         case .batteryVoltage:
-            FieldDescriptor("eddystone.tlm.battery_voltage", "Battery Voltage (mV)", .unsigned(bits: 16))
+            .uint("eddystone.tlm.battery_voltage", "Battery Voltage (mV)", 16)
         case .temperature:
-            FieldDescriptor(
+            .int(
                 "eddystone.tlm.temperature",
                 "Beacon Temperature (1/256 °C)",
-                .signed(bits: 16),
+                16,
                 names: ValueNames([(UInt64(bitPattern: -0x8000), "Not supported")]),
                 help: "Signed 8.8 fixed point: units of 1/256 °C"
             )
-        case .advCount: FieldDescriptor("eddystone.tlm.adv_count", "Advertising PDU Count", .unsigned(bits: 32))
+        case .advCount: .uint("eddystone.tlm.adv_count", "Advertising PDU Count", 32)
         case .secCount:
-            FieldDescriptor(
-                "eddystone.tlm.sec_count",
-                "Time Since Power-On (0.1 s)",
-                .unsigned(bits: 32),
-                help: "Units of 0.1 s"
-            )
+            .uint("eddystone.tlm.sec_count", "Time Since Power-On (0.1 s)", 32, help: "Units of 0.1 s")
         case .etlm: FieldDescriptor("eddystone.tlm.etlm", "Encrypted TLM", .bytes)
-        case .salt: FieldDescriptor("eddystone.tlm.salt", "Salt", .unsigned(bits: 16), base: .hex)
-        case .mic: FieldDescriptor("eddystone.tlm.mic", "Message Integrity Check", .unsigned(bits: 16), base: .hex)
+        case .salt: .uint("eddystone.tlm.salt", "Salt", 16, hex: true)
+        case .mic: .uint("eddystone.tlm.mic", "Message Integrity Check", 16, hex: true)
         case .eid: FieldDescriptor("eddystone.eid", "Ephemeral Identifier", .bytes)
         case .data: FieldDescriptor("eddystone.data", "Data", .bytes)
         }

@@ -9,47 +9,42 @@ public enum PBADVField: UInt16, FieldSet {
 
     public var descriptor: FieldDescriptor {
         switch self {
-        case .linkID: FieldDescriptor("pbadv.linkid", "Link ID", .unsigned(bits: 32), base: .hex)
-        case .transactionNumber: FieldDescriptor("pbadv.trnumber", "Transaction Number", .unsigned(bits: 8))
+        case .linkID: .uint("pbadv.linkid", "Link ID", 32, hex: true)
+        case .transactionNumber: .uint("pbadv.trnumber", "Transaction Number", 8)
         case .gpcf:
-            FieldDescriptor(
+            .uint(
                 "pbadv.gen_prov.gpcf",
                 "Generic Provisioning Control Format",
-                .unsigned(bits: 8),
+                8,
                 names: ValueNames([
                     (0, "Transaction Start"), (1, "Transaction Acknowledgment"), (2, "Transaction Continuation"),
                     (3, "Provisioning Bearer Control"),
                 ]),
-                bitmask: 0x03
+                mask: 0x03
             )
         case .segN:
-            FieldDescriptor("pbadv.gen_prov.gpcf.segn", "The last segment number", .unsigned(bits: 8), bitmask: 0xFC)
-        case .totalLength: FieldDescriptor("pbadv.gen_prov.gpcf.total_length", "Total Length", .unsigned(bits: 16))
+            .uint("pbadv.gen_prov.gpcf.segn", "The last segment number", 8, mask: 0xFC)
+        case .totalLength: .uint("pbadv.gen_prov.gpcf.total_length", "Total Length", 16)
         case .fcs:
-            FieldDescriptor("pbadv.gen_prov.gpcf.fcs", "Frame Check Sequence", .unsigned(bits: 8), base: .hex)
+            .uint("pbadv.gen_prov.gpcf.fcs", "Frame Check Sequence", 8, hex: true)
         case .padding:
-            FieldDescriptor("pbadv.gen_prov.gpcf.padding", "Padding", .unsigned(bits: 8), bitmask: 0xFC)
+            .uint("pbadv.gen_prov.gpcf.padding", "Padding", 8, mask: 0xFC)
         case .segmentIndex:
-            FieldDescriptor(
-                "pbadv.gen_prov.gpcf.segment_index",
-                "Segment number of the transaction",
-                .unsigned(bits: 8),
-                bitmask: 0xFC
-            )
+            .uint("pbadv.gen_prov.gpcf.segment_index", "Segment number of the transaction", 8, mask: 0xFC)
         case .bearerOpcode:
-            FieldDescriptor(
+            .uint(
                 "pbadv.gen_prov.gpcf.bearer_opcode",
                 "Bearer Opcode",
-                .unsigned(bits: 8),
+                8,
                 names: ValueNames([(0, "Link Open"), (1, "Link ACK"), (2, "Link Close")]),
-                bitmask: 0xFC
+                mask: 0xFC
             )
         case .deviceUUID: FieldDescriptor("pbadv.gen_prov.gpcf.bearer_opcode.device_uuid", "Device UUID", .uuid)
         case .reason:
-            FieldDescriptor(
+            .uint(
                 "pbadv.gen_prov.gpcf.bearer_opcode.reason",
                 "Reason",
-                .unsigned(bits: 8),
+                8,
                 names: ValueNames([(0, "Success"), (1, "Timeout"), (2, "Fail")])
             )
         case .payload: FieldDescriptor("pbadv.gen_prov.gpp.payload", "Generic Provisioning Payload", .bytes)
@@ -69,16 +64,16 @@ public enum MeshBeaconField: UInt16, FieldSet {
     public var descriptor: FieldDescriptor {
         switch self {
         case .type:
-            FieldDescriptor(
+            .uint(
                 "beacon.type",
                 "Type",
-                .unsigned(bits: 8),
+                8,
                 names: ValueNames([
                     (0, "Unprovisioned Device beacon"), (1, "Secure Network beacon"), (2, "Mesh Private beacon"),
                 ])
             )
         case .uuid: FieldDescriptor("beacon.uuid", "Device UUID", .uuid)
-        case .oob: FieldDescriptor("beacon.oob", "OOB Information", .unsigned(bits: 16), base: .hex)
+        case .oob: .uint("beacon.oob", "OOB Information", 16, hex: true)
         case .oobOther: Self.oobBit("other", "Other", 0x0001)
         case .oobElectronic: Self.oobBit("electronic", "Electronic / URI", 0x0002)
         case .oob2DCode: Self.oobBit("2d_code", "2D machine-readable code", 0x0004)
@@ -87,32 +82,20 @@ public enum MeshBeaconField: UInt16, FieldSet {
         case .oobNumber: Self.oobBit("number", "Number", 0x0020)
         case .oobString: Self.oobBit("string", "String", 0x0040)
         case .oobRFU:
-            FieldDescriptor(
-                "beacon.oob.rfu",
-                "Reserved for Future Use",
-                .unsigned(bits: 16),
-                base: .hex,
-                bitmask: 0x0780
-            )
+            .uint("beacon.oob.rfu", "Reserved for Future Use", 16, hex: true, mask: 0x0780)
         case .oobOnBox: Self.oobBit("on_box", "On box", 0x0800)
         case .oobInsideBox: Self.oobBit("inside_box", "Inside box", 0x1000)
         case .oobOnPaper: Self.oobBit("on_paper", "On piece of paper", 0x2000)
         case .oobInsideManual: Self.oobBit("inside_manual", "Inside manual", 0x4000)
         case .oobOnDevice: Self.oobBit("on_device", "On device", 0x8000)
         case .uriHash: FieldDescriptor("beacon.uri_hash", "URI Hash", .bytes)
-        case .flags: FieldDescriptor("beacon.flags", "Flags", .unsigned(bits: 8), base: .hex)
-        case .keyRefresh: FieldDescriptor("beacon.flags.key_refresh", "Key Refresh Flag", .boolean, bitmask: 0x01)
-        case .ivUpdate: FieldDescriptor("beacon.flags.iv_update", "IV Update Flag", .boolean, bitmask: 0x02)
+        case .flags: .uint("beacon.flags", "Flags", 8, hex: true)
+        case .keyRefresh: .flag("beacon.flags.key_refresh", "Key Refresh Flag", 0x01)
+        case .ivUpdate: .flag("beacon.flags.iv_update", "IV Update Flag", 0x02)
         case .flagsRFU:
-            FieldDescriptor(
-                "beacon.flags.rfu",
-                "Reserved for Future Use",
-                .unsigned(bits: 8),
-                base: .hex,
-                bitmask: 0xFC
-            )
+            .uint("beacon.flags.rfu", "Reserved for Future Use", 8, hex: true, mask: 0xFC)
         case .networkID: FieldDescriptor("beacon.network_id", "Network ID", .bytes)
-        case .ivIndex: FieldDescriptor("beacon.ivindex", "IV Index", .unsigned(bits: 32))
+        case .ivIndex: .uint("beacon.ivindex", "IV Index", 32)
         case .authenticationValue: FieldDescriptor("beacon.authentication_value", "Authentication Value", .bytes)
         case .privateRandom: FieldDescriptor("beacon.private.random", "Random", .bytes)
         case .privateObfuscatedData:
@@ -124,7 +107,7 @@ public enum MeshBeaconField: UInt16, FieldSet {
     }
 
     private static func oobBit(_ key: String, _ name: String, _ mask: UInt64) -> FieldDescriptor {
-        FieldDescriptor("beacon.oob." + key, name, .boolean, bitmask: mask)
+        .flag("beacon.oob." + key, name, mask)
     }
 }
 
@@ -137,8 +120,8 @@ public enum MeshNetworkField: UInt16, FieldSet {
 
     public var descriptor: FieldDescriptor {
         switch self {
-        case .ivi: FieldDescriptor("btmesh.ivi", "IVI", .unsigned(bits: 8), bitmask: 0x80)
-        case .nid: FieldDescriptor("btmesh.nid", "NID", .unsigned(bits: 8), bitmask: 0x7F)
+        case .ivi: .uint("btmesh.ivi", "IVI", 8, mask: 0x80)
+        case .nid: .uint("btmesh.nid", "NID", 8, mask: 0x7F)
         case .obfuscated: FieldDescriptor("btmesh.obfuscated", "Obfuscated", .bytes, help: "CTL, TTL, SEQ and SRC")
         case .encrypted: FieldDescriptor("btmesh.encrypted", "Encrypted data and NetMIC", .bytes)
         }

@@ -11,33 +11,33 @@ public enum SwiftPairField: UInt16, FieldSet {
     public var descriptor: FieldDescriptor {
         switch self {
         case .beaconID:
-            FieldDescriptor(
+            .uint(
                 "swiftpair.beacon_id",
                 "Microsoft Beacon ID",
-                .unsigned(bits: 8),
-                base: .hex,
+                8,
+                hex: true,
                 names: ValueNames([(0x01, "Connected Devices Platform"), (0x03, "Swift Pair")])
             )
         case .subScenario:
-            FieldDescriptor(
+            .uint(
                 "swiftpair.sub_scenario",
                 "Microsoft Beacon Sub Scenario",
-                .unsigned(bits: 8),
-                base: .hex,
+                8,
+                hex: true,
                 names: ValueNames([
                     (0x00, "Pairing over LE only"), (0x01, "Pairing over BR/EDR (Secure Connections)"),
                     (0x02, "Pairing over LE and BR/EDR with Secure Connections"),
                 ])
             )
         case .reservedRSSI:
-            FieldDescriptor("swiftpair.reserved_rssi", "Reserved RSSI Byte", .unsigned(bits: 8), base: .hex)
+            .uint("swiftpair.reserved_rssi", "Reserved RSSI Byte", 8, hex: true)
         case .bredrAddress: FieldDescriptor("swiftpair.bredr_address", "BR/EDR Address", .address)
         case .icon:
-            FieldDescriptor(
+            .uint(
                 "swiftpair.icon",
                 "Icon (Class of Device)",
-                .unsigned(bits: 24),
-                base: .hex,
+                24,
+                hex: true,
                 help: "A Class of Device value that chooses the icon"
             )
         case .displayName: FieldDescriptor("swiftpair.display_name", "Display Name", .string)
@@ -82,43 +82,37 @@ public enum FastPairField: UInt16, FieldSet {
 
     public var descriptor: FieldDescriptor {
         switch self {
-        case .modelID: FieldDescriptor("fastpair.model_id", "Model ID", .unsigned(bits: 24), base: .hex)
+        case .modelID: .uint("fastpair.model_id", "Model ID", 24, hex: true)
         case .flags:
-            FieldDescriptor(
+            .uint(
                 "fastpair.flags",
                 "Version and Flags",
-                .unsigned(bits: 8),
-                base: .hex,
+                8,
+                hex: true,
                 help: "0bVVVVFFFF; 0x00 in the current specification"
             )
         case .fieldLength:
-            FieldDescriptor("fastpair.field.length", "Field Length", .unsigned(bits: 8), bitmask: 0xF0)
+            .uint("fastpair.field.length", "Field Length", 8, mask: 0xF0)
         case .fieldType:
-            FieldDescriptor(
+            .uint(
                 "fastpair.field.type",
                 "Field Type",
-                .unsigned(bits: 8),
-                base: .hex,
+                8,
+                hex: true,
                 names: ValueNames([
                     (0x0, "Account Key Filter (show UI indication)"), (0x1, "Salt"),
                     (0x2, "Account Key Filter (hide UI indication)"), (0x3, "Battery Values (show UI indication)"),
                     (0x4, "Battery Values (hide UI indication)"),
                 ]),
-                bitmask: 0x0F
+                mask: 0x0F
             )
         case .accountKeyFilter: FieldDescriptor("fastpair.account_key_filter", "Account Key Filter", .bytes)
         case .salt: FieldDescriptor("fastpair.salt", "Salt", .bytes)
-        case .battery: FieldDescriptor("fastpair.battery", "Battery Value", .unsigned(bits: 8), base: .hex)
+        case .battery: .uint("fastpair.battery", "Battery Value", 8, hex: true)
         case .batteryCharging:
-            FieldDescriptor("fastpair.battery.charging", "Charging", .boolean, bitmask: 0x80)
+            .flag("fastpair.battery.charging", "Charging", 0x80)
         case .batteryLevel:
-            FieldDescriptor(
-                "fastpair.battery.level",
-                "Level (%)",
-                .unsigned(bits: 8),
-                names: ValueNames([(0x7F, "Unknown")]),
-                bitmask: 0x7F
-            )
+            .uint("fastpair.battery.level", "Level (%)", 8, names: ValueNames([(0x7F, "Unknown")]), mask: 0x7F)
         case .fieldData: FieldDescriptor("fastpair.field.data", "Field Data", .bytes)
         }
     }

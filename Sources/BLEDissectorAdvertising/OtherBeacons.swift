@@ -43,17 +43,12 @@ public enum AltBeaconField: UInt16, FieldSet {
 
     public var descriptor: FieldDescriptor {
         switch self {
-        case .code: FieldDescriptor("bluetooth.alt_beacon.code", "Code", .unsigned(bits: 16), base: .hex)
+        case .code: .uint("bluetooth.alt_beacon.code", "Code", 16, hex: true)
         case .id: FieldDescriptor("bluetooth.alt_beacon.id", "ID", .bytes)
         case .referenceRSSI:
-            FieldDescriptor("bluetooth.alt_beacon.reference_rssi", "Reference RSSI (dBm)", .signed(bits: 8))
+            .int("bluetooth.alt_beacon.reference_rssi", "Reference RSSI (dBm)", 8)
         case .manufacturerData:
-            FieldDescriptor(
-                "bluetooth.alt_beacon.manufacturer_data",
-                "Manufacturer Data",
-                .unsigned(bits: 8),
-                base: .hex
-            )
+            .uint("bluetooth.alt_beacon.manufacturer_data", "Manufacturer Data", 8, hex: true)
         }
     }
 }

@@ -31,10 +31,10 @@ public enum DeviceField: UInt16, FieldSet {
                     + "filter on either matches"
             )
         case .addrType:
-            FieldDescriptor(
+            .uint(
                 "device.addr_type",
                 "Address Type",
-                .unsigned(bits: 8),
+                8,
                 names: Self.addressTypes,
                 help: "Public or random, for the device.addr just before it; absent when no frame said"
             )
@@ -57,19 +57,19 @@ public enum DeviceField: UInt16, FieldSet {
                     + "bleinspect reads a capture once, so a name applies from the frame that carried it onward"
             )
         case .connection:
-            FieldDescriptor(
+            .uint(
                 "device.connection",
                 "Connection Handle",
-                .unsigned(bits: 16),
-                base: .hex,
+                16,
+                hex: true,
                 help: "The connection handle, when the frame belongs to the device through one of its connections "
                     + "(ACL data, HCI commands and events naming the handle)"
             )
         case .firstSeen:
-            FieldDescriptor(
+            .uint(
                 "device.first_seen",
                 "First Seen in Frame",
-                .unsigned(bits: 32),
+                32,
                 help: "The frame in which the device was first seen (the earlier of its address's and its identity "
                     + "address's); a device forgotten because the table was full starts again"
             )

@@ -3,36 +3,11 @@ public import BLEInspectCore
 // Field sets of the HCI layers. Abbreviations are Wireshark's where Wireshark has the field
 // (checked with `tshark -G fields`); the few of our own are marked "(bleinspect)" in their help.
 
-/// Descriptor helpers, to keep the tables below one line per field.
-enum D {
-    static func uint(
-        _ abbrev: String,
-        _ name: String,
-        _ bits: UInt8,
-        hex: Bool = false,
-        names: ValueNames? = nil,
-        mask: UInt64 = 0,
-        help: String = ""
-    ) -> FieldDescriptor {
-        FieldDescriptor(
-            abbrev,
-            name,
-            .unsigned(bits: bits),
-            base: hex ? .hex : .decimal,
-            names: names,
-            bitmask: mask,
-            help: help
-        )
-    }
+/// Descriptor helpers, to keep the tables below one line per field: Core's short forms
+/// (`D.uint`, `D.int`, `D.flag`) and the ones below.
+typealias D = FieldDescriptor
 
-    static func int(_ abbrev: String, _ name: String, _ bits: UInt8, help: String = "") -> FieldDescriptor {
-        FieldDescriptor(abbrev, name, .signed(bits: bits), help: help)
-    }
-
-    static func flag(_ abbrev: String, _ name: String, _ mask: UInt64) -> FieldDescriptor {
-        FieldDescriptor(abbrev, name, .boolean, bitmask: mask)
-    }
-
+extension FieldDescriptor {
     static func bytes(_ abbrev: String, _ name: String, help: String = "") -> FieldDescriptor {
         FieldDescriptor(abbrev, name, .bytes, help: help)
     }

@@ -25,96 +25,72 @@ public enum SMPField: UInt16, FieldSet {
     public var descriptor: FieldDescriptor {
         switch self {
         case .opcode:
-            FieldDescriptor("btsmp.opcode", "Opcode", .unsigned(bits: 8), base: .hex, names: SMPNames.opcodes)
+            .uint("btsmp.opcode", "Opcode", 8, hex: true, names: SMPNames.opcodes)
         case .ioCapability:
-            FieldDescriptor(
-                "btsmp.io_capability",
-                "IO Capability",
-                .unsigned(bits: 8),
-                base: .hex,
-                names: SMPNames.ioCapabilities
-            )
+            .uint("btsmp.io_capability", "IO Capability", 8, hex: true, names: SMPNames.ioCapabilities)
         case .oobDataFlags:
-            FieldDescriptor(
+            .uint(
                 "btsmp.oob_data_flags",
                 "OOB Data Flags",
-                .unsigned(bits: 8),
-                base: .hex,
+                8,
+                hex: true,
                 names: ValueNames([
                     (0, "OOB Authentication data not present"),
                     (1, "OOB Authentication data from remote device present"),
                 ])
             )
         case .authReq:
-            FieldDescriptor("btsmp.authreq", "AuthReq", .unsigned(bits: 8), base: .hex)
+            .uint("btsmp.authreq", "AuthReq", 8, hex: true)
         case .bondingFlags:
-            FieldDescriptor(
+            .uint(
                 "btsmp.bonding_flags",
                 "Bonding Flags",
-                .unsigned(bits: 8),
-                base: .hex,
+                8,
+                hex: true,
                 names: ValueNames([(0, "No Bonding"), (1, "Bonding")]),
-                bitmask: 0x03
+                mask: 0x03
             )
         case .mitmFlag:
-            FieldDescriptor("btsmp.mitm_flag", "MITM Flag", .boolean, bitmask: 0x04)
+            .flag("btsmp.mitm_flag", "MITM Flag", 0x04)
         case .scFlag:
-            FieldDescriptor("btsmp.sc_flag", "Secure Connection Flag", .boolean, bitmask: 0x08)
+            .flag("btsmp.sc_flag", "Secure Connection Flag", 0x08)
         case .keypressFlag:
-            FieldDescriptor("btsmp.keypress_flag", "Keypress Flag", .boolean, bitmask: 0x10)
+            .flag("btsmp.keypress_flag", "Keypress Flag", 0x10)
         case .ct2Flag:
-            FieldDescriptor(
+            .flag(
                 "btsmp.ct2_flag",
                 "CT2 Flag",
-                .boolean,
-                bitmask: 0x20,
+                0x20,
                 help: "Supports the h7 function for cross-transport key derivation"
             )
         case .reservedFlags:
-            FieldDescriptor("btsmp.reserved_flags", "Reserved", .unsigned(bits: 8), base: .hex, bitmask: 0xC0)
+            .uint("btsmp.reserved_flags", "Reserved", 8, hex: true, mask: 0xC0)
         case .maxEncKeySize:
-            FieldDescriptor(
-                "btsmp.max_enc_key_size",
-                "Max Encryption Key Size",
-                .unsigned(bits: 8),
-                help: "Bytes, 7 to 16"
-            )
+            .uint("btsmp.max_enc_key_size", "Max Encryption Key Size", 8, help: "Bytes, 7 to 16")
         case .initiatorKeyDistribution:
-            FieldDescriptor(
-                "btsmp.initiator_key_distribution",
-                "Initiator Key Distribution",
-                .unsigned(bits: 8),
-                base: .hex
-            )
+            .uint("btsmp.initiator_key_distribution", "Initiator Key Distribution", 8, hex: true)
         case .responderKeyDistribution:
-            FieldDescriptor(
-                "btsmp.responder_key_distribution",
-                "Responder Key Distribution",
-                .unsigned(bits: 8),
-                base: .hex
-            )
+            .uint("btsmp.responder_key_distribution", "Responder Key Distribution", 8, hex: true)
         case .keyDistEnc:
-            FieldDescriptor(
+            .flag(
                 "btsmp.key_dist_enc",
                 "Encryption Key (LTK)",
-                .boolean,
-                bitmask: 0x01,
+                0x01,
                 help: "EncKey: LTK, EDIV and Rand (legacy); with Secure Connections, derive the LTK"
             )
         case .keyDistID:
-            FieldDescriptor("btsmp.key_dist_id", "Id Key (IRK)", .boolean, bitmask: 0x02)
+            .flag("btsmp.key_dist_id", "Id Key (IRK)", 0x02)
         case .keyDistSign:
-            FieldDescriptor("btsmp.key_dist_sign", "Signature Key (CSRK)", .boolean, bitmask: 0x04)
+            .flag("btsmp.key_dist_sign", "Signature Key (CSRK)", 0x04)
         case .keyDistLinkKey:
-            FieldDescriptor(
+            .flag(
                 "btsmp.key_dist_linkkey",
                 "Link Key",
-                .boolean,
-                bitmask: 0x08,
+                0x08,
                 help: "Derive the BR/EDR link key from the LE LTK (or the reverse on BR/EDR)"
             )
         case .keyDistReserved:
-            FieldDescriptor("btsmp.key_dist_reserved", "Reserved", .unsigned(bits: 8), base: .hex, bitmask: 0xF0)
+            .uint("btsmp.key_dist_reserved", "Reserved", 8, hex: true, mask: 0xF0)
         case .cfmValue:
             FieldDescriptor("btsmp.cfm_value", "Confirm Value", .bytes)
         case .randomValue:
@@ -125,7 +101,7 @@ public enum SMPField: UInt16, FieldSet {
                 help: "Mrand/Srand of Pairing Random, or the 8-byte Rand of Central Identification"
             )
         case .reason:
-            FieldDescriptor("btsmp.reason", "Reason", .unsigned(bits: 8), base: .hex, names: SMPNames.reasons)
+            .uint("btsmp.reason", "Reason", 8, hex: true, names: SMPNames.reasons)
         case .longTermKey:
             FieldDescriptor(
                 "btsmp.long_term_key",
@@ -134,7 +110,7 @@ public enum SMPField: UInt16, FieldSet {
                 help: "As sent, least significant byte first"
             )
         case .ediv:
-            FieldDescriptor("btsmp.ediv", "Encrypted Diversifier (EDIV)", .unsigned(bits: 16), base: .hex)
+            .uint("btsmp.ediv", "Encrypted Diversifier (EDIV)", 16, hex: true)
         case .idResolvingKey:
             FieldDescriptor(
                 "btsmp.id_resolving_key",
@@ -143,11 +119,11 @@ public enum SMPField: UInt16, FieldSet {
                 help: "As sent, least significant byte first"
             )
         case .addressType:
-            FieldDescriptor(
+            .uint(
                 "btsmp.address_type",
                 "Address Type",
-                .unsigned(bits: 8),
-                base: .hex,
+                8,
+                hex: true,
                 names: ValueNames([(0, "Public"), (1, "Random (static)")])
             )
         case .bdAddr:
@@ -166,24 +142,23 @@ public enum SMPField: UInt16, FieldSet {
         case .dhkeyCheck:
             FieldDescriptor("btsmp.dhkey_check", "DHKey Check", .bytes)
         case .notificationType:
-            FieldDescriptor(
+            .uint(
                 "btsmp.notification_type",
                 "Notification Type",
-                .unsigned(bits: 8),
-                base: .hex,
+                8,
+                hex: true,
                 names: ValueNames([
                     (0, "Passkey Entry Started"), (1, "Passkey Digit Entered"), (2, "Passkey Digit Erased"),
                     (3, "Passkey Cleared"), (4, "Passkey Entry Completed"),
                 ])
             )
         case .pairingMethod:
-            FieldDescriptor(
+            .uint(
                 "smp.pairing_method",
                 "Pairing Method",
-                .unsigned(bits: 8),
+                8,
                 names: SMPNames.methods,
-                help:
-                    "The association model that the Pairing Request (of the frame in smp.request_in_frame) and this "
+                help: "The association model that the Pairing Request (of the frame in smp.request_in_frame) and this "
                     + "Pairing Response select: OOB flags, MITM flags and IO capabilities, as in Core Vol 3 Part H 2.3.5.1"
             )
         case .secureConnections:
@@ -194,17 +169,17 @@ public enum SMPField: UInt16, FieldSet {
                 help: "Both sides set the SC flag: LE Secure Connections pairing, otherwise LE legacy pairing"
             )
         case .encryptionKeySize:
-            FieldDescriptor(
+            .uint(
                 "smp.encryption_key_size",
                 "Encryption Key Size",
-                .unsigned(bits: 8),
+                8,
                 help: "The smaller of the two Maximum Encryption Key Sizes, in bytes"
             )
         case .requestInFrame:
-            FieldDescriptor(
+            .uint(
                 "smp.request_in_frame",
                 "Pairing Request in Frame",
-                .unsigned(bits: 32),
+                32,
                 help: "The frame of the Pairing Request this Pairing Response answers"
             )
         }

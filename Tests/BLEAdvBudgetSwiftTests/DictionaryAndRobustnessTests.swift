@@ -1,3 +1,4 @@
+import BLEAdvBudget
 import BLEAdvBudgetSwift
 import Foundation
 import Testing
@@ -88,8 +89,8 @@ import Testing
         #expect(
             result.calls.last?.beacon
                 == SwiftBeaconAdvertisement(
-                    expression: "region.peripheralData(withMeasuredPower: nil)",
-                    location: location("App.swift", 3, 18)
+                    location: location("App.swift", 3, 18),
+                    values: SourceBeacon(expression: "region.peripheralData(withMeasuredPower: nil)")
                 )
         )
         #expect(result.allWarnings.map(\.kind) == [.unresolvedDictionary, .unresolvedBeacon])

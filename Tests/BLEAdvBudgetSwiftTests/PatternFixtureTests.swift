@@ -1,3 +1,4 @@
+import BLEAdvBudget
 import BLEAdvBudgetSwift
 import Testing
 
@@ -184,19 +185,23 @@ struct Reading: Equatable, CustomStringConvertible {
         #expect(
             result.calls.map(\.beacon) == [
                 SwiftBeaconAdvertisement(
-                    expression: "region.peripheralData(withMeasuredPower: nil)",
                     location: Patterns.location("IBeacon", "BeaconTransmitter.swift", 14, 20),
-                    uuid: uuid,
-                    major: 100,
-                    minor: 7
+                    values: SourceBeacon(
+                        expression: "region.peripheralData(withMeasuredPower: nil)",
+                        uuid: uuid,
+                        major: 100,
+                        minor: 7
+                    )
                 ),
                 SwiftBeaconAdvertisement(
-                    expression: "calibrated.peripheralData(withMeasuredPower: -59)",
                     location: Patterns.location("IBeacon", "BeaconTransmitter.swift", 21, 34),
-                    uuid: uuid,
-                    major: 1,
-                    minor: 2,
-                    measuredPower: -59
+                    values: SourceBeacon(
+                        expression: "calibrated.peripheralData(withMeasuredPower: -59)",
+                        uuid: uuid,
+                        major: 1,
+                        minor: 2,
+                        measuredPower: -59
+                    )
                 ),
             ]
         )

@@ -1,3 +1,4 @@
+import BLEAdvBudget
 import BLEAdvBudgetSwift
 import Testing
 
@@ -137,11 +138,13 @@ import Testing
         #expect(
             call.beacon
                 == SwiftBeaconAdvertisement(
-                    expression: "region.peripheralData(withMeasuredPower: nil)",
                     location: SwiftSourceLocation(file: beacon, line: 16, column: 26),
-                    uuid: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0",
-                    major: 1,
-                    minor: 7
+                    values: SourceBeacon(
+                        expression: "region.peripheralData(withMeasuredPower: nil)",
+                        uuid: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0",
+                        major: 1,
+                        minor: 7
+                    )
                 )
         )
         #expect(call.localName == nil && call.serviceUUIDs == nil && call.otherKeys.isEmpty)

@@ -1,3 +1,4 @@
+import BLEAdvBudget
 import BLEAdvBudgetSwift
 import Testing
 
@@ -30,11 +31,13 @@ import Testing
         #expect(
             call.beacon
                 == SwiftBeaconAdvertisement(
-                    expression: "region!.peripheralData(withMeasuredPower: nil)",
                     location: Patterns.location("StoredProperty", "BeaconBroadcaster.swift", 12, 34),
-                    uuid: "9B7F3C1E-52D4-4A8B-8F11-6C0D2E4A9B35",
-                    major: 3,
-                    minor: 42
+                    values: SourceBeacon(
+                        expression: "region!.peripheralData(withMeasuredPower: nil)",
+                        uuid: "9B7F3C1E-52D4-4A8B-8F11-6C0D2E4A9B35",
+                        major: 3,
+                        minor: 42
+                    )
                 )
         )
         #expect(

@@ -165,7 +165,7 @@ struct ReportFormatTests {
         let raw = RawAdvert(label: "frame 1", kind: .legacy, advertisingData: bytes("020106"))
         let combined = AdvBudgetRunner.run(
             planPaths: [file],
-            extraPlans: [p],
+            plans: [p],
             raw: [raw],
             platforms: nil,
             format: .json

@@ -13,8 +13,8 @@ import Testing
 
     struct Table128: Sendable, CustomTestStringConvertible {
         let name: String
-        let highs: [UInt64]
-        let lows: [UInt64]
+        /// High then low half of each UUID.
+        let keys: [UInt64]
         let names: [StaticString]
         var testDescription: String { name }
     }
@@ -37,20 +37,17 @@ import Testing
     static let tables128 = [
         Table128(
             name: "service",
-            highs: AssignedNumbers.service128High,
-            lows: AssignedNumbers.service128Low,
+            keys: AssignedNumbers.service128Keys,
             names: AssignedNumbers.service128Names
         ),
         Table128(
             name: "characteristic",
-            highs: AssignedNumbers.characteristic128High,
-            lows: AssignedNumbers.characteristic128Low,
+            keys: AssignedNumbers.characteristic128Keys,
             names: AssignedNumbers.characteristic128Names
         ),
         Table128(
             name: "descriptor",
-            highs: AssignedNumbers.descriptor128High,
-            lows: AssignedNumbers.descriptor128Low,
+            keys: AssignedNumbers.descriptor128Keys,
             names: AssignedNumbers.descriptor128Names
         ),
     ]
@@ -73,15 +70,13 @@ import Testing
 
     @Test(arguments: tables128)
     func table128IsSortedWithoutDuplicates(table: Table128) {
-        #expect(table.highs.count == table.lows.count)
-        #expect(table.highs.count == table.names.count)
-        for index in table.highs.indices.dropFirst() {
-            let previous = (table.highs[index - 1], table.lows[index - 1])
-            #expect(previous < (table.highs[index], table.lows[index]), "entry \(index) of \(table.name)")
+        #expect(table.keys.count == 2 * table.names.count)
+        let pairs = stride(from: 0, to: table.keys.count - 1, by: 2).map { (table.keys[$0], table.keys[$0 + 1]) }
+        for index in pairs.indices.dropFirst() {
+            #expect(pairs[index - 1] < pairs[index], "entry \(index) of \(table.name)")
         }
-        for (position, high) in table.highs.enumerated() {
-            let low = table.lows[position]
-            #expect(AssignedNumbers.index(of: high, low, highs: table.highs, lows: table.lows) == position)
+        for (position, (high, low)) in pairs.enumerated() {
+            #expect(AssignedNumbers.index(of: high, low, in: table.keys) == position)
             // Base-UUID forms are stored under their 16-bit value by the generator.
             let isBaseForm =
                 low == AssignedNumbers.baseUUIDLow && high & 0xFFFF_FFFF == AssignedNumbers.baseUUIDHighLow32
@@ -107,9 +102,10 @@ import Testing
         #expect(AssignedNumbers.index(of: 6, in: [5]) == nil)
         #expect(AssignedNumbers.index(of: 0, in: [0, 1, 0xFFFF]) == 0)
         #expect(AssignedNumbers.index(of: 0xFFFF, in: [0, 1, 0xFFFF]) == 2)
-        #expect(AssignedNumbers.index(of: 1, 2, highs: [], lows: []) == nil)
-        #expect(AssignedNumbers.index(of: 1, 2, highs: [1, 1, 2], lows: [1, 2, 0]) == 1)
-        #expect(AssignedNumbers.index(of: 2, 0, highs: [1, 1, 2], lows: [1, 2, 0]) == 2)
-        #expect(AssignedNumbers.index(of: 1, 3, highs: [1, 1, 2], lows: [1, 2, 0]) == nil)
+        let keys: [UInt64] = [1, 1, 1, 2, 2, 0]
+        #expect(AssignedNumbers.index(of: 1, 2, in: []) == nil)
+        #expect(AssignedNumbers.index(of: 1, 2, in: keys) == 1)
+        #expect(AssignedNumbers.index(of: 2, 0, in: keys) == 2)
+        #expect(AssignedNumbers.index(of: 1, 3, in: keys) == nil)
     }
 }

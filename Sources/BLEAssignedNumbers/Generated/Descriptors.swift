@@ -44,12 +44,10 @@ extension AssignedNumbers {
         "Complete BR-EDR Transport Block Data",  // 0x290F
     ]
 
-    /// Vendor 128-bit descriptor UUIDs, ascending: their high 64 bits (bytes 0-7 in display order).
-    package static let descriptor128High: [UInt64] = []
+    /// Vendor 128-bit descriptor UUIDs, ascending, two elements each: the high 64 bits (bytes 0-7 in
+    /// display order), then the low 64 bits (bytes 8-15).
+    package static let descriptor128Keys: [UInt64] = []
 
-    /// The low 64 bits (bytes 8-15) of the UUIDs whose high bits are in `descriptor128High`.
-    package static let descriptor128Low: [UInt64] = []
-
-    /// Names of the 128-bit descriptor UUIDs, in the order of `descriptor128High`.
+    /// Names of the 128-bit descriptor UUIDs, in the order of `descriptor128Keys`.
     package static let descriptor128Names: [StaticString] = []
 }

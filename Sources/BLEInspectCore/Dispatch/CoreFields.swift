@@ -15,7 +15,7 @@ public enum CoreField: UInt16, FieldSet {
 
     public var descriptor: FieldDescriptor {
         switch self {
-        case .number: FieldDescriptor("frame.number", "Frame Number", .unsigned(bits: 32))
+        case .number: .uint("frame.number", "Frame Number", 32)
         case .time:
             FieldDescriptor(
                 "frame.time",
@@ -50,16 +50,16 @@ public enum CoreField: UInt16, FieldSet {
                 help: "From the first frame of the capture",
                 unit: "seconds"
             )
-        case .length: FieldDescriptor("frame.len", "Frame Length", .unsigned(bits: 32), help: "Length on the wire")
-        case .capturedLength: FieldDescriptor("frame.cap_len", "Capture Length", .unsigned(bits: 32))
+        case .length: .uint("frame.len", "Frame Length", 32, help: "Length on the wire")
+        case .capturedLength: .uint("frame.cap_len", "Capture Length", 32)
         case .direction:
-            FieldDescriptor(
+            .uint(
                 "frame.direction",
                 "Direction",
-                .unsigned(bits: 8),
+                8,
                 names: ValueNames([(0, "Unknown"), (1, "Host to controller"), (2, "Controller to host")])
             )
-        case .controller: FieldDescriptor("frame.controller", "Controller Index", .unsigned(bits: 16), help: "hciN")
+        case .controller: .uint("frame.controller", "Controller Index", 16, help: "hciN")
         case .kind: FieldDescriptor("frame.kind", "Record Kind", .string)
         case .note: FieldDescriptor("frame.note", "Note", .string, help: "Text of a note or log record")
         case .malformed:
@@ -67,10 +67,10 @@ public enum CoreField: UInt16, FieldSet {
         case .expert: FieldDescriptor("_ws.expert", "Expert Info", .expert)
         case .expertMessage: FieldDescriptor("_ws.expert.message", "Message", .string)
         case .expertSeverity:
-            FieldDescriptor(
+            .uint(
                 "_ws.expert.severity",
                 "Severity",
-                .unsigned(bits: 8),
+                8,
                 names: ValueNames([(0, "Comment"), (1, "Note"), (2, "Warning"), (3, "Error")])
             )
         case .data: FieldDescriptor("data.data", "Data", .bytes, help: "Bytes no dissector decoded")
