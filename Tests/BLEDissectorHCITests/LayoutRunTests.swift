@@ -1,5 +1,5 @@
-import BLEInspectCore
 import BLEDissectorTestSupport
+import BLEInspectCore
 import Testing
 
 /// Fields of the layouts under test.
@@ -188,17 +188,11 @@ struct LayoutRunTests {
     func prefixes(index: Int) {
         let (kind, hex) = Self.complete[index]
         let frame = Dissect.hci(kind, hex)
-        #expect(!run(kind, hex).isMalformed)
-        for n in 0..<frame.bytes.count {
-            var cut = frame
-            cut.bytes = Array(frame.bytes.prefix(n))
-            cut.originalLength = n
-            let s = Dissect.frames([cut], registry: Self.registry)[0]
-            #expect(s.isMalformed, "prefix \(n) of \(frame.bytes.count)")
-            #expect(
-                s.expertMessages.allSatisfy { $0.hasPrefix("Malformed: packet too short") },
-                "prefix \(n): \(s.expertMessages)"
-            )
+        expectEveryPrefix(of: frame.bytes, hex) { cut in
+            var cutFrame = frame
+            cutFrame.bytes = cut
+            cutFrame.originalLength = cut.count
+            return Dissect.frames([cutFrame], registry: Self.registry)[0]
         }
     }
 }

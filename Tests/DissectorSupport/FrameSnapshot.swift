@@ -12,6 +12,9 @@ public struct FrameSnapshot: Sendable {
     /// The L2CAP channel a test stand-in for the lower layers (`MiniStack`, `PDUFeeder`) handed the
     /// PDU on, when it knows one; nil for frames the real stack dissected (read `btl2cap.cid` there).
     public var cid: UInt16?
+    /// How many nodes the tree still had open after the frame (0 unless a dissector failed to
+    /// close what it opened).
+    public var openDepth: Int
 
     public init(
         frame: CapturedFrame,
@@ -20,7 +23,8 @@ public struct FrameSnapshot: Sendable {
         texts: [String] = [],
         info: String,
         registry: DissectorRegistry,
-        cid: UInt16? = nil
+        cid: UInt16? = nil,
+        openDepth: Int = 0
     ) {
         self.frame = frame
         self.nodes = nodes
@@ -29,6 +33,7 @@ public struct FrameSnapshot: Sendable {
         self.info = info
         self.registry = registry
         self.cid = cid
+        self.openDepth = openDepth
     }
 
     /// A snapshot of `tree`, the engine's tree for `frame`.
@@ -39,7 +44,8 @@ public struct FrameSnapshot: Sendable {
             sources: tree.sources,
             texts: tree.texts,
             info: tree.info,
-            registry: registry
+            registry: registry,
+            openDepth: tree.depth
         )
     }
 

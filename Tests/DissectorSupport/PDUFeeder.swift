@@ -55,7 +55,8 @@ public final class PDUFeeder {
             texts: ctx.tree.texts,
             info: ctx.tree.info,
             registry: registry,
-            cid: packet.cid
+            cid: packet.cid,
+            openDepth: ctx.tree.depth
         )
     }
 

@@ -109,19 +109,14 @@ struct ExampleDissectorTests {
         )
     }
 
-    @Test("every prefix of an SDU decodes or is marked malformed")
+    @Test("every prefix of an SDU is truncated in its header, a warning after it")
     func prefixes() throws {
         let sdu = try #require(try Self.sent("le-coc.sdus.json").first)
-        for n in 0...sdu.bytes.count {
-            let frame = Self.feed(Array(sdu.bytes.prefix(n)))
-            if n < sdu.headerEnd {
-                #expect(frame.isMalformed, "prefix \(n)")
-            } else if n < sdu.bytes.count {
-                #expect(!frame.isMalformed, "prefix \(n)")
-                #expect(frame.warnings == ["The header gives \(sdu.bytes.count) bytes, the SDU has \(n)"])
-            } else {
-                #expect(frame.warnings.isEmpty)
-            }
+        let count = sdu.bytes.count
+        let body = Dictionary(uniqueKeysWithValues: (sdu.headerEnd..<count).map { ($0, FrameMark.warning) })
+        let frames = expectEveryPrefix(of: sdu.bytes, "SDU 1", marks: body) { Self.feed($0) }
+        for n in sdu.headerEnd..<count {
+            #expect(frames[n]?.warnings == ["The header gives \(count) bytes, the SDU has \(n)"])
         }
     }
 
