@@ -255,20 +255,20 @@ struct ATTVectorTests {
     /// What the sweep expects of a vector besides truncation: cuts that decode clean (a last value
     /// of any length, or a list ending on an element), cuts with another mark, and what a byte past
     /// the whole gives (the value takes it, or it starts an element cut short; malformed when the
-    /// PDU has a fixed size). Read By (Group) Type Request cut inside the attribute type is
-    /// malformed ("an attribute type is 2 or 16 bytes, not 0"), not truncated.
+    /// PDU has a fixed size). A Read By (Group) Type Request cut inside the attribute type, below
+    /// its row's 6 bytes, is truncated too, not "an attribute type is 2 or 16 bytes".
     static let cutRules: [String: (clean: [Int], marks: [Int: FrameMark], past: FrameMark)] = [
         "Find Information Response (16-bit)": ([6], [2: .warning], .truncated),
         "Find Information Response (128-bit)": ([], [2: .warning], .truncated),
         "Find By Type Value Request": ([7, 8], [:], .clean),
         "Find By Type Value Response": ([1], [:], .truncated),
-        "Read By Type Request": ([], [5: .malformed, 6: .malformed], .malformed),
+        "Read By Type Request": ([], [:], .malformed),
         "Read By Type Response": ([2, 9], [:], .truncated),
         "Read Response": (Array(1..<4), [:], .clean),
         "Read Blob Response": ([1, 2], [:], .clean),
         "Read Multiple Request": ([], [1: .warning, 3: .warning], .truncated),
         "Read Multiple Response": (Array(1..<4), [:], .clean),
-        "Read By Group Type Request": ([], [5: .malformed, 6: .malformed], .malformed),
+        "Read By Group Type Request": ([], [:], .malformed),
         "Read By Group Type Response": ([2, 8], [:], .truncated),
         "Write Request": ([3, 4], [:], .clean),
         "Prepare Write Request": ([5, 6], [:], .clean),

@@ -201,7 +201,7 @@ extension DissectionContext {
     /// `decoder` gets the PDU's parameters: with `.exact(n)`, at most the first `n` bytes, so that
     /// it need not check for more. A short PDU still goes to `decoder`, so that the fields it
     /// holds are shown (as tshark shows them); its first read past the end throws `.truncated`,
-    /// and if none does, this throws it. After a successful decode, bytes past an exact length
+    /// and if none does, or the decoder rejects a value of the cut PDU, this throws it. After a successful decode, bytes past an exact length
     /// throw `.malformed`: "N unexpected bytes after the `trailing`". The caller's error boundary
     /// (`run`, which `dispatch` uses) turns either into the malformed note.
     public mutating func decode(
@@ -218,11 +218,7 @@ extension DissectionContext {
         } else {
             parameters = reader.readRest()
         }
-        try decoder.decode(&parameters, &self)
-        if have < length.minimum {
-            let need = start + length.minimum - parameters.offset
-            throw DecodeError.truncated(at: parameters.offset, need: need, have: parameters.remaining)
-        }
+        try decodeParameters(&parameters, start: start, have: have, length: length, decoder)
         if !reader.isAtEnd {
             let extra = reader.remaining
             throw DecodeError(
@@ -252,12 +248,29 @@ extension DissectionContext {
             var all = reader
             parameters = try all.readSlice(most)
         }
-        try decoder.decode(&parameters, &self)
+        try decodeParameters(&parameters, start: start, have: have, length: length, decoder)
+        try reader.skip(parameters.offset - start)
+    }
+
+    /// Runs `decoder`; a PDU shorter than its row's minimum (`have` bytes from `start`) is then
+    /// truncated, whatever the decoder made of the bytes that are there: a value it cannot accept
+    /// in a cut PDU is the cut's doing.
+    private mutating func decodeParameters(
+        _ parameters: inout ByteReader,
+        start: Int,
+        have: Int,
+        length: OpcodeLength,
+        _ decoder: some ParameterDecoder
+    ) throws(DecodeError) {
+        do {
+            try decoder.decode(&parameters, &self)
+        } catch  where error.code == .limitExceeded || have >= length.minimum || error.code == .truncated {
+            throw error
+        } catch {}
         if have < length.minimum {
             let need = start + length.minimum - parameters.offset
             throw DecodeError.truncated(at: parameters.offset, need: need, have: parameters.remaining)
         }
-        try reader.skip(parameters.offset - start)
     }
 }
 
