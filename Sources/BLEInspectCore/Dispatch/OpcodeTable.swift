@@ -264,9 +264,9 @@ extension DissectionContext {
     ) throws(DecodeError) {
         do {
             try decoder.decode(&parameters, &self)
-        } catch  where error.code == .limitExceeded || have >= length.minimum || error.code == .truncated {
-            throw error
-        } catch {}
+        } catch {
+            guard have < length.minimum, error.code == .malformed else { throw error }
+        }
         if have < length.minimum {
             let need = start + length.minimum - parameters.offset
             throw DecodeError.truncated(at: parameters.offset, need: need, have: parameters.remaining)
