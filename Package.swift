@@ -2,12 +2,12 @@
 import PackageDescription
 
 /// Dissector modules: each is its own target (`Sources/BLEDissector<Name>`, whose module type is
-/// `<Name>Module`) and never imports another (they meet through tables). Adding one: its folder,
-/// its name here, its type in `StandardModules.builtIn` (a test checks both lists agree), and the
-/// modules its tests feed below.
+/// `<Name>Module`) and never imports another (they meet through tables). This is the one list of
+/// them: `StandardModules.builtIn` is generated from it (Plugins/DissectorModules), so adding a
+/// module is its folder (and its tests' folder) plus its name here.
 let dissectors = ["HCI", "Advertising", "L2CAP", "ATT", "SMP", "Device", "LinkLayer"]
 /// The other modules each dissector's tests decode with: the layers beneath it, and those its
-/// captures reach.
+/// captures reach. A module without an entry is tested with all of them.
 let testedWith: [String: [String]] = [
     "HCI": ["Advertising"],
     "Advertising": ["HCI"],
@@ -22,7 +22,7 @@ let dissectorTargets: [Target] = dissectors.flatMap { name -> [Target] in
         .target(name: "BLEDissector\(name)", dependencies: ["BLEInspectCore", "BLEAssignedNumbers"]),
         .testTarget(
             name: "BLEDissector\(name)Tests",
-            dependencies: Array(Set([name] + (testedWith[name] ?? []))).sorted().map {
+            dependencies: Array(Set([name] + (testedWith[name] ?? dissectors))).sorted().map {
                 .target(name: "BLEDissector\($0)")
             }
                 + ["BLEInspectCore", "BLEDissectorTestSupport", "BLECaptureTestSupport"]
@@ -92,7 +92,8 @@ let package = Package(
         .target(
             name: "BLEInspectSession",
             dependencies: ["BLEInspectCore", "BLECapture", "BLEInspectFilter", "BLEInspectPlugins"]
-                + dissectorDependencies
+                + dissectorDependencies,
+            plugins: ["DissectorModules"]
         ),
         // Output formats of dissected frames (one-line, tree, hex, JSON, fields) behind
         // `FrameRendering`, which also says what of each tree a format reads.
@@ -208,6 +209,9 @@ let package = Package(
             ),
             dependencies: ["bleinspect-adv"]
         ),
+        // Generates `StandardModules.builtIn`'s list from the dissector targets BLEInspectSession
+        // depends on (`dissectors` above).
+        .plugin(name: "DissectorModules", capability: .buildTool()),
         .plugin(
             name: "LintSource",
             capability: .command(
