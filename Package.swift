@@ -5,7 +5,7 @@ import PackageDescription
 /// `<Name>Module`) and never imports another (they meet through tables). This is the one list of
 /// them: `StandardModules.builtIn` is generated from it (Plugins/DissectorModules), so adding a
 /// module is its folder (and its tests' folder) plus its name here.
-let dissectors = ["HCI", "Advertising", "L2CAP", "ATT", "SMP", "Device", "LinkLayer"]
+let dissectors = ["HCI", "Advertising", "L2CAP", "ATT", "SMP", "Device", "LinkLayer", "AndroidVendor"]
 /// The other modules each dissector's tests decode with: the layers beneath it, and those its
 /// captures reach. A module without an entry is tested with all of them.
 let testedWith: [String: [String]] = [
