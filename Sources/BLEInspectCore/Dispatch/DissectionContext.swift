@@ -257,26 +257,40 @@ public struct DissectionContext {
 /// A few (standard table slot, key) pairs, packed as `slot << 16 | key`: plain bits, so that
 /// passing them to every frame's context costs nothing.
 public struct SkippedKeys: Sendable, BitwiseCopyable {
-    /// The most pairs kept; more are ignored (and so not skipped).
-    public static let capacity = 4
-    private var entries: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+    /// The most pairs kept; more are ignored (and so not skipped). Eight: the stateless bindings a
+    /// filter on one protocol can skip (advertising reports, vendor events, …) fit, with room.
+    public static let capacity = 8
+    private var entries: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
     public private(set) var count = 0
 
     public init() {}
 
     mutating func insert(_ entry: UInt32) {
         guard !contains(entry), count < Self.capacity else { return }
-        switch count {
-        case 0: entries.0 = entry
-        case 1: entries.1 = entry
-        case 2: entries.2 = entry
-        default: entries.3 = entry
+        let shift = UInt64(count % 2) * 32
+        let value = UInt64(entry) << shift
+        switch count / 2 {
+        case 0: entries.0 |= value
+        case 1: entries.1 |= value
+        case 2: entries.2 |= value
+        default: entries.3 |= value
         }
         count += 1
     }
 
+    @inline(__always)
     func contains(_ entry: UInt32) -> Bool {
-        (count > 0 && entries.0 == entry) || (count > 1 && entries.1 == entry)
-            || (count > 2 && entries.2 == entry) || (count > 3 && entries.3 == entry)
+        // Each word holds two entries; unused lanes are never compared.
+        let pair = UInt64(entry) | UInt64(entry) << 32
+        return lanes(entries.0 ^ pair, from: 0) || (count > 2 && lanes(entries.1 ^ pair, from: 2))
+            || (count > 4 && lanes(entries.2 ^ pair, from: 4)) || (count > 6 && lanes(entries.3 ^ pair, from: 6))
     }
+
+    /// Whether a lane of `difference` (a word XOR-ed with the entry twice) is zero, for the lanes
+    /// in use of the word holding entries `first` and `first + 1`.
+    @inline(__always)
+    private func lanes(_ difference: UInt64, from first: Int) -> Bool {
+        (count > first && difference & 0xFFFF_FFFF == 0) || (count > first + 1 && difference >> 32 == 0)
+    }
+
 }
