@@ -23,9 +23,9 @@ struct HCIEventPacket: Dissector {
         let code = bytes[0]
         if code == HCIEventPacket.leMeta {
             guard bytes.count >= 3 else { return false }
-            return registry.binding(StandardTables.leMetaSubevent, DissectorKey(bytes[2]))?.keepsNoState ?? false
+            return registry.keepsNoState(StandardTables.leMetaSubevent, DissectorKey(bytes[2]))
         }
-        return registry.binding(StandardTables.hciEvent, DissectorKey(code))?.keepsNoState ?? false
+        return registry.keepsNoState(StandardTables.hciEvent, DissectorKey(code))
     }
 
     static let leMeta: UInt8 = 0x3E

@@ -110,7 +110,7 @@ struct L2CAPDissector: Dissector {
             context.tree.close()
             return
         }
-        guard context.registry.binding(StandardTables.l2capPSM, DissectorKey(channel.psm)) != nil else {
+        guard context.registry.isBound(StandardTables.l2capPSM, DissectorKey(channel.psm)) else {
             context.addRest(f[.payload], &payload)
             context.tree.close()
             return
@@ -343,7 +343,7 @@ struct L2CAPDissector: Dissector {
         guard let bytes = result.completed else { return }
         context.appendInfo("SDU \(bytes.count) bytes (reassembled)")
         context.packet.psm = channel.psm
-        guard !bytes.isEmpty, context.registry.binding(StandardTables.l2capPSM, DissectorKey(channel.psm)) != nil
+        guard !bytes.isEmpty, context.registry.isBound(StandardTables.l2capPSM, DissectorKey(channel.psm))
         else { return }
         var sdu = ByteReader(bytes, source: sduSource)
         context.dispatch(StandardTables.l2capPSM, DissectorKey(channel.psm), &sdu)

@@ -206,13 +206,13 @@ public struct DissectionContext {
         {
             return false
         }
-        guard let binding = registry.binding(table, key) else {
+        guard let binding = registry.unretainedBinding(table, key) else {
             if !reader.isAtEnd {
                 tree.add(core[.data], .bytes, reader.offset..<(reader.offset + reader.remaining), source: reader.source)
             }
             return false
         }
-        run(binding.dissector, &reader)
+        binding._withUnsafeGuaranteedRef { run($0.dissector, &reader) }
         return true
     }
 

@@ -80,9 +80,11 @@ public struct DissectionEngine {
     /// whenever post-dissectors run: they follow every frame.
     public func decodesWithoutState(_ frame: CapturedFrame) -> Bool {
         guard !runsPostDissectors, let h4 = frame.kind.h4Type,
-            let binding = registry.binding(StandardTables.hciPacketType, DissectorKey(h4))
+            let binding = registry.unretainedBinding(StandardTables.hciPacketType, DissectorKey(h4))
         else { return false }
-        return frame.bytes.withUnsafeBufferPointer { binding.dissector.decodesWithoutState($0, registry: registry) }
+        return frame.bytes.withUnsafeBufferPointer { bytes in
+            binding._withUnsafeGuaranteedRef { $0.dissector.decodesWithoutState(bytes, registry: registry) }
+        }
     }
 
     /// Dissects `frame`, the next frame of `timeline`, and passes the tree to `body` (valid only
@@ -135,7 +137,7 @@ public struct DissectionEngine {
             context.tree.add(core[.note], text: String(decoding: text, as: UTF8.self), all)
             context.setInfo("\(frame.kind.name): " + TerminalSafeText.escape(text.prefix(200)))
         } else if let opcode = frame.kind.monitorOpcode,
-            registry.binding(StandardTables.monitorOpcode, DissectorKey(opcode)) != nil
+            registry.isBound(StandardTables.monitorOpcode, DissectorKey(opcode))
         {
             // Linux monitor records other than HCI packets and text: index records and the like.
             context.dispatch(StandardTables.monitorOpcode, DissectorKey(opcode), &reader)

@@ -488,7 +488,11 @@ public final class DissectorRegistry: Sendable {
     /// `denseBindings` (from `bindingStart[slot]`), or 0. Dispatch reads them without copying a
     /// `DissectorTable` (and counting the references it holds).
     @usableFromInline let denseIndex: [UInt16]
-    @usableFromInline let denseBindings: [Binding]
+    /// Unretained: `tables` keeps every binding alive for the registry's life, so dispatch reads
+    /// one without counting a reference (`unretainedBinding(_:_:)`).
+    @usableFromInline let denseBindings: [Unmanaged<Binding>]
+    /// Per entry of `denseBindings`: its `Binding.keepsNoState`, read without touching the binding.
+    @usableFromInline let denseStateless: [Bool]
     @usableFromInline let denseStart: [Int]
     @usableFromInline let denseCount: [Int]
     @usableFromInline let bindingStart: [Int]
@@ -544,7 +548,7 @@ public final class DissectorRegistry: Sendable {
         }
         self.standardTables = standard
         var denseIndex: [UInt16] = []
-        var denseBindings: [Binding] = []
+        var denseBindings: [Unmanaged<Binding>] = []
         var denseStart = [Int](repeating: 0, count: standard.count)
         var denseCount = [Int](repeating: 0, count: standard.count)
         var bindingStart = [Int](repeating: 0, count: standard.count)
@@ -554,9 +558,10 @@ public final class DissectorRegistry: Sendable {
             denseCount[slot] = table.dense.count
             bindingStart[slot] = denseBindings.count
             denseIndex += table.dense
-            denseBindings += table.denseBindings
+            denseBindings += table.denseBindings.map { Unmanaged.passUnretained($0) }
         }
         self.denseIndex = denseIndex
+        self.denseStateless = denseBindings.map { $0.takeUnretainedValue().keepsNoState }
         self.denseBindings = denseBindings
         self.denseStart = denseStart
         self.denseCount = denseCount
@@ -608,14 +613,41 @@ public final class DissectorRegistry: Sendable {
     /// The dissector bound to `key` in `table`, if any.
     @inlinable
     public func binding(_ table: TableID, _ key: DissectorKey) -> Binding? {
-        if let slot = table.standardSlot, slot < standardTables.count {
-            if !key.isUUID, key.high == 0, key.low < UInt64(denseCount[slot]) {
-                let i = Int(denseIndex[denseStart[slot] &+ Int(key.low)])
-                return i == 0 ? nil : denseBindings[bindingStart[slot] &+ i &- 1]
-            }
-            return standardTables[slot]?.lookup(key)
-        }
+        if let i = densePosition(table, key) { return i < 0 ? nil : denseBindings[i].takeUnretainedValue() }
+        if let slot = table.standardSlot, slot < standardTables.count { return standardTables[slot]?.lookup(key) }
         return tables[table]?.lookup(key)
+    }
+
+    /// For an integer key of a standard table within its dense range: the binding's position in
+    /// `denseBindings`, or -1 when the key has none. Nil outside the dense range.
+    @inlinable
+    func densePosition(_ table: TableID, _ key: DissectorKey) -> Int? {
+        guard let slot = table.standardSlot, slot < denseCount.count, !key.isUUID, key.high == 0,
+            key.low < UInt64(denseCount[slot])
+        else { return nil }
+        let i = Int(denseIndex[denseStart[slot] &+ Int(key.low)])
+        return i == 0 ? -1 : bindingStart[slot] &+ i &- 1
+    }
+
+    /// The binding of `key` in `table`, unretained, for the dispatch path: the registry keeps it
+    /// alive, so a caller that holds the registry reads it with `_withUnsafeGuaranteedRef`
+    /// without counting a reference. Nil when nothing is bound.
+    @inlinable
+    public func unretainedBinding(_ table: TableID, _ key: DissectorKey) -> Unmanaged<Binding>? {
+        if let i = densePosition(table, key) { return i < 0 ? nil : denseBindings[i] }
+        return binding(table, key).map { Unmanaged.passUnretained($0) }
+    }
+
+    /// Whether anything is bound to `key` in `table`.
+    @inlinable
+    public func isBound(_ table: TableID, _ key: DissectorKey) -> Bool { unretainedBinding(table, key) != nil }
+
+    /// Whether the binding of `key` in `table` keeps no capture state (`Binding.keepsNoState`);
+    /// false when nothing is bound. Cheap enough for the parallel reader's per-frame question.
+    @inlinable
+    public func keepsNoState(_ table: TableID, _ key: DissectorKey) -> Bool {
+        if let i = densePosition(table, key) { return i >= 0 && denseStateless[i] }
+        return binding(table, key)?.keepsNoState ?? false
     }
 }
 
