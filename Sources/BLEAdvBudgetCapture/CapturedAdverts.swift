@@ -111,7 +111,7 @@ final class AdvertCollector {
         case advertisingType = "bthci_cmd.le_advts_type", properties = "bthci_cmd.advertising_properties"
         case enable = "bthci_cmd.le_advts_enable", enabledSet = "bthci_cmd.le_adv_set"
         case adBlock = "btcommon.eir_ad.advertising_data", data = "data.data"
-        case eventCode = "bthci_evt.code", subevent = "bthci_evt.le_meta_subevent", status = "bthci_evt.status"
+        case subevent = "bthci_evt.le_meta_subevent", status = "bthci_evt.status"
         case role = "bthci_evt.role", terminatedHandle = "bthci_evt.adv_handle", report = "bthci_evt.report"
         case eventType = "bthci_evt.le_advts_event_type", extendedEventType = "bthci_evt.le_ext_advts_event_type"
         case address = "bthci_evt.bd_addr", addressType = "bthci_evt.le_peer_address_type"
@@ -182,9 +182,15 @@ final class AdvertCollector {
     private var hostTally = Tally()
     private var receivedTally = Tally()
 
+    /// What HCI declares the commands and LE subevents to be (`KeyRole`), by opcode and code.
+    private let commandRoles: [UInt64: KeyRole]
+    private let subeventRoles: [UInt64: KeyRole]
+
     init(registry: DissectorRegistry, limits: CapturedAdverts.Limits) {
         f = FieldLookup(registry)
         self.limits = limits
+        commandRoles = registry.roles(in: StandardTables.hciCommand)
+        subeventRoles = registry.roles(in: StandardTables.leMetaSubevent)
     }
 
     var missingFields: [String] { f.missing }
@@ -270,25 +276,25 @@ final class AdvertCollector {
     // MARK: Commands
 
     private func command(_ frame: CapturedFrame, _ walk: TreeWalk) {
-        guard let opcode = value(.opcode, walk) else { return }
+        guard let opcode = value(.opcode, walk), let role = commandRoles[opcode] else { return }
         let controller = frame.controllerIndex
         let handle = byte(.handle, walk)
-        switch opcode {
-        case 0x2006:  // LE Set Advertising Parameters
+        switch role {
+        case .advertisingParameters(extended: false):
             update(SetKey(controller: controller, handle: nil)) { $0.legacyType = byte(.advertisingType, walk) }
-        case 0x2036, 0x207F:  // LE Set Extended Advertising Parameters v1, v2
+        case .advertisingParameters(extended: true):
             guard let handle else { return }
             let properties = value(.properties, walk).map { UInt16(truncatingIfNeeded: $0) }
             update(SetKey(controller: controller, handle: handle)) { $0.properties = properties }
-        case 0x2008, 0x2009:
-            legacyData(frame, walk, scanResponse: opcode == 0x2009)
-        case 0x2037, 0x2038:
+        case .advertisingData(let scanResponse, extended: false):
+            legacyData(frame, walk, scanResponse: scanResponse)
+        case .advertisingData(let scanResponse, extended: true):
             guard let handle else { return }
-            extendedData(frame, walk, handle: handle, scanResponse: opcode == 0x2038)
-        case 0x200A:  // LE Set Advertising Enable
+            extendedData(frame, walk, handle: handle, scanResponse: scanResponse)
+        case .advertisingEnable(extended: false):
             guard let enable = byte(.enable, walk) else { return }
             enabled(SetKey(controller: controller, handle: nil), enable != 0, frame: frame.number)
-        case 0x2039:  // LE Set Extended Advertising Enable
+        case .advertisingEnable(extended: true):
             guard let enable = byte(.enable, walk) else { return }
             let listed = walk.all(f[.enabledSet], in: 0..<walk.nodes.count).compactMap { set in
                 walk.first(f[.handle], in: set..<walk.end(of: set)).flatMap(walk.unsigned)
@@ -301,14 +307,15 @@ final class AdvertCollector {
                 }
             }
             for h in listed { enabled(SetKey(controller: controller, handle: h), enable != 0, frame: frame.number) }
-        case 0x203C:  // LE Remove Advertising Set
+        case .removeAdvertisingSet:
             guard let handle else { return }
             remove { $0 == SetKey(controller: controller, handle: handle) }
-        case 0x203D:  // LE Clear Advertising Sets
+        case .clearAdvertisingSets:
             remove { $0.controller == controller && $0.handle != nil }
-        case 0x0C03:  // Reset
+        case .controllerReset:
             remove { $0.controller == controller }
-        default: break
+        case .connectionComplete, .advertisingReport, .advertisingSetTerminated:
+            break
         }
     }
 
@@ -584,30 +591,26 @@ final class AdvertCollector {
     }
 
     private func event(_ frame: CapturedFrame, _ walk: TreeWalk) {
-        guard let code = value(.eventCode, walk) else { return }
+        guard let sub = value(.subevent, walk), let role = subeventRoles[sub] else { return }
         let controller = frame.controllerIndex
-        switch code {
-        case 0x3E:
-            guard let sub = value(.subevent, walk) else { return }
-            switch sub {
-            case 0x02, 0x0D:
-                for report in walk.all(f[.report], in: 0..<walk.nodes.count) {
-                    self.report(frame, walk, report..<walk.end(of: report), extended: sub == 0x0D)
-                }
-            case 0x01, 0x0A, 0x29:  // a connection as peripheral stops legacy advertising
-                guard byte(.status, walk) == 0, byte(.role, walk) == 0x01 else { return }
-                let key = SetKey(controller: controller, handle: nil)
-                if sets[key] != nil { enabled(key, false, frame: frame.number) }
-                if sub == 0x29, let h = byte(.terminatedHandle, walk) {
-                    let extended = SetKey(controller: controller, handle: h)
-                    if sets[extended] != nil { enabled(extended, false, frame: frame.number) }
-                }
-            case 0x12:  // LE Advertising Set Terminated
-                guard let h = byte(.terminatedHandle, walk) else { return }
-                let key = SetKey(controller: controller, handle: h)
-                if sets[key] != nil { enabled(key, false, frame: frame.number) }
-            default: break
+        switch role {
+        case .advertisingReport(let extended):
+            for report in walk.all(f[.report], in: 0..<walk.nodes.count) {
+                self.report(frame, walk, report..<walk.end(of: report), extended: extended)
             }
+        case .connectionComplete:  // a connection as peripheral stops legacy advertising
+            guard byte(.status, walk) == 0, byte(.role, walk) == 0x01 else { return }
+            let key = SetKey(controller: controller, handle: nil)
+            if sets[key] != nil { enabled(key, false, frame: frame.number) }
+            // Only the v2 event names the advertising set the connection came from.
+            if let h = byte(.terminatedHandle, walk) {
+                let extended = SetKey(controller: controller, handle: h)
+                if sets[extended] != nil { enabled(extended, false, frame: frame.number) }
+            }
+        case .advertisingSetTerminated:
+            guard let h = byte(.terminatedHandle, walk) else { return }
+            let key = SetKey(controller: controller, handle: h)
+            if sets[key] != nil { enabled(key, false, frame: frame.number) }
         default: break
         }
     }

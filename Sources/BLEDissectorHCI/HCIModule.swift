@@ -70,6 +70,9 @@ public enum HCIModule: DissectorModule {
             )
         }
 
+        // What views follow across frames: advertising commands, connection and report events.
+        HCIRoles.register(&registry)
+
         // Linux monitor index records (New, Delete, Open, Close Index, Index Info).
         HCIMonitor.register(&registry)
 

@@ -50,13 +50,17 @@ struct ConnectionCompleteFields {
     }
 
     private let f: FieldLookup<Field>
+    /// The subevents HCI declares as connection-complete (`KeyRole.connectionComplete`).
+    private let subevents: Set<UInt64>
     var missing: [String] { f.missing }
 
-    init(_ registry: DissectorRegistry) { f = FieldLookup(registry) }
+    init(_ registry: DissectorRegistry) {
+        f = FieldLookup(registry)
+        subevents = registry.keys(in: StandardTables.leMetaSubevent, playing: .connectionComplete)
+    }
 
     func succeeded(_ walk: TreeWalk) -> Bool {
-        guard let e = walk.first(f[.subevent]), let code = walk.unsigned(e),
-            code == 0x01 || code == 0x0A || code == 0x29
+        guard let e = walk.first(f[.subevent]), let code = walk.unsigned(e), subevents.contains(code)
         else { return false }
         return walk.first(f[.status]).flatMap(walk.unsigned) == 0
     }

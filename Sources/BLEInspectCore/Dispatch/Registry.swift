@@ -147,6 +147,8 @@ public struct RegistryProblem: Sendable, Hashable, CustomStringConvertible {
         /// A table's opcode rows are declared twice, or a row is out of range, given twice, or
         /// answers an opcode with no row (`RegistryBuilder.declareOpcodes`).
         case opcodeRows
+        /// A key is given two different roles (`RegistryBuilder.declareRole`).
+        case keyRoleTwice
     }
 
     public let code: Code
@@ -168,9 +170,11 @@ public struct RegistryBuilder: Sendable {
     private var pendingBindings: [(TableID, DissectorKey, Binding)] = []
     private var aliases: [(String, String, String)] = []
     private var postDissectors: [Binding] = []
-    private var problems: [RegistryProblem] = []
+    var problems: [RegistryProblem] = []
     private var uuidNames: [BluetoothUUID: String] = [:]
     private var opcodeTables: [TableID: OpcodeFacts] = [:]
+    /// Declared key roles by table (`declareRole(_:table:key:)`).
+    var keyRoles: [TableID: [UInt64: KeyRole]] = [:]
     /// The UUIDs a plugin named (a plugin's name replaces a module's).
     private var pluginNamed: Set<BluetoothUUID> = []
     /// The run's settings, which the registry carries for the dissectors.
@@ -467,6 +471,7 @@ public struct RegistryBuilder: Sendable {
             fieldOwners: fieldOwners,
             uuidNames: uuidNames,
             opcodeTables: opcodeTables,
+            keyRoles: keyRoles,
             configuration: configuration,
             overrides: overrides.sorted { ($0.table.name, $0.key.low) < ($1.table.name, $1.key.low) }
         )
@@ -517,6 +522,8 @@ public final class DissectorRegistry: Sendable {
     public let overrides: [BindingOverride]
     /// Opcode facts by table (`opcodeFacts(_:)`).
     let opcodeTables: [TableID: OpcodeFacts]
+    /// Key roles by table (`roles(in:)`).
+    let keyRoles: [TableID: [UInt64: KeyRole]]
 
     init(
         fields: [FieldDescriptor],
@@ -528,10 +535,12 @@ public final class DissectorRegistry: Sendable {
         fieldOwners: [String],
         uuidNames: [BluetoothUUID: String],
         opcodeTables: [TableID: OpcodeFacts] = [:],
+        keyRoles: [TableID: [UInt64: KeyRole]] = [:],
         configuration: RegistryConfiguration,
         overrides: [BindingOverride]
     ) {
         self.opcodeTables = opcodeTables
+        self.keyRoles = keyRoles
         self.uuidNames = uuidNames
         self.configuration = configuration
         self.overrides = overrides
