@@ -85,10 +85,9 @@ enum CoreFieldsModule: DissectorModule {
     static let name = "core"
     static func register(_ registry: inout RegistryBuilder) {
         _ = registry.register(CoreField.self)
-        // The standard tables are declared here, not by the modules that fill them, so that any
-        // module can bind into any of them whatever else is built.
-        for (id, description, keys) in StandardTables.declarations {
-            registry.declareTable(id, description, keys: keys)
-        }
+        // The engine's own tables, which it hands frames to by kind.
+        registry.declare(StandardTables.hciPacketType, "HCI packet type (H4 indicator)")
+        registry.declare(StandardTables.monitorOpcode, "Linux monitor records (not HCI, not text) by opcode")
+        registry.declare(StandardTables.linkType, "Sniffer link-layer frames by pcap link type")
     }
 }

@@ -43,7 +43,11 @@ public struct LinkLayerInfo: Sendable {
 /// metadata, and the dispatcher. Passed `inout` to every dissector.
 public struct DissectionContext {
     public let registry: DissectorRegistry
-    public let state: CaptureState
+    /// The capture's state; dissectors reach it through `state`, which checks that their binding
+    /// asked for it.
+    let captureState: CaptureState
+    /// Whether the binding running now asked for capture state (`BindingScope.usesCaptureState`).
+    @usableFromInline var stateGranted = true
     public var tree: ProtocolTree
     public internal(set) var frameNumber: Int
     public internal(set) var timestamp: Timestamp
@@ -55,10 +59,10 @@ public struct DissectionContext {
     /// Whether one-line summaries are wanted; when false, `setInfo` does not build strings.
     public internal(set) var wantsInfo: Bool
     @usableFromInline var dispatchDepth = 0
-    /// Standard tables (bit `standardSlot`) whose dispatches are skipped: see
+    /// Tables (bit: the table's slot) whose dispatches are skipped: see
     /// `DissectionEngine.skip(_:)`.
     var skippedTables: UInt64
-    /// Single keys of standard tables whose dispatches are skipped.
+    /// Single keys of tables whose dispatches are skipped.
     var skippedKeys: SkippedKeys
     /// Whether expert messages are built; when false their nodes carry empty text.
     public internal(set) var wantsExpertText: Bool
@@ -80,7 +84,7 @@ public struct DissectionContext {
         self.skippedKeys = skippedKeys
         self.wantsExpertText = wantsExpertText
         self.registry = registry
-        self.state = state
+        self.captureState = state
         self.tree = tree
         self.frameNumber = frame.number
         self.timestamp = frame.timestamp
@@ -105,10 +109,23 @@ public struct DissectionContext {
         packet = PacketInfo()
         self.wantsInfo = wantsInfo
         dispatchDepth = 0
+        stateGranted = true
         self.skippedTables = skippedTables
         self.skippedKeys = skippedKeys
         self.wantsExpertText = wantsExpertText
         tree.reset()
+    }
+
+    /// The capture's state, for a dissector whose binding asked for it
+    /// (`BindingScope.usesCaptureState()`). Any other dissector's PDUs may be decoded by another
+    /// engine, out of order, so reaching the state from one is a programming error: it traps,
+    /// naming the rule, rather than giving different output with and without threads.
+    public var state: CaptureState {
+        precondition(
+            stateGranted,
+            "a dissector read capture state without its binding asking for it (BindingScope.usesCaptureState())"
+        )
+        return captureState
     }
 
     /// The core fields (frame, expert, data).
@@ -191,29 +208,51 @@ public struct DissectionContext {
         tree.close()
     }
 
-    /// Hands `reader` to the dissector bound to `key` in `table`.
+    /// Hands `reader` to the dissector bound to `key` in the table of `handoff`.
     ///
     /// Errors stop here: a `DecodeError` from that dissector (or deeper) becomes a malformed
     /// note, the nodes already added stay, and the caller carries on. With no binding, the bytes
     /// are added as undissected data. Returns true when a dissector was found.
     @discardableResult
-    public mutating func dispatch(_ table: TableID, _ key: DissectorKey, _ reader: inout ByteReader) -> Bool {
-        if skippedTables != 0, let slot = table.standardSlot, skippedTables & (1 << UInt64(slot)) != 0 {
+    @inlinable
+    public mutating func handOff<K>(_ handoff: Handoff<K>, _ key: K, _ reader: inout ByteReader) -> Bool {
+        dispatch(slot: handoff.slot, key.dissectorKey, &reader)
+    }
+
+    /// Hands `reader` on as a layout row says (`LayoutItem.dispatchRest`).
+    @discardableResult
+    public mutating func handOff(_ handoff: KeyedHandoff, _ reader: inout ByteReader) -> Bool {
+        dispatch(slot: handoff.slot, handoff.key, &reader)
+    }
+
+    /// The dispatch behind every handoff: skips, lookup, the binding's state right, the error
+    /// boundary.
+    @usableFromInline
+    mutating func dispatch(slot: Int, _ key: DissectorKey, _ reader: inout ByteReader) -> Bool {
+        if skippedTables != 0, slot < 64, skippedTables & (1 << UInt64(slot)) != 0 {
             return false
         }
-        if skippedKeys.count != 0, let slot = table.standardSlot, !key.isUUID, key.high == 0, key.low <= 0xFFFF,
+        if skippedKeys.count != 0, slot < 0x8000, !key.isUUID, key.high == 0, key.low <= 0xFFFF,
             skippedKeys.contains(UInt32(slot) << 16 | UInt32(key.low))
         {
             return false
         }
-        guard let binding = registry.unretainedBinding(table, key) else {
+        guard let binding = registry.unretainedBinding(slot: slot, key) else {
             if !reader.isAtEnd {
                 tree.add(core[.data], .bytes, reader.offset..<(reader.offset + reader.remaining), source: reader.source)
             }
             return false
         }
-        binding._withUnsafeGuaranteedRef { run($0.dissector, &reader) }
+        binding._withUnsafeGuaranteedRef { run($0, &reader) }
         return true
+    }
+
+    /// Runs `binding`'s dissector with the state right its scope gave.
+    mutating func run(_ binding: Binding, _ reader: inout ByteReader) {
+        let granted = stateGranted
+        stateGranted = binding.usesState
+        run(binding.dissector, &reader)
+        stateGranted = granted
     }
 
     /// Runs `dissector` on `reader` inside an error boundary (as `dispatch` does). Generic, so

@@ -28,7 +28,7 @@ public struct DissectionEngine {
     /// do not run and add nothing. For callers that need none of their fields; only tables whose
     /// dissectors keep no capture state that other modules read may be skipped.
     public mutating func skip(_ table: TableID) {
-        if let slot = table.standardSlot, slot < 64 { skippedTables |= 1 << UInt64(slot) }
+        if let slot = registry.slot(of: table), slot < 64 { skippedTables |= 1 << UInt64(slot) }
     }
 
     /// Skips every stateless binding (`Binding.keepsNoState`) whose fields, and those of the
@@ -39,7 +39,7 @@ public struct DissectionEngine {
     public mutating func skipStateless(unlessOwnedBy owners: Set<String>) {
         var skippable: [(slot: Int, table: TableID, key: DissectorKey, beneath: [TableID])] = []
         for (id, table) in registry.tables {
-            guard let slot = id.standardSlot else { continue }
+            let slot = table.slot
             for (key, binding) in table.bindings
             where binding.keepsNoState && registry.ownersBeneath(binding).isDisjoint(with: owners) {
                 skippable.append((slot, id, key, binding.dispatchesInto))
@@ -53,7 +53,8 @@ public struct DissectionEngine {
     /// Skips dispatches of `key` into the standard table `table` (integer keys up to 0xFFFF, at
     /// most `SkippedKeys.capacity` of them), with the same conditions as `skip(_:)`.
     public mutating func skip(_ table: TableID, key: DissectorKey) {
-        guard let slot = table.standardSlot, !key.isUUID, key.high == 0, key.low <= 0xFFFF else { return }
+        guard let slot = registry.slot(of: table), slot < 0x8000, !key.isUUID, key.high == 0, key.low <= 0xFFFF
+        else { return }
         skippedKeys.insert(UInt32(slot) << 16 | UInt32(key.low))
     }
     private var skippedKeys = SkippedKeys()
@@ -62,8 +63,16 @@ public struct DissectionEngine {
     /// were not displayed (`FrameTimeline.lastNotDisplayed`).
     public var timeline = FrameTimeline()
 
+    /// The engine's own tables, which it hands frames to by kind.
+    private let packetTypes: Handoff<UInt8>?
+    private let monitorRecords: Handoff<UInt16>?
+    private let linkTypes: Handoff<UInt16>?
+
     public init(registry: DissectorRegistry) {
         self.registry = registry
+        packetTypes = registry.handoff(into: StandardTables.hciPacketType)
+        monitorRecords = registry.handoff(into: StandardTables.monitorOpcode)
+        linkTypes = registry.handoff(into: StandardTables.linkType)
         let state = CaptureState()
         self.state = state
         context = DissectionContext(
@@ -79,11 +88,9 @@ public struct DissectionEngine {
     /// that another engine (on another thread) may decode it instead with the same result. False
     /// whenever post-dissectors run: they follow every frame.
     public func decodesWithoutState(_ frame: CapturedFrame) -> Bool {
-        guard !runsPostDissectors, let h4 = frame.kind.h4Type,
-            let binding = registry.unretainedBinding(StandardTables.hciPacketType, DissectorKey(h4))
-        else { return false }
-        return frame.bytes.withUnsafeBufferPointer { bytes in
-            binding._withUnsafeGuaranteedRef { $0.dissector.decodesWithoutState(bytes, registry: registry) }
+        guard !runsPostDissectors, let h4 = frame.kind.h4Type, let packetTypes else { return false }
+        return frame.bytes.withUnsafeBufferPointer {
+            registry.decodesWithoutState(slot: packetTypes.slot, UInt64(h4), $0)
         }
     }
 
@@ -130,20 +137,20 @@ public struct DissectionEngine {
         }
 
         var reader = ByteReader(frame.bytes)
-        if let h4 = frame.kind.h4Type {
-            context.dispatch(StandardTables.hciPacketType, DissectorKey(h4), &reader)
+        if let h4 = frame.kind.h4Type, let packetTypes {
+            context.handOff(packetTypes, h4, &reader)
         } else if frame.kind.isText {
             let text = frame.bytes.prefix { $0 != 0 }
             context.tree.add(core[.note], text: String(decoding: text, as: UTF8.self), all)
             context.setInfo("\(frame.kind.name): " + TerminalSafeText.escape(text.prefix(200)))
-        } else if let opcode = frame.kind.monitorOpcode,
-            registry.isBound(StandardTables.monitorOpcode, DissectorKey(opcode))
+        } else if let opcode = frame.kind.monitorOpcode, let monitorRecords,
+            registry.isBound(monitorRecords, opcode)
         {
             // Linux monitor records other than HCI packets and text: index records and the like.
-            context.dispatch(StandardTables.monitorOpcode, DissectorKey(opcode), &reader)
-        } else if case .linkLayer(let linkType) = frame.kind {
+            context.handOff(monitorRecords, opcode, &reader)
+        } else if case .linkLayer(let linkType) = frame.kind, let linkTypes {
             // Unbound link types are shown as data by the dispatch itself.
-            context.dispatch(StandardTables.linkType, DissectorKey(linkType), &reader)
+            context.handOff(linkTypes, linkType, &reader)
         } else if !frame.bytes.isEmpty {
             context.tree.add(core[.data], .bytes, all)
         }
@@ -151,7 +158,7 @@ public struct DissectionEngine {
         for post in registry.postDissectors where runsPostDissectors {
             var empty = ByteReader([])
             context.tree.restoreDepth(0)
-            context.run(post.dissector, &empty)
+            context.run(post, &empty)
         }
         if frame.isTruncated {
             context.expert(

@@ -26,17 +26,21 @@ public struct BindingOverride: Sendable {
 }
 
 /// A binding in a table, with the module that made it. A class, so that looking one up on every
-/// dispatch costs one reference count, not a copy of the dissector and two strings.
+/// dispatch costs no copy of the dissector and two strings (and the registry keeps it alive, so
+/// dispatch reads it unretained).
 public final class Binding: Sendable {
     public let dissector: any Dissector
     public let owner: String
     public let label: String
-    /// True when the dissector, and every dissector it dispatches to, neither reads nor changes
-    /// capture state (constant configuration aside): any engine may then decode the PDUs it is
-    /// bound to, in any order, with the same result. The parallel reader relies on it.
+    /// True when the dissector, and every dissector beneath it in the layer graph, neither reads
+    /// nor changes capture state (constant configuration aside): any engine may then decode the
+    /// PDUs it is bound to, in any order, with the same result. The parallel reader relies on it.
+    /// Derived by the registry from the bindings' scopes (`BindingScope`).
     public let keepsNoState: Bool
-    /// The tables the dissector dispatches into (for `keepsNoState`).
-    let dispatchesInto: [TableID]
+    /// Whether the dissector itself asked for capture state (`BindingScope.usesCaptureState`).
+    public let usesState: Bool
+    /// The tables the dissector hands off into (`BindingScope.handoff(into:)`).
+    let edges: [HandoffEdge]
     /// True for a plugin's binding (`DissectorPlugin`).
     public let fromPlugin: Bool
     /// For a plugin's binding that replaced a built-in one: that binding, which the plugin's
@@ -51,8 +55,9 @@ public final class Binding: Sendable {
         dissector: any Dissector,
         owner: String,
         label: String,
-        keepsNoState: Bool = false,
-        dispatchesInto: [TableID] = [],
+        usesState: Bool = true,
+        keepsNoState: Bool? = nil,
+        edges: [HandoffEdge] = [],
         fromPlugin: Bool = false,
         shadowed: Binding? = nil,
         coOwners: [String] = []
@@ -60,12 +65,16 @@ public final class Binding: Sendable {
         self.dissector = dissector
         self.owner = owner
         self.label = label
-        self.keepsNoState = keepsNoState
-        self.dispatchesInto = dispatchesInto
+        self.usesState = usesState
+        self.keepsNoState = keepsNoState ?? !usesState
+        self.edges = edges
         self.fromPlugin = fromPlugin
         self.shadowed = shadowed
         self.coOwners = coOwners
     }
+
+    /// The tables the dissector hands off into.
+    var dispatchesInto: [TableID] { edges.map(\.table) }
 
     func with(keepsNoState: Bool) -> Binding {
         keepsNoState == self.keepsNoState
@@ -74,8 +83,9 @@ public final class Binding: Sendable {
                 dissector: dissector,
                 owner: owner,
                 label: label,
+                usesState: usesState,
                 keepsNoState: keepsNoState,
-                dispatchesInto: dispatchesInto,
+                edges: edges,
                 fromPlugin: fromPlugin,
                 shadowed: shadowed,
                 coOwners: coOwners
@@ -89,8 +99,9 @@ public final class Binding: Sendable {
             dissector: dissector,
             owner: owner,
             label: label,
+            usesState: usesState || builtIn.usesState,
             keepsNoState: keepsNoState && builtIn.keepsNoState,
-            dispatchesInto: dispatchesInto + builtIn.dispatchesInto,
+            edges: edges + builtIn.edges,
             fromPlugin: true,
             shadowed: builtIn,
             coOwners: coOwners + [builtIn.owner] + builtIn.coOwners
@@ -101,6 +112,8 @@ public final class Binding: Sendable {
 /// A dissector table after freezing.
 public struct DissectorTable: Sendable {
     public let id: TableID
+    /// The table's position in `DissectorRegistry.tablesBySlot`, given when it was first named.
+    public let slot: Int
     public let owner: String
     public let description: String
     public let keyKind: TableKeyKind
@@ -149,6 +162,8 @@ public struct RegistryProblem: Sendable, Hashable, CustomStringConvertible {
         case opcodeRows
         /// A key is given two different roles (`RegistryBuilder.declareRole`).
         case keyRoleTwice
+        /// A binding's key is of another kind than its table's (a UUID in an integer table, say).
+        case keyKindMismatch
     }
 
     public let code: Code
@@ -167,7 +182,9 @@ public struct RegistryBuilder: Sendable {
     private var fields: [FieldDescriptor] = []
     private var fieldOwners: [String] = []
     private var tables: [TableID: DissectorTable] = [:]
-    private var pendingBindings: [(TableID, DissectorKey, Binding)] = []
+    /// Every table named so far (declared, bound into or handed off to), numbered in that order.
+    private var slots = TableSlots()
+    private var pendingBindings: [(table: TableID, key: DissectorKey, kind: TableKeyKind?, binding: Binding)] = []
     private var aliases: [(String, String, String)] = []
     private var postDissectors: [Binding] = []
     var problems: [RegistryProblem] = []
@@ -229,7 +246,12 @@ public struct RegistryBuilder: Sendable {
         uuidNames[uuid] = name
     }
 
-    /// Declares a table this module owns.
+    /// Declares `table`, which this module owns: it dispatches into it, others bind into it.
+    public mutating func declare<K>(_ table: Table<K>, _ description: String) {
+        declareTable(table.id, description, keys: K.keyKind)
+    }
+
+    /// Declares a table this module owns, by name (for tables made at run time).
     public mutating func declareTable(_ id: TableID, _ description: String, keys: TableKeyKind) {
         if let existing = tables[id] {
             problems.append(
@@ -239,6 +261,7 @@ public struct RegistryBuilder: Sendable {
         }
         tables[id] = DissectorTable(
             id: id,
+            slot: slots.slot(id),
             owner: currentModule,
             description: description,
             keyKind: keys,
@@ -261,34 +284,63 @@ public struct RegistryBuilder: Sendable {
         opcodeTables[facts.table] = facts
     }
 
-    /// Binds `dissector` to `key` in `table` (which may belong to another module).
-    ///
-    /// `keepsNoState` declares that the dissector neither reads nor changes capture state (it may
-    /// read configuration that is set before the first frame and never changes), and
-    /// `dispatchesInto` lists every table it dispatches into. The binding counts as stateless
-    /// only when all bindings in those tables are too, so a stateful plugin bound beneath it
-    /// makes it stateful. Stateless PDUs may be decoded by another engine on another thread.
-    /// `coOwners` names other modules whose fields the dissector adds (several plugins sharing
-    /// one binding), so that skipping by field owner (`DissectionEngine.skipStateless`) sees them.
+    /// Binds the dissector `make` builds to `key` in `table` (which may belong to another
+    /// module). `make` gets the binding's scope: the handoffs the dissector may use
+    /// (`BindingScope.handoff(into:)`) and whether it uses capture state
+    /// (`BindingScope.usesCaptureState()`). From these the registry knows the layer graph, and a
+    /// binding keeps no state when neither it nor any binding beneath it uses any: stateless PDUs
+    /// may be decoded by another engine on another thread. `coOwners` names other modules whose
+    /// fields the dissector adds (several plugins sharing one binding), so that skipping by field
+    /// owner (`DissectionEngine.skipStateless`) sees them.
+    public mutating func bind<K>(
+        to table: Table<K>,
+        key: K,
+        label: String = "",
+        coOwners: [String] = [],
+        _ make: (inout BindingScope) -> any Dissector
+    ) {
+        bind(to: table.id, key: key.dissectorKey, kind: K.keyKind, label: label, coOwners: coOwners, make)
+    }
+
+    /// Binds `dissector`, which hands nothing off and uses no capture state, to `key` in `table`.
+    public mutating func bind<K>(_ dissector: any Dissector, to table: Table<K>, key: K, label: String = "") {
+        bind(to: table, key: key, label: label) { _ in dissector }
+    }
+
+    /// Binds by table name and untyped key (for plugins, whose tables are named in files); the
+    /// key's kind is checked against the table's when the registry freezes.
     public mutating func bind(
-        _ dissector: any Dissector,
         to table: TableID,
         key: DissectorKey,
         label: String = "",
-        keepsNoState: Bool = false,
-        dispatchesInto: [TableID] = [],
-        coOwners: [String] = []
+        coOwners: [String] = [],
+        _ make: (inout BindingScope) -> any Dissector
     ) {
+        bind(to: table, key: key, kind: nil, label: label, coOwners: coOwners, make)
+    }
+
+    private mutating func bind(
+        to table: TableID,
+        key: DissectorKey,
+        kind: TableKeyKind?,
+        label: String,
+        coOwners: [String],
+        _ make: (inout BindingScope) -> any Dissector
+    ) {
+        _ = slots.slot(table)
+        var scope = BindingScope(slots: slots)
+        let dissector = make(&scope)
+        slots = scope.slots
         let binding = Binding(
             dissector: dissector,
             owner: currentModule,
             label: label,
-            keepsNoState: keepsNoState,
-            dispatchesInto: dispatchesInto,
+            usesState: scope.usesState,
+            edges: scope.edges,
             fromPlugin: registeringPlugin,
             coOwners: coOwners
         )
-        pendingBindings.append((table, key, binding))
+        pendingBindings.append((table, key, kind ?? (key.isUUID ? .uuid : nil), binding))
     }
 
     /// Adds a dissector that runs after every frame's dissection, on an empty reader, to add
@@ -353,7 +405,7 @@ public struct RegistryBuilder: Sendable {
 
     /// The module and label of the binding made so far for `key` in `table`, if any.
     public func binding(_ table: TableID, _ key: DissectorKey) -> (owner: String, label: String)? {
-        pendingBindings.first { $0.0 == table && $0.1 == key }.map { ($0.2.owner, $0.2.label) }
+        pendingBindings.first { $0.table == table && $0.key == key }.map { ($0.binding.owner, $0.binding.label) }
     }
 
     /// A binding stays stateless only while every binding in the tables it dispatches into is:
@@ -411,10 +463,19 @@ public struct RegistryBuilder: Sendable {
             }
             index[alias] = id
         }
-        for (table, key, binding) in pendingBindings {
+        for (table, key, kind, binding) in pendingBindings {
             guard var t = tables[table] else {
                 problems.append(
                     .init(.undeclaredTable, "\(binding.owner) binds to table \(table), which no module declares")
+                )
+                continue
+            }
+            if let kind, kind != t.keyKind {
+                problems.append(
+                    .init(
+                        .keyKindMismatch,
+                        "\(binding.owner) binds key \(key) of kind \(kind) to table \(table), whose keys are \(t.keyKind)"
+                    )
                 )
                 continue
             }
@@ -466,6 +527,7 @@ public struct RegistryBuilder: Sendable {
             index: index,
             layerOfField: layerOfField,
             tables: tables,
+            slots: slots,
             postDissectors: postDissectors,
             derived: fieldOwners.map { postOwners.contains($0) },
             fieldOwners: fieldOwners,
@@ -486,18 +548,24 @@ public final class DissectorRegistry: Sendable {
     /// For each field, the id of the layer it belongs to.
     let layerOfField: [UInt32]
     public let tables: [TableID: DissectorTable]
-    /// The standard tables by `TableID.standardSlot`, for dispatch without hashing.
-    @usableFromInline let standardTables: [DissectorTable?]
-    /// The standard tables' dense key arrays, end to end: for a slot and a key below
-    /// `denseCount[slot]`, `denseIndex[denseStart[slot] + key]` is 1 + the binding's index in
-    /// `denseBindings` (from `bindingStart[slot]`), or 0. Dispatch reads them without copying a
-    /// `DissectorTable` (and counting the references it holds).
+    /// Every table named at registration by its slot (nil for a name no module declared), and
+    /// each name's slot.
+    @usableFromInline let tablesBySlot: [DissectorTable?]
+    let slotOf: [TableID: Int]
+    /// The tables' dense key arrays, end to end: for a slot and a key below `denseCount[slot]`,
+    /// `denseIndex[denseStart[slot] + key]` is 1 + the binding's index in `denseBindings` (from
+    /// `bindingStart[slot]`), or 0. Dispatch reads them without copying a `DissectorTable` (and
+    /// counting the references it holds).
     @usableFromInline let denseIndex: [UInt16]
     /// Unretained: `tables` keeps every binding alive for the registry's life, so dispatch reads
-    /// one without counting a reference (`unretainedBinding(_:_:)`).
+    /// one without counting a reference (`unretainedBinding(slot:_:)`).
     @usableFromInline let denseBindings: [Unmanaged<Binding>]
     /// Per entry of `denseBindings`: its `Binding.keepsNoState`, read without touching the binding.
     @usableFromInline let denseStateless: [Bool]
+    /// Per entry of `denseBindings`: for a binding that uses no state itself but hands off, by a
+    /// key at a fixed place, into a table with stateful bindings, that handoff (see
+    /// `decodesWithoutState(_:_:_:)`).
+    @usableFromInline let densePeek: [PeekEdge?]
     @usableFromInline let denseStart: [Int]
     @usableFromInline let denseCount: [Int]
     @usableFromInline let bindingStart: [Int]
@@ -530,6 +598,7 @@ public final class DissectorRegistry: Sendable {
         index: [String: FieldID],
         layerOfField: [UInt32],
         tables: [TableID: DissectorTable],
+        slots: TableSlots,
         postDissectors: [Binding],
         derived: [Bool],
         fieldOwners: [String],
@@ -551,17 +620,15 @@ public final class DissectorRegistry: Sendable {
         self.index = index
         self.layerOfField = layerOfField
         self.tables = tables
-        var standard = [DissectorTable?](repeating: nil, count: StandardTables.declarations.count)
-        for (id, table) in tables {
-            if let slot = id.standardSlot, slot >= 0, slot < standard.count { standard[slot] = table }
-        }
-        self.standardTables = standard
+        slotOf = slots.byID
+        let bySlot = slots.ids.map { tables[$0] }
+        tablesBySlot = bySlot
         var denseIndex: [UInt16] = []
         var denseBindings: [Unmanaged<Binding>] = []
-        var denseStart = [Int](repeating: 0, count: standard.count)
-        var denseCount = [Int](repeating: 0, count: standard.count)
-        var bindingStart = [Int](repeating: 0, count: standard.count)
-        for (slot, table) in standard.enumerated() {
+        var denseStart = [Int](repeating: 0, count: bySlot.count)
+        var denseCount = [Int](repeating: 0, count: bySlot.count)
+        var bindingStart = [Int](repeating: 0, count: bySlot.count)
+        for (slot, table) in bySlot.enumerated() {
             guard let table else { continue }
             denseStart[slot] = denseIndex.count
             denseCount[slot] = table.dense.count
@@ -571,6 +638,7 @@ public final class DissectorRegistry: Sendable {
         }
         self.denseIndex = denseIndex
         self.denseStateless = denseBindings.map { $0.takeUnretainedValue().keepsNoState }
+        self.densePeek = denseBindings.map { PeekEdge.of($0.takeUnretainedValue(), tables) }
         self.denseBindings = denseBindings
         self.denseStart = denseStart
         self.denseCount = denseCount
@@ -619,44 +687,90 @@ public final class DissectorRegistry: Sendable {
     /// The layer a field belongs to.
     public func layer(of id: FieldID) -> FieldID { FieldID(layerOfField[Int(id.rawValue)]) }
 
-    /// The dissector bound to `key` in `table`, if any.
-    @inlinable
-    public func binding(_ table: TableID, _ key: DissectorKey) -> Binding? {
-        if let i = densePosition(table, key) { return i < 0 ? nil : denseBindings[i].takeUnretainedValue() }
-        if let slot = table.standardSlot, slot < standardTables.count { return standardTables[slot]?.lookup(key) }
-        return tables[table]?.lookup(key)
+    /// The slot of the table named `table`, if any module named it.
+    public func slot(of table: TableID) -> Int? { slotOf[table] }
+
+    /// The handoff into `table` (for the engine's own tables, and tools that feed a table).
+    public func handoff<K>(into table: Table<K>) -> Handoff<K>? {
+        slotOf[table.id].map { Handoff(table, slot: $0) }
     }
 
-    /// For an integer key of a standard table within its dense range: the binding's position in
+    /// The dissector bound to `key` in `table`, if any.
+    public func binding(_ table: TableID, _ key: DissectorKey) -> Binding? {
+        guard let slot = slotOf[table] else { return nil }
+        return unretainedBinding(slot: slot, key)?.takeUnretainedValue()
+    }
+
+    /// The dissector bound to `key` in `table`, if any.
+    public func binding<K>(_ table: Table<K>, _ key: K) -> Binding? { binding(table.id, key.dissectorKey) }
+
+    /// For an integer key within its table's dense range: the binding's position in
     /// `denseBindings`, or -1 when the key has none. Nil outside the dense range.
     @inlinable
-    func densePosition(_ table: TableID, _ key: DissectorKey) -> Int? {
-        guard let slot = table.standardSlot, slot < denseCount.count, !key.isUUID, key.high == 0,
-            key.low < UInt64(denseCount[slot])
+    func densePosition(slot: Int, _ key: DissectorKey) -> Int? {
+        guard slot >= 0, slot < denseCount.count, !key.isUUID, key.high == 0, key.low < UInt64(denseCount[slot])
         else { return nil }
         let i = Int(denseIndex[denseStart[slot] &+ Int(key.low)])
         return i == 0 ? -1 : bindingStart[slot] &+ i &- 1
     }
 
-    /// The binding of `key` in `table`, unretained, for the dispatch path: the registry keeps it
-    /// alive, so a caller that holds the registry reads it with `_withUnsafeGuaranteedRef`
-    /// without counting a reference. Nil when nothing is bound.
+    /// The binding of `key` in the table at `slot`, unretained, for the dispatch path: the
+    /// registry keeps it alive, so a caller that holds the registry reads it with
+    /// `_withUnsafeGuaranteedRef` without counting a reference. Nil when nothing is bound.
     @inlinable
-    public func unretainedBinding(_ table: TableID, _ key: DissectorKey) -> Unmanaged<Binding>? {
-        if let i = densePosition(table, key) { return i < 0 ? nil : denseBindings[i] }
-        return binding(table, key).map { Unmanaged.passUnretained($0) }
+    public func unretainedBinding(slot: Int, _ key: DissectorKey) -> Unmanaged<Binding>? {
+        if let i = densePosition(slot: slot, key) { return i < 0 ? nil : denseBindings[i] }
+        guard slot >= 0, slot < tablesBySlot.count, let b = tablesBySlot[slot]?.lookup(key) else { return nil }
+        return Unmanaged.passUnretained(b)
     }
 
     /// Whether anything is bound to `key` in `table`.
-    @inlinable
-    public func isBound(_ table: TableID, _ key: DissectorKey) -> Bool { unretainedBinding(table, key) != nil }
+    public func isBound<K>(_ table: Handoff<K>, _ key: K) -> Bool {
+        unretainedBinding(slot: table.slot, key.dissectorKey) != nil
+    }
 
-    /// Whether the binding of `key` in `table` keeps no capture state (`Binding.keepsNoState`);
-    /// false when nothing is bound. Cheap enough for the parallel reader's per-frame question.
+    /// Whether decoding `bytes` with the binding of `key` in the table at `slot` neither reads
+    /// nor changes capture state, so that any engine may decode them: the binding keeps no
+    /// state, or it uses none itself and hands off, by a key at a fixed place in `bytes`, to a
+    /// binding that (by the same rule) does not. Follows the layer graph without decoding; false
+    /// when unsure (nothing bound, bytes too short). Cheap: the parallel reader asks per frame.
     @inlinable
-    public func keepsNoState(_ table: TableID, _ key: DissectorKey) -> Bool {
-        if let i = densePosition(table, key) { return i >= 0 && denseStateless[i] }
-        return binding(table, key)?.keepsNoState ?? false
+    public func decodesWithoutState(slot: Int, _ key: UInt64, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var slot = slot
+        var key = key
+        var bytes = bytes
+        for _ in 0..<Self.maximumPeekDepth {
+            guard let i = densePosition(slot: slot, DissectorKey(key)), i >= 0 else { return false }
+            if denseStateless[i] { return true }
+            guard let peek = densePeek[i], let next = peek.position.key(in: bytes),
+                peek.position.payload <= bytes.count
+            else { return false }
+            slot = peek.slot
+            key = next
+            bytes = UnsafeBufferPointer(rebasing: bytes[peek.position.payload...])
+        }
+        return false
+    }
+
+    /// The most handoffs `decodesWithoutState` follows.
+    public static let maximumPeekDepth = 8
+}
+
+/// A handoff that `DissectorRegistry.decodesWithoutState` follows: into the table at `slot`, by
+/// the key at `position`.
+public struct PeekEdge: Sendable {
+    @usableFromInline let slot: Int
+    @usableFromInline let position: KeyPosition
+
+    /// For `binding`: the one handoff with a key position into a table with stateful bindings,
+    /// when the binding uses no state itself and its other handoffs lead only to stateless ones.
+    static func of(_ binding: Binding, _ tables: [TableID: DissectorTable]) -> PeekEdge? {
+        guard !binding.usesState, !binding.keepsNoState else { return nil }
+        let stateful = binding.edges.filter { edge in
+            tables[edge.table]?.bindings.values.contains { !$0.keepsNoState } ?? false
+        }
+        guard stateful.count == 1, let edge = stateful.first, let position = edge.position else { return nil }
+        return PeekEdge(slot: edge.slot, position: position)
     }
 }
 

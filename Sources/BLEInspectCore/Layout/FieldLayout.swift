@@ -18,8 +18,8 @@ public enum LayoutItem: Sendable {
     case repeated(count: LayoutExtent, FieldLayout)
     /// Bytes skipped without a field (reserved bytes).
     case skip(Int)
-    /// Bytes handed to the dissector bound to `key` in `table`.
-    case dispatch(TableID, DissectorKey, LayoutExtent)
+    /// Bytes handed on as the handoff says.
+    case dispatch(KeyedHandoff, LayoutExtent)
 }
 
 /// Where a layout finds an integer read earlier: a numbered slot the field stored its value in,

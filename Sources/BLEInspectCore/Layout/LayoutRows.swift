@@ -58,8 +58,8 @@ extension LayoutItem {
         ]
     }
 
-    /// Everything left, handed to the dissector bound to `key` in `table`.
-    public static func dispatchRest(_ table: TableID, _ key: DissectorKey) -> LayoutItem {
-        .dispatch(table, key, .rest)
+    /// Everything left, handed on as `handoff` says (a `Handoff` with its key fixed).
+    public static func dispatchRest(_ handoff: KeyedHandoff) -> LayoutItem {
+        .dispatch(handoff, .rest)
     }
 }

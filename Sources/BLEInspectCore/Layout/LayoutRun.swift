@@ -87,9 +87,9 @@ public struct LayoutRun {
                 }
             case .skip(let n):
                 try r.skip(n)
-            case .dispatch(let table, let key, let extent):
+            case .dispatch(let handoff, let extent):
                 var data = try r.readSlice(try length(extent, r))
-                c.dispatch(table, key, &data)
+                c.handOff(handoff, &data)
             }
         }
     }
