@@ -6,6 +6,7 @@ import BLEInspectCore
 /// Bound to L2CAP fixed channel 4 (each complete L2CAP PDU) and to PSM 0x0027 (each EATT SDU).
 struct ATTDissector: Dissector {
     let f: Fields<ATTField>
+    let next: Handoff<UInt8>
 
     func dissect(_ reader: inout ByteReader, _ context: inout DissectionContext) throws(DecodeError) {
         let start = reader.offset
@@ -28,7 +29,7 @@ struct ATTDissector: Dissector {
             )
         }
         var parameters = reader.readRest()
-        context.dispatch(StandardTables.attOpcode, DissectorKey(opcode), &parameters)
+        context.handOff(next, opcode, &parameters)
         context.tree.close()
     }
 }

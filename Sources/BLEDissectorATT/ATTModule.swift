@@ -20,18 +20,32 @@ public enum ATTModule: DissectorModule {
     public static let name = "att"
 
     public static func register(_ registry: inout RegistryBuilder) {
+        registry.declare(StandardTables.attOpcode, "ATT PDUs by opcode")
+        registry.declare(StandardTables.gattUUID, "GATT attribute values by characteristic or descriptor UUID")
         let f = registry.register(ATTField.self)
-        let att = ATTDissector(f: f)
-        registry.bind(att, to: StandardTables.l2capCID, key: DissectorKey(0x0004), label: "ATT")
-        registry.bind(att, to: StandardTables.l2capPSM, key: DissectorKey(0x0027), label: "EATT")
-        // ATT over a BR/EDR basic-mode channel: the unenhanced bearer of a BR/EDR link.
-        registry.bind(att, to: StandardTables.l2capPSM, key: DissectorKey(0x001F), label: "ATT over BR/EDR")
+        // ATT on fixed channel 4, on EATT SDUs, and over a BR/EDR basic-mode channel (the
+        // unenhanced bearer of a BR/EDR link). The header uses the bearer's state (its MTU).
+        for (table, key, label) in [
+            (StandardTables.l2capCID, UInt16(0x0004), "ATT"), (StandardTables.l2capPSM, 0x0027, "EATT"),
+            (StandardTables.l2capPSM, 0x001F, "ATT over BR/EDR"),
+        ] {
+            registry.bind(to: table, key: key, label: label) { s in
+                s.usesCaptureState()
+                return ATTDissector(f: f, next: s.handoff(into: StandardTables.attOpcode))
+            }
+        }
         registry.declareOpcodes(ATTOpcodes.table.facts)
         for (opcode, name, dissector) in ATTOpcodes.dissectors(f) {
-            registry.bind(dissector, to: StandardTables.attOpcode, key: DissectorKey(opcode), label: name)
+            registry.bind(to: StandardTables.attOpcode, key: UInt8(truncatingIfNeeded: opcode), label: name) { s in
+                s.usesCaptureState()  // requests, responses and the GATT database
+                return dissector
+            }
         }
         for (uuid, decoder) in GATTValueDissector.all(f) {
-            registry.bind(decoder, to: StandardTables.gattUUID, key: DissectorKey(uuid), label: GATTNames.display(uuid))
+            registry.bind(to: StandardTables.gattUUID, key: uuid, label: GATTNames.display(uuid)) { s in
+                s.usesCaptureState()  // values read with the request that asked for them
+                return decoder
+            }
         }
     }
 }

@@ -156,7 +156,7 @@ extension ATTOpcodeDissector {
         let range = value.offset..<(value.offset + value.remaining)
         context.tree.open(f[.value], .bytes, range, source: value.source)
         if decode, !value.isAtEnd, let uuid,
-            let binding = context.registry.binding(StandardTables.gattUUID, DissectorKey(uuid))
+            let binding = context.registry.binding(StandardTables.gattUUID, uuid)
         {
             pdu.state.valueOpcode = opcode
             pdu.state.valueConnection = pdu.connection

@@ -15,6 +15,8 @@ struct ADBlockDissector: Dissector {
     let builtIn: ADTypeDissector
     /// Whether `builtIn` decodes each AD type, by type.
     let decodes: [Bool]
+    /// The other AD types' decoders (plugins').
+    let types: Handoff<UInt8>
 
     func dissect(_ reader: inout ByteReader, _ context: inout DissectionContext) throws(DecodeError) {
         guard !reader.isAtEnd else { return }
@@ -54,8 +56,8 @@ struct ADBlockDissector: Dissector {
                 var decoder = builtIn
                 decoder.type = type
                 context.run(decoder, &body)
-            } else if let binding = context.registry.binding(StandardTables.adType, DissectorKey(type)) {
-                context.run(binding.dissector, &body)
+            } else if context.registry.isBound(types, type) {
+                context.handOff(types, type, &body)
             } else {
                 context.addRest(f[.data], &body)
             }

@@ -7,6 +7,9 @@ struct ADTypeDissector: Dissector {
     let f: Fields<ADField>
     let meshFields: MeshFields
     let altBeacon: Fields<AltBeaconField>
+    /// Service data by UUID, manufacturer data by company.
+    let services: Handoff<BluetoothUUID>
+    let companies: Handoff<UInt16>
 
     /// Every AD type this module decodes.
     static let decodedTypes: [UInt8] = [
@@ -264,9 +267,7 @@ struct ADTypeDissector: Dissector {
         guard !r.isAtEnd else { return }
         var payload = r.readRest()
         c.tree.open(f[.serviceData], .bytes, payload.offset..<(payload.offset + payload.remaining), source: r.source)
-        if let binding = c.registry.binding(StandardTables.serviceData, DissectorKey(uuid)) {
-            c.run(binding.dissector, &payload)
-        }
+        if c.registry.isBound(services, uuid) { c.handOff(services, uuid, &payload) }
         c.tree.close()
     }
 
@@ -275,8 +276,8 @@ struct ADTypeDissector: Dissector {
         guard !r.isAtEnd else { return }
         var payload = r.readRest()
         c.tree.open(f[.data], .bytes, payload.offset..<(payload.offset + payload.remaining), source: r.source)
-        if let binding = c.registry.binding(StandardTables.companyID, DissectorKey(company)) {
-            c.run(binding.dissector, &payload)
+        if c.registry.isBound(companies, company) {
+            c.handOff(companies, company, &payload)
         } else if AltBeaconDissector.matches(payload) {
             c.run(AltBeaconDissector(f: altBeacon), &payload)
         }

@@ -40,69 +40,56 @@ public enum AdvertisingModule: DissectorModule {
         let gaen = registry.register(GAENField.self)
         let altBeacon = registry.register(AltBeaconField.self)
 
-        // No advertising decoder keeps capture state: Apple's overflow-area decoder reads only the
+        // No advertising decoder uses capture state: Apple's overflow-area decoder reads only the
         // UUID list of the registry's configuration (`overflowUUIDs`) and of the capture's start.
         // The built-in decoders are called straight from the block walker (no existential box
         // per structure); the same decoders are bound in the table, where plugins add other AD
-        // types.
-        let builtIn = ADTypeDissector(type: 0, f: ad, meshFields: mesh, altBeacon: altBeacon)
+        // types. Each binding records the tables its decoder hands off into.
+        registry.declare(StandardTables.advertisingData, "Advertising data blocks")
+        registry.declare(StandardTables.adType, "Advertising data structures by AD type")
+        registry.declare(StandardTables.companyID, "Manufacturer-specific data by company identifier")
+        registry.declare(StandardTables.serviceData, "Service data by service UUID")
+        let builtIn = ADTypeDissector(
+            type: 0,
+            f: ad,
+            meshFields: mesh,
+            altBeacon: altBeacon,
+            services: registry.handoff(into: StandardTables.serviceData),
+            companies: registry.handoff(into: StandardTables.companyID)
+        )
+        func recordPayloadHandoffs(_ s: inout BindingScope) {
+            _ = s.handoff(into: StandardTables.serviceData)
+            _ = s.handoff(into: StandardTables.companyID)
+        }
         var decodes = [Bool](repeating: false, count: 256)
         for type in ADTypeDissector.decodedTypes {
             var decoder = builtIn
             decoder.type = type
             decodes[Int(type)] = true
-            registry.bind(
-                decoder,
-                to: StandardTables.adType,
-                key: DissectorKey(type),
-                label: ADNames.adTypeByCode[Int(type)],
-                keepsNoState: true,
-                dispatchesInto: [StandardTables.companyID, StandardTables.serviceData]
-            )
+            registry.bind(to: StandardTables.adType, key: type, label: ADNames.adTypeByCode[Int(type)]) { s in
+                recordPayloadHandoffs(&s)
+                return decoder
+            }
         }
-        registry.bind(
-            ADBlockDissector(f: ad, builtIn: builtIn, decodes: decodes),
-            to: StandardTables.advertisingData,
-            key: DissectorKey(blockKey),
-            label: "Advertising data",
-            keepsNoState: true,
-            dispatchesInto: [StandardTables.adType]
-        )
-        registry.bind(
-            AppleDissector(f: apple, beacon: iBeacon),
-            to: StandardTables.companyID,
-            key: DissectorKey(0x004C),
-            label: "Apple",
-            keepsNoState: true
-        )
+        registry.bind(to: StandardTables.advertisingData, key: UInt8(blockKey), label: "Advertising data") { s in
+            recordPayloadHandoffs(&s)
+            return ADBlockDissector(f: ad, builtIn: builtIn, decodes: decodes, types: s.handoff(into: StandardTables.adType))
+        }
+        registry.bind(AppleDissector(f: apple, beacon: iBeacon), to: StandardTables.companyID, key: 0x004C, label: "Apple")
         registry.bind(
             MicrosoftDissector(f: swiftPair),
             to: StandardTables.companyID,
-            key: DissectorKey(0x0006),
-            label: "Microsoft Beacon (Swift Pair)",
-            keepsNoState: true
+            key: 0x0006,
+            label: "Microsoft Beacon (Swift Pair)"
         )
-        registry.bind(
-            EddystoneDissector(f: eddystone),
-            to: StandardTables.serviceData,
-            key: DissectorKey(BluetoothUUID(uuid16: 0xFEAA)),
-            label: "Eddystone",
-            keepsNoState: true
-        )
-        registry.bind(
-            FastPairDissector(f: fastPair),
-            to: StandardTables.serviceData,
-            key: DissectorKey(BluetoothUUID(uuid16: 0xFE2C)),
-            label: "Google Fast Pair",
-            keepsNoState: true
-        )
-        registry.bind(
-            GAENDissector(f: gaen),
-            to: StandardTables.serviceData,
-            key: DissectorKey(BluetoothUUID(uuid16: 0xFD6F)),
-            label: "Exposure Notification",
-            keepsNoState: true
-        )
+        let services: [(UInt16, String, any Dissector)] = [
+            (0xFEAA, "Eddystone", EddystoneDissector(f: eddystone)),
+            (0xFE2C, "Google Fast Pair", FastPairDissector(f: fastPair)),
+            (0xFD6F, "Exposure Notification", GAENDissector(f: gaen)),
+        ]
+        for (uuid, label, dissector) in services {
+            registry.bind(dissector, to: StandardTables.serviceData, key: BluetoothUUID(uuid16: uuid), label: label)
+        }
 
         registry.alias("adv.name", for: "btcommon.eir_ad.entry.device_name")
     }

@@ -124,7 +124,7 @@ struct AppleDissector: Dissector {
         let start = r.offset
         let bitmap = try r.readSlice(16)
         c.tree.open(f[.overflowBitmap], .bytes, start..<r.offset, source: s)
-        let list = AppleOverflowUUIDList.in(c.state, configuration: c.registry.configuration)
+        let list = AppleOverflowUUIDList.in(c)
         for (i, octet) in bitmap.remainingSlice.enumerated() where octet != 0 {
             let range = (start + i)..<(start + i + 1)
             for bit in 0..<8 where octet & (1 << UInt8(bit)) != 0 {

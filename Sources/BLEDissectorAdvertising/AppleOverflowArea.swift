@@ -111,16 +111,25 @@ public final class AppleOverflowUUIDList {
         return true
     }
 
-    /// The list of a capture, made on first use with the known UUIDs and those `configuration`
-    /// names (`AdvertisingModule.overflowUUIDs`).
+    /// The list of an engine, made on first use with the known UUIDs and those the registry's
+    /// configuration names (`AdvertisingModule.overflowUUIDs`).
+    public static func `in`(_ context: DissectionContext) -> AppleOverflowUUIDList {
+        let configuration = context.registry.configuration
+        return context.constants.value(AppleOverflowUUIDList.self) { make(configuration) }
+    }
+
+    /// The list kept in `store` (an engine's `state`), made on first use with the known UUIDs and
+    /// those `configuration` names; a caller may add UUIDs before the first frame.
     public static func `in`(
-        _ state: CaptureState,
+        _ store: CaptureState,
         configuration: RegistryConfiguration = RegistryConfiguration()
     ) -> AppleOverflowUUIDList {
-        state.module(AppleOverflowUUIDList.self) {
-            let list = AppleOverflowUUIDList()
-            for entry in configuration[AdvertisingModule.overflowUUIDs] { list.add(entry.uuid, name: entry.name) }
-            return list
-        }
+        store.constant(AppleOverflowUUIDList.self) { make(configuration) }
+    }
+
+    private static func make(_ configuration: RegistryConfiguration) -> AppleOverflowUUIDList {
+        let list = AppleOverflowUUIDList()
+        for entry in configuration[AdvertisingModule.overflowUUIDs] { list.add(entry.uuid, name: entry.name) }
+        return list
     }
 }

@@ -8,12 +8,6 @@ public enum AndroidVendorModule: DissectorModule {
 
     public static func register(_ registry: inout RegistryBuilder) {
         let f = registry.register(BQRField.self)
-        registry.bind(
-            BQRDissector(f: f),
-            to: StandardTables.hciEvent,
-            key: DissectorKey(0xFF),
-            label: "Vendor-Specific (Android)",
-            keepsNoState: true
-        )
+        registry.bind(BQRDissector(f: f), to: StandardTables.hciEvent, key: 0xFF, label: "Vendor-Specific (Android)")
     }
 }

@@ -1,7 +1,7 @@
 import BLEInspectCore
 
 /// HCI command packets (H4 type 1): the header, then the parameters by opcode
-/// (`StandardTables.hciCommand`).
+/// (`StandardTables.hciCommand`, handed off by `HCIHandoffs.command`).
 struct HCICommandPacket: Dissector {
     let f: HCIFieldIDs
 
@@ -13,7 +13,7 @@ struct HCICommandPacket: Dissector {
         let dir = ctx.directionWord(unknown: "Sent")
         ctx.setInfo(dir + " " + HCIPacket.commandLabel(op))
         var params = try HCIPacket.parameters(Int(length), &r, &ctx)
-        ctx.dispatch(StandardTables.hciCommand, DissectorKey(op), &params)
+        ctx.handOff(f.next.command, op, &params)
         ctx.tree.close()
     }
 }
@@ -29,7 +29,7 @@ enum HCICommandDecoders {
             .u16(c[.leConIntervalMin]), .u16(c[.leConIntervalMax]), .u16(c[.leConLatency]), .u16(c[.leSupvTimeout]),
             .u16(c[.leMinCELength]), .u16(c[.leMaxCELength]),
         ]
-        let adData = LayoutItem.dispatchRest(StandardTables.advertisingData, DissectorKey(0))
+        let adData = LayoutItem.dispatchRest(f.next.advertisingData.with(key: 0))
         let channelMap = LayoutItem.bits(c[.leAdvtsChannelMap], 1, [c[.leAdvtsChMap1]: 0x01, c[.leAdvtsChMap2]: 0x02, c[.leAdvtsChMap3]: 0x04])
         let phys: [LayoutItem] = [.bits(c[.allPhys], 1, [c[.allPhysTx]: 0x01, c[.allPhysRx]: 0x02]), .u8(c[.txPhys]), .u8(c[.rxPhys])]
         let advertisingProperties = LayoutItem.bits(c[.advertisingProperties], 2, [c[.advPropConnectable]: 0x01, c[.advPropScannable]: 0x02, c[.advPropDirected]: 0x04, c[.advPropHighDutyCycle]: 0x08, c[.advPropLegacy]: 0x10, c[.advPropAnonymous]: 0x20, c[.advPropTxPower]: 0x40])
@@ -204,7 +204,7 @@ enum HCICommandDecoders {
             throw DecodeError(.malformed, offset: r.offset, "data length \(length) but \(r.remaining) bytes follow")
         }
         var data = try r.readSlice(Int(length))
-        ctx.dispatch(StandardTables.advertisingData, DissectorKey(0), &data)
+        ctx.handOff(f.next.advertisingData, 0, &data)
         if !r.isAtEnd {
             let s = r.offset
             _ = r.readRest()
@@ -227,7 +227,7 @@ enum HCICommandDecoders {
         let length = try ctx.addUInt8(f.cmd[.leDataLength], &r)
         var data = try r.readSlice(Int(length))
         if operation == 0x03 || operation == 0x04 {
-            ctx.dispatch(StandardTables.advertisingData, DissectorKey(0), &data)
+            ctx.handOff(f.next.advertisingData, 0, &data)
         } else if !data.isAtEnd {
             ctx.tree.add(ctx.core[.data], .bytes, data.offset..<(data.offset + data.remaining), source: data.source)
             ctx.appendInfo("fragment")

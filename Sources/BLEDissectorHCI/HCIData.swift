@@ -42,7 +42,7 @@ struct HCIACLPacket: Dissector {
         // The L2CAP layer follows the ACL layer (it does not nest in it).
         let pdu = reassemble(handle: handle, start: pb != 0x01, &payload, &ctx)
         ctx.tree.close()
-        if var pdu { ctx.dispatch(StandardTables.l2cap, DissectorKey(0), &pdu) }
+        if var pdu { ctx.handOff(f.next.l2cap, 0, &pdu) }
     }
 
     private func showBytes(_ r: ByteReader, _ ctx: inout DissectionContext) {

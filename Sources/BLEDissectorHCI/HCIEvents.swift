@@ -13,19 +13,8 @@ struct HCIEventPacket: Dissector {
         let direction = ctx.direction
         ctx.setInfo(HCIEventNames.summaries[HCIEventNames.summaryIndex(code, direction)])
         var params = try HCIPacket.parameters(Int(length), &r, &ctx)
-        ctx.dispatch(StandardTables.hciEvent, DissectorKey(code), &params)
+        ctx.handOff(f.next.event, code, &params)
         ctx.tree.close()
-    }
-
-    /// The header keeps no state; the event decides, and for LE Meta, its subevent.
-    func decodesWithoutState(_ bytes: UnsafeBufferPointer<UInt8>, registry: DissectorRegistry) -> Bool {
-        guard bytes.count >= 2 else { return false }
-        let code = bytes[0]
-        if code == HCIEventPacket.leMeta {
-            guard bytes.count >= 3 else { return false }
-            return registry.keepsNoState(StandardTables.leMetaSubevent, DissectorKey(bytes[2]))
-        }
-        return registry.keepsNoState(StandardTables.hciEvent, DissectorKey(code))
     }
 
     static let leMeta: UInt8 = 0x3E
@@ -59,7 +48,7 @@ struct CommandCompleteDecoder: Dissector {
             if r.isAtEnd { return }
         }
         var rest = r.readRest()
-        ctx.dispatch(StandardTables.hciCommandComplete, DissectorKey(op), &rest)
+        ctx.handOff(f.next.commandComplete, op, &rest)
     }
 }
 
@@ -88,7 +77,7 @@ struct LEMetaDecoder: Dissector {
         let direction = ctx.direction
         ctx.setInfo(HCIEventNames.leMetaSummaries[HCIEventNames.summaryIndex(sub, direction)])
         var rest = r.readRest()
-        ctx.dispatch(StandardTables.leMetaSubevent, DissectorKey(sub), &rest)
+        ctx.handOff(f.next.subevent, sub, &rest)
     }
 }
 
@@ -105,7 +94,7 @@ enum HCIEventDecoders {
         // One entry per response (Inquiry Result, with RSSI), each with its own address.
         let response = [addr, .u8(e[.pageScanRepetitionMode]), LayoutItem.skip(2), .u24(e[.classOfDevice]), .u16(e[.clockOffset])]
         let encryption: [LayoutItem] = [status, handle, .u8(e[.encryptionEnable])]
-        let adData = LayoutItem.dispatchRest(StandardTables.advertisingData, DissectorKey(0))
+        let adData = LayoutItem.dispatchRest(f.next.advertisingData.with(key: 0))
         let responseRSSI = [addr, .u8(e[.pageScanRepetitionMode]), LayoutItem.skip(1), .u24(e[.classOfDevice]), .u16(e[.clockOffset]), .i8(e[.rssi])]
         return [
             (0x01, fixed([status])),
@@ -209,7 +198,7 @@ enum HCIReturnDecoders {
             (0x0406, fixed([])),
             (0x0408, address),
             // Read Extended Inquiry Response: FEC required, then the EIR data.
-            (0x0C51, fixed([.u8(e[.fecRequired]), .dispatchRest(StandardTables.advertisingData, DissectorKey(0))])),
+            (0x0C51, fixed([.u8(e[.fecRequired]), .dispatchRest(f.next.advertisingData.with(key: 0))])),
             (0x0409, fixed([])),
             (0x040B, address),
             (0x040C, address),

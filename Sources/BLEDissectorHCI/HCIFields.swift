@@ -522,4 +522,6 @@ struct HCIFieldIDs: Sendable {
     let sco: Fields<HCISCOField>
     let iso: Fields<HCIISOField>
     let isoData: Fields<HCIISODataField>
+    /// The tables HCI hands payloads to (`HCIHandoffs`).
+    let next: HCIHandoffs
 }

@@ -100,7 +100,7 @@ enum HCILEEventDecoders {
     {
         let length = try ctx.addUInt8(f.evt[.dataLength], &r)
         var data = try r.readSlice(Int(length))
-        ctx.dispatch(StandardTables.advertisingData, DissectorKey(0), &data)
+        ctx.handOff(f.next.advertisingData, 0, &data)
         return Int(length)
     }
 
@@ -171,7 +171,7 @@ enum HCILEEventDecoders {
         let length = try ctx.addUInt8(f.evt[.dataLength], &r)
         var data = try r.readSlice(Int(length))
         if complete {
-            ctx.dispatch(StandardTables.advertisingData, DissectorKey(0), &data)
+            ctx.handOff(f.next.advertisingData, 0, &data)
         } else if !data.isAtEnd {
             let range = data.offset..<(data.offset + data.remaining)
             ctx.tree.add(ctx.core[.data], .bytes, range, source: data.source)

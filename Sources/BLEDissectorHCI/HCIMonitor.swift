@@ -92,13 +92,7 @@ enum HCIMonitor {
         ]
         for (kind, dissector) in bindings {
             guard let opcode = kind.monitorOpcode else { continue }
-            registry.bind(
-                dissector,
-                to: StandardTables.monitorOpcode,
-                key: DissectorKey(opcode),
-                label: kind.name,
-                keepsNoState: true
-            )
+            registry.bind(dissector, to: StandardTables.monitorOpcode, key: opcode, label: kind.name)
         }
     }
 

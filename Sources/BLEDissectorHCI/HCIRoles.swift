@@ -30,10 +30,10 @@ enum HCIRoles {
 
     static func register(_ registry: inout RegistryBuilder) {
         for (opcode, role) in commands {
-            registry.declareRole(role, table: StandardTables.hciCommand, key: UInt64(opcode))
+            registry.declareRole(role, table: StandardTables.hciCommand, key: opcode)
         }
         for (code, role) in leSubevents {
-            registry.declareRole(role, table: StandardTables.leMetaSubevent, key: UInt64(code))
+            registry.declareRole(role, table: StandardTables.leMetaSubevent, key: code)
         }
     }
 }

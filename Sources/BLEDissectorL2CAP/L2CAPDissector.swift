@@ -9,6 +9,9 @@ import BLEInspectCore
 struct L2CAPDissector: Dissector {
     let f: Fields<L2CAPField>
     let coc: Fields<CoCField>
+    /// Fixed channels by CID, and credit-based channels' SDUs by PSM.
+    let fixed: Handoff<UInt16>
+    let psm: Handoff<UInt16>
 
     func dissect(_ reader: inout ByteReader, _ context: inout DissectionContext) throws(DecodeError) {
         let start = reader.offset
@@ -42,7 +45,7 @@ struct L2CAPDissector: Dissector {
         switch cid {
         case 0x0001, 0x0005:
             // Signalling: the commands are part of the L2CAP layer.
-            context.dispatch(StandardTables.l2capCID, DissectorKey(cid), &payload)
+            context.handOff(fixed, cid, &payload)
             context.tree.close()
         case 0x0000:
             context.expert(.warning, "CID 0x0000 (null identifier) is not a valid destination", start..<(start + 4))
@@ -52,7 +55,7 @@ struct L2CAPDissector: Dissector {
         case 0x0002...0x003F:
             context.tree.close()
             context.setInfo("L2CAP CID ", hex16: cid)
-            context.dispatch(StandardTables.l2capCID, DissectorKey(cid), &payload)
+            context.handOff(fixed, cid, &payload)
         default:
             try dynamic(cid, &payload, cut: cut, &context)
         }
@@ -110,14 +113,14 @@ struct L2CAPDissector: Dissector {
             context.tree.close()
             return
         }
-        guard context.registry.isBound(StandardTables.l2capPSM, DissectorKey(channel.psm)) else {
+        guard context.registry.isBound(psm, channel.psm) else {
             context.addRest(f[.payload], &payload)
             context.tree.close()
             return
         }
         context.tree.close()
         context.packet.psm = channel.psm
-        context.dispatch(StandardTables.l2capPSM, DissectorKey(channel.psm), &payload)
+        context.handOff(psm, channel.psm, &payload)
     }
 
     /// What one K-frame did to its channel.
@@ -343,10 +346,10 @@ struct L2CAPDissector: Dissector {
         guard let bytes = result.completed else { return }
         context.appendInfo("SDU \(bytes.count) bytes (reassembled)")
         context.packet.psm = channel.psm
-        guard !bytes.isEmpty, context.registry.isBound(StandardTables.l2capPSM, DissectorKey(channel.psm))
+        guard !bytes.isEmpty, context.registry.isBound(psm, channel.psm)
         else { return }
         var sdu = ByteReader(bytes, source: sduSource)
-        context.dispatch(StandardTables.l2capPSM, DissectorKey(channel.psm), &sdu)
+        context.handOff(psm, channel.psm, &sdu)
     }
 }
 

@@ -13,21 +13,27 @@ public enum L2CAPModule: DissectorModule {
     public static let name = "l2cap"
 
     public static func register(_ registry: inout RegistryBuilder) {
+        registry.declare(StandardTables.l2cap, "Complete L2CAP PDUs from ACL data")
+        registry.declare(StandardTables.l2capCID, "L2CAP fixed channels by CID")
+        registry.declare(StandardTables.l2capPSM, "L2CAP credit-based channel SDUs by PSM")
         let f = registry.register(L2CAPField.self)
         let coc = registry.register(CoCField.self)
-        registry.bind(L2CAPDissector(f: f, coc: coc), to: StandardTables.l2cap, key: DissectorKey(0), label: "L2CAP")
-        registry.bind(
-            SignallingDissector(f: f, coc: coc, le: false),
-            to: StandardTables.l2capCID,
-            key: DissectorKey(0x0001),
-            label: "L2CAP signalling"
-        )
-        registry.bind(
-            SignallingDissector(f: f, coc: coc, le: true),
-            to: StandardTables.l2capCID,
-            key: DissectorKey(0x0005),
-            label: "LE L2CAP signalling"
-        )
+        // Channels and credits live in the capture state, per connection.
+        registry.bind(to: StandardTables.l2cap, key: 0, label: "L2CAP") { s in
+            s.usesCaptureState()
+            return L2CAPDissector(
+                f: f,
+                coc: coc,
+                fixed: s.handoff(into: StandardTables.l2capCID),
+                psm: s.handoff(into: StandardTables.l2capPSM)
+            )
+        }
+        for (cid, le, label) in [(UInt16(0x0001), false, "L2CAP signalling"), (0x0005, true, "LE L2CAP signalling")] {
+            registry.bind(to: StandardTables.l2capCID, key: cid, label: label) { s in
+                s.usesCaptureState()
+                return SignallingDissector(f: f, coc: coc, le: le)
+            }
+        }
         registry.declareOpcodes(SignallingCommands.table.facts)
         // Wireshark's names for the reassembly results, and a short name for the channel's PSM.
         registry.alias("btl2cap.le_sdu.reassembled.length", for: "coc.sdu_len")

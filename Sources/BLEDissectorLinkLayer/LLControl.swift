@@ -6,27 +6,21 @@ public import BLEInspectCore
 /// vendor opcodes (or replace one), and is named in the summary by its binding's label.
 public enum LLControl {
     /// Control PDU parameters by opcode; each dissector gets the reader after the opcode.
-    public static let table = TableID("btle.control_opcode")
+    public static let table = Table<UInt8>("btle.control_opcode")
 
     /// Registers the control PDU fields and the opcode table with a decoder per opcode, and
-    /// returns the dissector the data-channel dissector runs on a control PDU's payload (from
-    /// its opcode on).
-    static func register(_ registry: inout RegistryBuilder) -> LLControlDissector {
+    /// returns the fields of `LLControlDissector`, which the data-channel dissector runs on a
+    /// control PDU's payload (from its opcode on).
+    static func register(_ registry: inout RegistryBuilder) -> Fields<LLControlField> {
         let f = registry.register(LLControlField.self)
-        registry.declareTable(table, "LL control PDU parameters by opcode", keys: .integer(bits: 8))
+        registry.declare(table, "LL control PDU parameters by opcode")
         // Wireshark shows the AdvA of LL_PERIODIC_SYNC_IND as the link layer's advertising
         // address, registered (with the link layer's fields) before these.
         let advertiser = registry.fieldNames.firstIndex(of: "btle.advertising_address").map { FieldID(UInt32($0)) }
         for layout in LLControlLayouts.all {
-            registry.bind(
-                LLControlPDU(layout, f, advertiser: advertiser),
-                to: table,
-                key: DissectorKey(layout.opcode),
-                label: layout.name,
-                keepsNoState: true
-            )
+            registry.bind(LLControlPDU(layout, f, advertiser: advertiser), to: table, key: layout.opcode, label: layout.name)
         }
-        return LLControlDissector(f: f)
+        return f
     }
 
     /// The opcode's name (`LL_FEATURE_REQ`), nil for an unknown opcode.
@@ -38,12 +32,13 @@ public enum LLControl {
 /// Decodes one control PDU: the opcode, then its parameters through `LLControl.table`.
 struct LLControlDissector: Dissector {
     let f: Fields<LLControlField>
+    let next: Handoff<UInt8>
 
     func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
         ctx.tree.open(f.layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
         let at = r.offset
         let opcode = try ctx.addUInt8(f[.opcode], &r)
-        let label = ctx.registry.binding(LLControl.table, DissectorKey(opcode))?.label
+        let label = ctx.registry.binding(LLControl.table, opcode)?.label
         // The data-channel dissector has put the sender ("C→P ") in the summary: no comma after
         // it; after anything more ("C→P PDU with a bad CRC"), one.
         if ctx.wantsInfo {
@@ -63,7 +58,7 @@ struct LLControlDissector: Dissector {
             )
         }
         // Without a binding the parameters are added as data.
-        ctx.dispatch(LLControl.table, DissectorKey(opcode), &r)
+        ctx.handOff(next, opcode, &r)
         ctx.tree.close()
     }
 }

@@ -7,6 +7,9 @@ import BLEInspectCore
 struct LinkLayerDissector: Dissector {
     let f: Fields<LinkLayerField>
     let control: LLControlDissector
+    /// L2CAP PDUs reassembled from LL fragments, and advertising data.
+    let l2cap: Handoff<UInt8>
+    let advertisingData: Handoff<UInt8>
     /// The extended header's flag bits and their masks, made once.
     static let extendedFlags: [(LinkLayerField, UInt64)] = [
         .flagAdvA, .flagTargetA, .flagCTEInfo, .flagADI, .flagAuxPtr, .flagSyncInfo, .flagTxPower, .flagReserved,
@@ -88,7 +91,7 @@ struct LinkLayerDissector: Dissector {
         ctx.tree.close()
         // The L2CAP layer follows the link layer (it does not nest in it).
         if var l2cap {
-            ctx.dispatch(StandardTables.l2cap, DissectorKey(0), &l2cap)
+            ctx.handOff(self.l2cap, 0, &l2cap)
             // The summary the layers above set keeps the mark of a damaged packet.
             if overstated && ctx.wantsInfo && !ctx.tree.info.hasSuffix("[Malformed]") {
                 ctx.tree.appendInfo(" [Malformed]")
@@ -195,7 +198,7 @@ struct LinkLayerDissector: Dissector {
     private func advertisingData(_ r: inout ByteReader, _ ctx: inout DissectionContext) {
         guard !r.isAtEnd else { return }
         var data = r.readRest()
-        ctx.dispatch(StandardTables.advertisingData, DissectorKey(0), &data)
+        ctx.handOff(advertisingData, 0, &data)
     }
 
     /// CONNECT_IND and AUX_CONNECT_REQ: the addresses and the connection's parameters. A good one

@@ -11,53 +11,36 @@ public enum LinkLayerModule: DissectorModule {
     public static let name = "btle"
 
     public static func register(_ registry: inout RegistryBuilder) {
+        registry.declare(StandardTables.btle, "LE link-layer packets after the sniffer header")
         let nordic = registry.register(NordicField.self)
         let rf = registry.register(RFField.self)
         let ppi = registry.register(PPIField.self)
         let ll = registry.register(LinkLayerField.self)
+        // The sniffer headers keep no state; they hand the packet to the link layer.
+        let headers: [(UInt16, String, (Handoff<UInt8>) -> any Dissector)] = [
+            (272, "nRF Sniffer", { NordicHeader(f: nordic, next: $0) }),
+            (256, "LE link layer with RF header", { RFHeader(f: rf, next: $0) }),
+            (251, "LE link layer", { BareLinkLayer(next: $0) }),
+            (147, "User 0 (LE link layer, as Ubertooth writes it)", { BareLinkLayer(next: $0) }),
+        ]
+        for (linkType, label, make) in headers {
+            registry.bind(to: StandardTables.linkType, key: linkType, label: label) { s in
+                make(s.handoff(into: StandardTables.btle))
+            }
+        }
+        registry.bind(to: StandardTables.linkType, key: 192, label: "PPI") { s in
+            PPIHeader(f: ppi, next: s.handoff(into: StandardTables.linkType))
+        }
+        // The link layer follows connections (access addresses, channels, encryption).
         let control = LLControl.register(&registry)
-        let into = [StandardTables.btle]
-        registry.bind(
-            NordicHeader(f: nordic),
-            to: StandardTables.linkType,
-            key: DissectorKey(272),
-            label: "nRF Sniffer",
-            dispatchesInto: into
-        )
-        registry.bind(
-            RFHeader(f: rf),
-            to: StandardTables.linkType,
-            key: DissectorKey(256),
-            label: "LE link layer with RF header",
-            dispatchesInto: into
-        )
-        registry.bind(
-            BareLinkLayer(),
-            to: StandardTables.linkType,
-            key: DissectorKey(251),
-            label: "LE link layer",
-            dispatchesInto: into
-        )
-        registry.bind(
-            BareLinkLayer(),
-            to: StandardTables.linkType,
-            key: DissectorKey(147),
-            label: "User 0 (LE link layer, as Ubertooth writes it)",
-            dispatchesInto: into
-        )
-        registry.bind(
-            PPIHeader(f: ppi),
-            to: StandardTables.linkType,
-            key: DissectorKey(192),
-            label: "PPI",
-            dispatchesInto: [StandardTables.linkType]
-        )
-        registry.bind(
-            LinkLayerDissector(f: ll, control: control),
-            to: StandardTables.btle,
-            key: DissectorKey(0),
-            label: "LE link layer",
-            dispatchesInto: [StandardTables.advertisingData, StandardTables.l2cap]
-        )
+        registry.bind(to: StandardTables.btle, key: 0, label: "LE link layer") { s in
+            s.usesCaptureState()
+            return LinkLayerDissector(
+                f: ll,
+                control: LLControlDissector(f: control, next: s.handoff(into: LLControl.table)),
+                l2cap: s.handoff(into: StandardTables.l2cap),
+                advertisingData: s.handoff(into: StandardTables.advertisingData)
+            )
+        }
     }
 }

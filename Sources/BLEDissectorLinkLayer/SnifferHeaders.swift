@@ -12,14 +12,20 @@ private func isAdvertising(_ r: ByteReader) -> Bool {
 }
 
 /// Hands the LL packet in `r` to the link-layer dissector with what the sniffer said.
-private func handOn(_ info: LinkLayerInfo, _ r: inout ByteReader, _ ctx: inout DissectionContext) {
+private func handOn(
+    _ info: LinkLayerInfo,
+    _ next: Handoff<UInt8>,
+    _ r: inout ByteReader,
+    _ ctx: inout DissectionContext
+) {
     ctx.packet.linkLayer = info
-    ctx.dispatch(StandardTables.btle, DissectorKey(0), &r)
+    ctx.handOff(next, 0, &r)
 }
 
 /// pcap link type 272: the nRF Sniffer's header (protocol versions 2 and 3), then the packet.
 struct NordicHeader: Dissector {
     let f: Fields<NordicField>
+    let next: Handoff<UInt8>
 
     func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
         let start = r.offset
@@ -92,13 +98,14 @@ struct NordicHeader: Dissector {
             try r.skip(Int(headerLength) - 10)
         }
         ctx.tree.close()
-        handOn(info, &r, &ctx)
+        handOn(info, next, &r, &ctx)
     }
 }
 
 /// pcap link type 256: the RF header, then the packet.
 struct RFHeader: Dissector {
     let f: Fields<RFField>
+    let next: Handoff<UInt8>
     /// The one-bit flags and their masks, made once.
     static let flagFields: [(RFField, UInt64)] = [
         .dewhitened, .signalValid, .noiseValid, .decrypted, .referenceValid, .offensesValid, .aliased, .crcChecked,
@@ -144,7 +151,7 @@ struct RFHeader: Dissector {
         info.decrypted = flags & 0x0008 != 0
         info.badMIC = flags & 0x1000 != 0 && flags & 0x2000 == 0
         info.phy = UInt8((flags >> 14) & 0x3)
-        handOn(info, &r, &ctx)
+        handOn(info, next, &r, &ctx)
     }
 
     /// The channel index of RF channel `rf` (2402 + 2 × rf MHz): 37, 38 and 39 are the
@@ -163,8 +170,10 @@ struct RFHeader: Dissector {
 
 /// pcap link types 251 and 147: the packet alone.
 struct BareLinkLayer: Dissector {
+    let next: Handoff<UInt8>
+
     func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
-        handOn(ctx.packet.linkLayer ?? LinkLayerInfo(), &r, &ctx)
+        handOn(ctx.packet.linkLayer ?? LinkLayerInfo(), next, &r, &ctx)
     }
 }
 
@@ -172,6 +181,8 @@ struct BareLinkLayer: Dissector {
 /// header names (`StandardTables.linkType` again).
 struct PPIHeader: Dissector {
     let f: Fields<PPIField>
+    /// The wrapped link type's header.
+    let next: Handoff<UInt16>
     /// The PPI field Ubertooth writes for LE packets.
     static let btleFieldType: UInt16 = 30006
 
@@ -212,6 +223,6 @@ struct PPIHeader: Dissector {
         guard dlt != 192, dlt <= 0xFFFF else {
             throw DecodeError(.malformed, offset: start + 4, "PPI cannot wrap link type \(dlt)")
         }
-        ctx.dispatch(StandardTables.linkType, DissectorKey(dlt), &r)
+        ctx.handOff(next, UInt16(dlt), &r)
     }
 }

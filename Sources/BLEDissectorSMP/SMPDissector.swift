@@ -4,6 +4,7 @@ import BLEInspectCore
 /// `StandardTables.smpOpcode`. Bound to L2CAP fixed channels 6 (LE) and 7 (BR/EDR).
 struct SMPDissector: Dissector {
     let f: Fields<SMPField>
+    let next: Handoff<UInt8>
 
     func dissect(_ reader: inout ByteReader, _ context: inout DissectionContext) throws(DecodeError) {
         let start = reader.offset
@@ -13,7 +14,7 @@ struct SMPDissector: Dissector {
         let direction = context.direction
         context.setInfo(SMPInfo.prefix(direction) + SMPInfo.opcodeName(opcode))
         var parameters = reader.readRest()
-        context.dispatch(StandardTables.smpOpcode, DissectorKey(opcode), &parameters)
+        context.handOff(next, opcode, &parameters)
         context.tree.close()
     }
 }

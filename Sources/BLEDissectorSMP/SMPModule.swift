@@ -8,18 +8,19 @@ public enum SMPModule: DissectorModule {
     public static let name = "smp"
 
     public static func register(_ registry: inout RegistryBuilder) {
+        registry.declare(StandardTables.smpOpcode, "SMP PDUs by opcode")
         let f = registry.register(SMPField.self)
-        let smp = SMPDissector(f: f)
-        registry.bind(smp, to: StandardTables.l2capCID, key: DissectorKey(0x0006), label: "SMP")
-        registry.bind(smp, to: StandardTables.l2capCID, key: DissectorKey(0x0007), label: "SMP (BR/EDR)")
+        for (cid, label) in [(UInt16(0x0006), "SMP"), (0x0007, "SMP (BR/EDR)")] {
+            registry.bind(to: StandardTables.l2capCID, key: cid, label: label) { s in
+                SMPDissector(f: f, next: s.handoff(into: StandardTables.smpOpcode, keyAt: KeyPosition(offset: 0, payload: 1)))
+            }
+        }
         registry.declareOpcodes(SMPOpcodes.table.facts)
         for dissector in SMPOpcodes.dissectors(f) {
-            registry.bind(
-                dissector,
-                to: StandardTables.smpOpcode,
-                key: DissectorKey(dissector.opcode),
-                label: dissector.name
-            )
+            registry.bind(to: StandardTables.smpOpcode, key: UInt8(truncatingIfNeeded: dissector.opcode), label: dissector.name) { s in
+                s.usesCaptureState()  // the pairing request, kept until its response
+                return dissector
+            }
         }
     }
 }

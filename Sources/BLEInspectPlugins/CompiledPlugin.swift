@@ -72,10 +72,10 @@ public struct PluginBinding: Sendable {
     /// The dispatch table and key this binding goes into.
     public var table: TableID {
         switch target {
-        case .attribute: StandardTables.gattUUID
-        case .manufacturer: StandardTables.companyID
-        case .serviceData: StandardTables.serviceData
-        case .psm: StandardTables.l2capPSM
+        case .attribute: StandardTables.gattUUID.id
+        case .manufacturer: StandardTables.companyID.id
+        case .serviceData: StandardTables.serviceData.id
+        case .psm: StandardTables.l2capPSM.id
         }
     }
 

@@ -41,14 +41,10 @@ public struct PluginSet: DissectorPlugin {
             // Only framing keeps state. Other plugins sharing the key (advertising prefixes) add
             // their fields too.
             let others = Set(entries.map(\.plugin.compiled.namespace)).subtracting([first.plugin.compiled.namespace])
-            registry.bind(
-                dissector,
-                to: b.table,
-                key: b.key,
-                label: label,
-                keepsNoState: !(dissector is FramedDissector),
-                coOwners: others.sorted()
-            )
+            registry.bind(to: b.table, key: b.key, label: label, coOwners: others.sorted()) { s in
+                if dissector is FramedDissector { s.usesCaptureState() }  // each channel's stream
+                return dissector
+            }
         }
     }
 }

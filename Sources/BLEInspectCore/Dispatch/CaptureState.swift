@@ -29,6 +29,16 @@ public protocol ConnectionScopedState: AnyObject {
     func connectionClosed(_ key: ConnectionKey)
 }
 
+/// Values an engine makes once from the registry and its configuration alone, never from frames
+/// (a lookup table the configuration extends, say): any dissector may use them, whether or not
+/// its binding uses capture state, since every engine makes the same.
+public struct ConstantStore {
+    let state: CaptureState
+
+    /// The value of type `T`, made on first use.
+    public func value<T: AnyObject>(_ type: T.Type, make: () -> T) -> T { state.constant(type, make: make) }
+}
+
 /// Everything learned across a capture: the connection table and each module's own state.
 /// One per capture; no globals.
 public final class CaptureState {
@@ -41,6 +51,18 @@ public final class CaptureState {
     public static let maximumConnections = 4096
 
     public init() {}
+
+    /// Values made from configuration alone, per engine (`ConstantStore`).
+    private var constants: [ObjectIdentifier: AnyObject] = [:]
+
+    /// The value of type `T` made from configuration alone, made on first use.
+    public func constant<T: AnyObject>(_ type: T.Type, make: () -> T) -> T {
+        let key = ObjectIdentifier(type)
+        if let existing = constants[key] { return unsafeDowncast(existing, to: T.self) }
+        let created = make()
+        constants[key] = created
+        return created
+    }
 
     /// The state object of type `T`, made on first use.
     public func module<T: AnyObject>(_ type: T.Type, make: () -> T) -> T {

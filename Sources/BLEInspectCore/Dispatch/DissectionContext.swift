@@ -48,6 +48,8 @@ public struct DissectionContext {
     let captureState: CaptureState
     /// Whether the binding running now asked for capture state (`BindingScope.usesCaptureState`).
     @usableFromInline var stateGranted = true
+    /// Whether a binding that keeps no state is running (beneath which all must keep none).
+    var withinStateless = false
     public var tree: ProtocolTree
     public internal(set) var frameNumber: Int
     public internal(set) var timestamp: Timestamp
@@ -110,6 +112,7 @@ public struct DissectionContext {
         self.wantsInfo = wantsInfo
         dispatchDepth = 0
         stateGranted = true
+        withinStateless = false
         self.skippedTables = skippedTables
         self.skippedKeys = skippedKeys
         self.wantsExpertText = wantsExpertText
@@ -127,6 +130,9 @@ public struct DissectionContext {
         )
         return captureState
     }
+
+    /// Values made once per engine from configuration alone (`ConstantStore`).
+    public var constants: ConstantStore { ConstantStore(state: captureState) }
 
     /// The core fields (frame, expert, data).
     public var core: CoreFields { registry.core }
@@ -247,12 +253,19 @@ public struct DissectionContext {
         return true
     }
 
-    /// Runs `binding`'s dissector with the state right its scope gave.
+    /// Runs `binding`'s dissector with the state right its scope gave. Beneath a binding that
+    /// keeps no state, every binding must keep none too: one that does was reached by a handoff
+    /// its scope did not record, and the registry counted the binding above as stateless wrongly.
     mutating func run(_ binding: Binding, _ reader: inout ByteReader) {
-        let granted = stateGranted
+        precondition(
+            !withinStateless || binding.keepsNoState,
+            "\(binding.owner) (\(binding.label)) uses capture state but was reached by a handoff its caller's scope did not record (BindingScope.handoff(into:))"
+        )
+        let (granted, within) = (stateGranted, withinStateless)
         stateGranted = binding.usesState
+        withinStateless = binding.keepsNoState
         run(binding.dissector, &reader)
-        stateGranted = granted
+        (stateGranted, withinStateless) = (granted, within)
     }
 
     /// Runs `dissector` on `reader` inside an error boundary (as `dispatch` does). Generic, so

@@ -40,7 +40,22 @@ extension RegistryBuilder {
     }
 }
 
+extension RegistryBuilder {
+    /// Declares that `key` of `table` plays `role`.
+    public mutating func declareRole<K: BinaryInteger & TableKey>(_ role: KeyRole, table: Table<K>, key: K) {
+        declareRole(role, table: table.id, key: UInt64(key))
+    }
+}
+
 extension DissectorRegistry {
+    /// The roles declared for `table`'s keys, by key.
+    public func roles<K>(in table: Table<K>) -> [UInt64: KeyRole] { roles(in: table.id) }
+
+    /// The keys of `table` declared to play `role`.
+    public func keys<K>(in table: Table<K>, playing role: KeyRole) -> Set<UInt64> {
+        keys(in: table.id, playing: role)
+    }
+
     /// The roles declared for `table`'s integer keys, by key (empty when none are).
     public func roles(in table: TableID) -> [UInt64: KeyRole] { keyRoles[table] ?? [:] }
 

@@ -180,6 +180,8 @@ public struct OpcodeTable<Decode: Sendable>: Sendable {
         decoders = rows.map(\.decode)
     }
 
+    public init<K>(_ table: Table<K>, _ rows: [OpcodeRow<Decode>]) { self.init(table.id, rows) }
+
     /// The facts and decoder of `opcode`, if it has a row.
     @inlinable
     public subscript(_ opcode: UInt16) -> (info: OpcodeInfo, decode: Decode)? {
@@ -279,6 +281,9 @@ extension DissectorRegistry {
     /// such as `StandardTables.attOpcode`'s: look it up once, then index it by opcode
     /// (`facts[opcode]?.sender`), which costs no hashing.
     public func opcodeFacts(_ table: TableID) -> OpcodeFacts? { opcodeTables[table] }
+
+    /// The opcode facts of `table`.
+    public func opcodeFacts<K>(_ table: Table<K>) -> OpcodeFacts? { opcodeTables[table.id] }
 
     /// The facts of `opcode` in `table`, if that table has opcode facts and a row for it.
     public func opcode(_ opcode: UInt16, in table: TableID) -> OpcodeInfo? { opcodeTables[table]?[opcode] }

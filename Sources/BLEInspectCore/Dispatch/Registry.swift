@@ -284,6 +284,13 @@ public struct RegistryBuilder: Sendable {
         opcodeTables[facts.table] = facts
     }
 
+    /// A handoff into `table` for a dissector value that several bindings share (a module's
+    /// field ids, say). It records no edge: each binding whose dissector uses it records its own
+    /// with `BindingScope.handoff(into:)`, which returns the same handoff.
+    public mutating func handoff<K>(into table: Table<K>) -> Handoff<K> {
+        Handoff(table, slot: slots.slot(table.id))
+    }
+
     /// Binds the dissector `make` builds to `key` in `table` (which may belong to another
     /// module). `make` gets the binding's scope: the handoffs the dissector may use
     /// (`BindingScope.handoff(into:)`) and whether it uses capture state
