@@ -49,20 +49,12 @@ public final class BTSnoopReader: FrameReader {
         try records.next(input, header: 24, "header", read: record)
     }
 
-    private func record(number: Int, offset: Int64) throws(CaptureError) -> RecordStream.Record {
+    private func record(number: Int) throws(CaptureError) -> RecordStream.Record {
         let originalLength = Int(input.uint32BE(at: 0))
         let includedLength = Int(input.uint32BE(at: 4))
         let flags = input.uint32BE(at: 8)
         let rawTime = input.uint64BE(at: 16)
-        guard includedLength <= maximumRecordLength else {
-            throw CaptureError(
-                .badLength,
-                "record length \(includedLength) is over the limit of \(maximumRecordLength)",
-                frame: number,
-                offset: offset
-            )
-        }
-        try input.ensureRecord(header: 24, length: includedLength, frame: number)
+        try input.ensureRecord(header: 24, length: includedLength, allowed: 0...maximumRecordLength, frame: number)
         let (micros, overflow) = Int64(bitPattern: rawTime).subtractingReportingOverflow(Self.epochOffset)
         var record = RecordStream.Record(
             total: 24 + includedLength,

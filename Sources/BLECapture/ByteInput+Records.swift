@@ -21,9 +21,17 @@ extension ByteInput {
         return true
     }
 
-    /// Makes the whole record (a `header`-byte header, then `length` bytes) available, or throws
-    /// `.truncated` ("record cut short: n of `length` bytes").
-    public func ensureRecord(header: Int, length: Int, frame: Int) throws(CaptureError) {
+    /// Makes the whole record (a `header`-byte header, then `length` bytes) available. Throws
+    /// `.badLength` when the length field is outside `allowed`, and `.truncated` ("record cut
+    /// short: n of `length` bytes") when the input ends first.
+    public func ensureRecord(header: Int, length: Int, allowed: ClosedRange<Int>, frame: Int) throws(CaptureError) {
+        guard allowed.contains(length) else {
+            let bounds =
+                allowed.lowerBound == 0
+                ? "is over the limit of \(allowed.upperBound)"
+                : "is outside \(allowed.lowerBound)...\(allowed.upperBound)"
+            throw CaptureError(.badLength, "record length \(length) \(bounds)", frame: frame, offset: position)
+        }
         let total = header + length
         let got = try ensure(total)
         guard got >= total else {
@@ -68,14 +76,14 @@ struct RecordStream {
     private var finished = false
 
     /// The next frame of `input`, nil at its end: makes the record's `header`-byte header (named
-    /// `what` in errors) available, then `read` checks the record (given its frame number and
-    /// offset), makes all of it available and says what it holds. After a throw the stream is
+    /// `what` in errors) available, then `read` checks the record (given its frame number), makes
+    /// all of it available (`ensureRecord`) and says what it holds. After a throw the stream is
     /// finished, and returns nil from then on.
     mutating func next(
         _ input: ByteInput,
         header: Int,
         _ what: String,
-        read: (_ number: Int, _ offset: Int64) throws(CaptureError) -> Record
+        read: (_ number: Int) throws(CaptureError) -> Record
     ) throws(CaptureError) -> CapturedFrame? {
         guard !finished else { return nil }
         let number = frameNumber + 1
@@ -86,7 +94,7 @@ struct RecordStream {
                 finished = true
                 return nil
             }
-            record = try read(number, offset)
+            record = try read(number)
         } catch {
             finished = true
             throw error

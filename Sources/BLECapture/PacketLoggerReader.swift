@@ -90,17 +90,14 @@ public final class PacketLoggerReader: FrameReader {
         byteOrder == .big ? input.uint32BE(at: i) : input.uint32LE(at: i)
     }
 
-    private func record(number: Int, offset: Int64) throws(CaptureError) -> RecordStream.Record {
+    private func record(number: Int) throws(CaptureError) -> RecordStream.Record {
         let length = Int(uint32(at: 0))
-        guard length >= Self.minimumLength, length <= maximumRecordLength else {
-            throw CaptureError(
-                .badLength,
-                "record length \(length) is outside \(Self.minimumLength)...\(maximumRecordLength)",
-                frame: number,
-                offset: offset
-            )
-        }
-        try input.ensureRecord(header: 4, length: length, frame: number)
+        try input.ensureRecord(
+            header: 4,
+            length: length,
+            allowed: Self.minimumLength...maximumRecordLength,
+            frame: number
+        )
         let seconds = Int64(uint32(at: 4))
         let micros = uint32(at: 8)
         let (kind, direction) = Self.classify(type: input.byte(at: 12))
