@@ -23,39 +23,14 @@ public enum HCIMonitorField: UInt16, FieldSet {
         short: "HCI_MON"
     )
 
+    // swift-format-ignore
     public var descriptor: FieldDescriptor {
         switch self {
-        case .controllerType:
-            FieldDescriptor(
-                "hci_mon.bus",
-                "Controller Type",
-                .unsigned(bits: 8),
-                base: .hex,
-                names: HCIMonitorNames.controllerTypes,
-                help: "New Index: the controller's type (BlueZ's \"Type\"; Wireshark calls this byte Bus)"
-            )
-        case .bus:
-            FieldDescriptor(
-                "hci_mon.type",
-                "Bus",
-                .unsigned(bits: 8),
-                base: .hex,
-                names: HCIMonitorNames.buses,
-                help:
-                    "New Index: the bus the controller is attached by (BlueZ's \"Bus\"; Wireshark calls this byte Type)"
-            )
+        case .controllerType: .uint("hci_mon.bus", "Controller Type", 8, hex: true, names: HCIMonitorNames.controllerTypes, help: "New Index: the controller's type (BlueZ's \"Type\"; Wireshark calls this byte Bus)")
+        case .bus: .uint("hci_mon.type", "Bus", 8, hex: true, names: HCIMonitorNames.buses, help: "New Index: the bus the controller is attached by (BlueZ's \"Bus\"; Wireshark calls this byte Type)")
         case .bdAddr: FieldDescriptor("hci_mon.bd_addr", "BD_ADDR", .address, help: "The controller's public address")
-        case .adapterName:
-            FieldDescriptor("hci_mon.adapter_name", "Adapter Name", .string, help: "New Index: the name, e.g. hci0")
-        case .manufacturer:
-            FieldDescriptor(
-                "hci_mon.manufacturer",
-                "Manufacturer",
-                .unsigned(bits: 16),
-                base: .hex,
-                names: HCIMonitorNames.companies,
-                help: "Index Info: the controller's manufacturer (Bluetooth SIG company identifier)"
-            )
+        case .adapterName: FieldDescriptor("hci_mon.adapter_name", "Adapter Name", .string, help: "New Index: the name, e.g. hci0")
+        case .manufacturer: .uint("hci_mon.manufacturer", "Manufacturer", 16, hex: true, names: HCIMonitorNames.companies, help: "Index Info: the controller's manufacturer (Bluetooth SIG company identifier)")
         }
     }
 }
