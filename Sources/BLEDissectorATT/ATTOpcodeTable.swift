@@ -4,7 +4,7 @@ import BLEInspectCore
 /// length rule (the parameters after the opcode byte), sender, the request it answers, and its
 /// decoder. ATT runs on LE and BR/EDR alike.
 enum ATTOpcodes {
-    /// An opcode's decoder: one of `ATTOpcodeDissector`'s, named by `Decoder`.
+    /// An opcode's decoder: one of `ATTParameters`'s methods, named by `ATTDecoder`.
     typealias Decode = ATTDecoder
     typealias Row = OpcodeRow<Decode>
 
@@ -105,29 +105,29 @@ enum ATTDecoder: UInt8, Sendable {
     case prepareWrite, executeWriteRequest, handleValue, multipleHandleValueNotification
 }
 
-extension ATTOpcodeDissector {
+extension ATTParameters {
     /// Runs the row's decoder on the parameters.
-    func run(_ reader: inout ByteReader, _ context: inout DissectionContext, _ pdu: ATTPDU) throws(DecodeError) {
-        switch decode {
-        case .errorResponse: try errorResponse(&reader, &context, pdu)
-        case .exchangeMTURequest: try exchangeMTURequest(&reader, &context, pdu)
-        case .exchangeMTUResponse: try exchangeMTUResponse(&reader, &context, pdu)
-        case .rangeRequest: try rangeRequest(&reader, &context, pdu)
-        case .findInformationResponse: try findInformationResponse(&reader, &context, pdu)
-        case .findByTypeValueResponse: try findByTypeValueResponse(&reader, &context, pdu)
-        case .readByTypeResponse: try readByTypeResponse(&reader, &context, pdu)
-        case .readByGroupTypeResponse: try readByGroupTypeResponse(&reader, &context, pdu)
-        case .readRequest: try readRequest(&reader, &context, pdu)
-        case .readResponse: try readResponse(&reader, &context, pdu)
-        case .readMultipleRequest: try readMultipleRequest(&reader, &context, pdu)
-        case .readMultipleResponse: try readMultipleResponse(&reader, &context, pdu)
-        case .readMultipleVariableResponse: try readMultipleVariableResponse(&reader, &context, pdu)
-        case .write: try write(&reader, &context, pdu)
-        case .emptyResponse: try emptyResponse(&reader, &context, pdu)
-        case .prepareWrite: try prepareWrite(&reader, &context, pdu)
-        case .executeWriteRequest: try executeWriteRequest(&reader, &context, pdu)
-        case .handleValue: try handleValue(&reader, &context, pdu)
-        case .multipleHandleValueNotification: try multipleHandleValueNotification(&reader, &context, pdu)
+    mutating func run(_ context: inout DissectionContext) throws(DecodeError) {
+        switch row.decode {
+        case .errorResponse: try errorResponse(&context)
+        case .exchangeMTURequest: try exchangeMTURequest(&context)
+        case .exchangeMTUResponse: try exchangeMTUResponse(&context)
+        case .rangeRequest: try rangeRequest(&context)
+        case .findInformationResponse: try findInformationResponse(&context)
+        case .findByTypeValueResponse: try findByTypeValueResponse(&context)
+        case .readByTypeResponse: try readByTypeResponse(&context)
+        case .readByGroupTypeResponse: try readByGroupTypeResponse(&context)
+        case .readRequest: try readRequest(&context)
+        case .readResponse: try readResponse(&context)
+        case .readMultipleRequest: try readMultipleRequest(&context)
+        case .readMultipleResponse: try readMultipleResponse(&context)
+        case .readMultipleVariableResponse: try readMultipleVariableResponse(&context)
+        case .write: try write(&context)
+        case .emptyResponse: try emptyResponse(&context)
+        case .prepareWrite: try prepareWrite(&context)
+        case .executeWriteRequest: try executeWriteRequest(&context)
+        case .handleValue: try handleValue(&context)
+        case .multipleHandleValueNotification: try multipleHandleValueNotification(&context)
         }
     }
 }
