@@ -8,6 +8,7 @@ enum ATTOpcodes {
     typealias Decode = ATTDecoder
     typealias Row = OpcodeRow<Decode>
 
+    // swift-format-ignore
     static let table = OpcodeTable<Decode>(
         StandardTables.attOpcode,
         [
@@ -16,23 +17,9 @@ enum ATTOpcodes {
             Row(0x02, "Exchange MTU Request", .exact(2), sender: .client, .exchangeMTURequest),
             Row(0x03, "Exchange MTU Response", .exact(2), sender: .server, answers: 0x02, .exchangeMTUResponse),
             Row(0x04, "Find Information Request", .exact(4), sender: .client, .rangeRequest),
-            Row(
-                0x05,
-                "Find Information Response",
-                .atLeast(1),
-                sender: .server,
-                answers: 0x04,
-                .findInformationResponse
-            ),
+            Row(0x05, "Find Information Response", .atLeast(1), sender: .server, answers: 0x04, .findInformationResponse),
             Row(0x06, "Find By Type Value Request", .atLeast(6), sender: .client, .rangeRequest),
-            Row(
-                0x07,
-                "Find By Type Value Response",
-                .atLeast(0),
-                sender: .server,
-                answers: 0x06,
-                .findByTypeValueResponse
-            ),
+            Row(0x07, "Find By Type Value Response", .atLeast(0), sender: .server, answers: 0x06, .findByTypeValueResponse),
             Row(0x08, "Read By Type Request", .atLeast(6), sender: .client, .rangeRequest),
             Row(0x09, "Read By Type Response", .atLeast(1), sender: .server, answers: 0x08, .readByTypeResponse),
             Row(0x0A, "Read Request", .exact(2), sender: .client, .readRequest),
@@ -42,14 +29,7 @@ enum ATTOpcodes {
             Row(0x0E, "Read Multiple Request", .atLeast(0), sender: .client, .readMultipleRequest),
             Row(0x0F, "Read Multiple Response", .atLeast(0), sender: .server, answers: 0x0E, .readMultipleResponse),
             Row(0x10, "Read By Group Type Request", .atLeast(6), sender: .client, .rangeRequest),
-            Row(
-                0x11,
-                "Read By Group Type Response",
-                .atLeast(1),
-                sender: .server,
-                answers: 0x10,
-                .readByGroupTypeResponse
-            ),
+            Row(0x11, "Read By Group Type Response", .atLeast(1), sender: .server, answers: 0x10, .readByGroupTypeResponse),
             Row(0x12, "Write Request", .atLeast(2), sender: .client, .write),
             Row(0x13, "Write Response", .exact(0), sender: .server, answers: 0x12, .emptyResponse),
             Row(0x16, "Prepare Write Request", .atLeast(4), sender: .client, .prepareWrite),
@@ -60,21 +40,8 @@ enum ATTOpcodes {
             Row(0x1D, "Handle Value Indication", .atLeast(2), sender: .server, .handleValue),
             Row(0x1E, "Handle Value Confirmation", .exact(0), sender: .client, answers: 0x1D, .emptyResponse),
             Row(0x20, "Read Multiple Variable Request", .atLeast(0), sender: .client, .readMultipleRequest),
-            Row(
-                0x21,
-                "Read Multiple Variable Response",
-                .atLeast(0),
-                sender: .server,
-                answers: 0x20,
-                .readMultipleVariableResponse
-            ),
-            Row(
-                0x23,
-                "Multiple Handle Value Notification",
-                .atLeast(0),
-                sender: .server,
-                .multipleHandleValueNotification
-            ),
+            Row(0x21, "Read Multiple Variable Response", .atLeast(0), sender: .server, answers: 0x20, .readMultipleVariableResponse),
+            Row(0x23, "Multiple Handle Value Notification", .atLeast(0), sender: .server, .multipleHandleValueNotification),
             Row(0x52, "Write Command", .atLeast(2), sender: .client, .write),
             // Handle, value, then the 4-byte sign counter and the 8-byte signature.
             Row(0xD2, "Signed Write Command", .atLeast(14), sender: .client, .write),
