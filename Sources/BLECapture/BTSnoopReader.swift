@@ -9,10 +9,7 @@ public final class BTSnoopReader: FrameReader {
     public let format: CaptureFormat
     private let input: ByteInput
     private let datalink: UInt32
-    private var frameNumber = 0
-    /// Storage for frame bytes, reused from frame to frame while callers do not keep frames.
-    private var frameBytes: [UInt8] = []
-    private var finished = false
+    private var records = RecordStream()
 
     /// Reads the 16-byte file header from `input`.
     public init(input: ByteInput) throws(CaptureError) {
@@ -49,75 +46,41 @@ public final class BTSnoopReader: FrameReader {
     public var totalBytes: Int64? { input.regularFileSize }
 
     public func next() throws(CaptureError) -> CapturedFrame? {
-        guard !finished else { return nil }
-        do {
-            return try readRecord()
-        } catch {
-            finished = true
-            throw error
-        }
+        try records.next(input, header: 24, "header", read: record)
     }
 
-    private func readRecord() throws(CaptureError) -> CapturedFrame? {
-        let number = frameNumber + 1
-        let offset = input.position
-        guard try input.ensureRecordHeader(24, "header", frame: number) else {
-            finished = true
-            return nil
-        }
+    private func record(number: Int) throws(CaptureError) -> RecordStream.Record {
         let originalLength = Int(input.uint32BE(at: 0))
         let includedLength = Int(input.uint32BE(at: 4))
         let flags = input.uint32BE(at: 8)
         let rawTime = input.uint64BE(at: 16)
-        guard includedLength <= maximumRecordLength else {
-            throw CaptureError(
-                .badLength,
-                "record length \(includedLength) is over the limit of \(maximumRecordLength)",
-                frame: number,
-                offset: offset
-            )
-        }
-        try input.ensureRecord(header: 24, length: includedLength, frame: number)
-        let total = 24 + includedLength
+        try input.ensureRecord(header: 24, length: includedLength, allowed: 0...maximumRecordLength, frame: number)
         let (micros, overflow) = Int64(bitPattern: rawTime).subtractingReportingOverflow(Self.epochOffset)
-        let timestamp = overflow ? Timestamp.zero : Timestamp(unixMicroseconds: micros)
-
-        var kind: FrameKind
-        var direction: Direction
-        var controller: UInt16? = nil
-        var payloadStart = 24
-        var headerBytes = 0
+        var record = RecordStream.Record(
+            total: 24 + includedLength,
+            payloadStart: 24,
+            timestamp: overflow ? Timestamp.zero : Timestamp(unixMicroseconds: micros),
+            direction: .unknown,
+            kind: .unknown(0),
+            originalLength: originalLength
+        )
         switch datalink {
         case 1001:
             let received = flags & 1 != 0
             let commandOrEvent = flags & 2 != 0
-            direction = received ? .controllerToHost : .hostToController
-            kind = commandOrEvent ? (received ? .hciEvent : .hciCommand) : .aclData
+            record.direction = received ? .controllerToHost : .hostToController
+            record.kind = commandOrEvent ? (received ? .hciEvent : .hciCommand) : .aclData
         case 1002:
-            direction = flags & 1 != 0 ? .controllerToHost : .hostToController
+            record.direction = flags & 1 != 0 ? .controllerToHost : .hostToController
             if includedLength > 0 {
-                kind = FrameKind(h4Type: input.byte(at: 24))
-                payloadStart = 25
-                headerBytes = 1
-            } else {
-                kind = .unknown(0)
+                record.kind = FrameKind(h4Type: input.byte(at: 24))
+                record.payloadStart = 25
+                record.originalLength -= 1
             }
         default:  // 2001
-            (kind, direction) = MonitorRecord.classify(opcode: UInt16(truncatingIfNeeded: flags))
-            controller = MonitorRecord.controller(UInt16(truncatingIfNeeded: flags >> 16))
+            (record.kind, record.direction) = MonitorRecord.classify(opcode: UInt16(truncatingIfNeeded: flags))
+            record.controllerIndex = MonitorRecord.controller(UInt16(truncatingIfNeeded: flags >> 16))
         }
-        input.takeRecord(from: payloadStart, total: total, into: &frameBytes)
-        let bytes = frameBytes
-        frameNumber = number
-        return CapturedFrame(
-            number: number,
-            timestamp: timestamp,
-            direction: direction,
-            controllerIndex: controller,
-            kind: kind,
-            bytes: bytes,
-            originalLength: max(originalLength - headerBytes, bytes.count),
-            sourceOffset: offset
-        )
+        return record
     }
 }

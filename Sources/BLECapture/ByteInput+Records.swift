@@ -1,6 +1,8 @@
 // The steps every length-prefixed record reader takes (btsnoop, PacketLogger): make the record's
 // header available, then the whole record, then hand out its bytes and move past it.
 
+import BLEInspectCore
+
 extension ByteInput {
     /// Makes the next record's `count`-byte header available. Returns false at a clean end of the
     /// input (no byte left); throws `.truncated` ("record `what` cut short: n of `count` bytes")
@@ -19,9 +21,17 @@ extension ByteInput {
         return true
     }
 
-    /// Makes the whole record (a `header`-byte header, then `length` bytes) available, or throws
-    /// `.truncated` ("record cut short: n of `length` bytes").
-    public func ensureRecord(header: Int, length: Int, frame: Int) throws(CaptureError) {
+    /// Makes the whole record (a `header`-byte header, then `length` bytes) available. Throws
+    /// `.badLength` when the length field is outside `allowed`, and `.truncated` ("record cut
+    /// short: n of `length` bytes") when the input ends first.
+    public func ensureRecord(header: Int, length: Int, allowed: ClosedRange<Int>, frame: Int) throws(CaptureError) {
+        guard allowed.contains(length) else {
+            let bounds =
+                allowed.lowerBound == 0
+                ? "is over the limit of \(allowed.upperBound)"
+                : "is outside \(allowed.lowerBound)...\(allowed.upperBound)"
+            throw CaptureError(.badLength, "record length \(length) \(bounds)", frame: frame, offset: position)
+        }
         let total = header + length
         let got = try ensure(total)
         guard got >= total else {
@@ -39,5 +49,68 @@ extension ByteInput {
     public func takeRecord(from: Int, total: Int, into out: inout [UInt8]) {
         copy(from: from, count: total - from, into: &out)
         consume(total)
+    }
+}
+
+/// What a reader of length-prefixed records keeps from one record to the next (the frame count,
+/// the reused frame storage, whether it has finished), and the frame each record becomes.
+struct RecordStream {
+    /// One record as its format reads it: everything of the frame but its bytes.
+    struct Record {
+        /// The record's length: header, then payload.
+        var total: Int
+        /// Where the frame's bytes start: past the record header and any H4 packet indicator.
+        var payloadStart: Int
+        var timestamp: Timestamp
+        var direction: Direction
+        var controllerIndex: UInt16? = nil
+        var kind: FrameKind
+        /// The frame's length on the wire when the format records it; the frame's bytes when
+        /// they are longer.
+        var originalLength = 0
+    }
+
+    private var frameNumber = 0
+    /// Storage for frame bytes, reused from frame to frame while callers do not keep frames.
+    private var frameBytes: [UInt8] = []
+    private var finished = false
+
+    /// The next frame of `input`, nil at its end: makes the record's `header`-byte header (named
+    /// `what` in errors) available, then `read` checks the record (given its frame number), makes
+    /// all of it available (`ensureRecord`) and says what it holds. After a throw the stream is
+    /// finished, and returns nil from then on.
+    mutating func next(
+        _ input: ByteInput,
+        header: Int,
+        _ what: String,
+        read: (_ number: Int) throws(CaptureError) -> Record
+    ) throws(CaptureError) -> CapturedFrame? {
+        guard !finished else { return nil }
+        let number = frameNumber + 1
+        let offset = input.position
+        let record: Record
+        do {
+            guard try input.ensureRecordHeader(header, what, frame: number) else {
+                finished = true
+                return nil
+            }
+            record = try read(number)
+        } catch {
+            finished = true
+            throw error
+        }
+        input.takeRecord(from: record.payloadStart, total: record.total, into: &frameBytes)
+        let bytes = frameBytes
+        frameNumber = number
+        return CapturedFrame(
+            number: number,
+            timestamp: record.timestamp,
+            direction: record.direction,
+            controllerIndex: record.controllerIndex,
+            kind: record.kind,
+            bytes: bytes,
+            originalLength: max(record.originalLength, bytes.count),
+            sourceOffset: offset
+        )
     }
 }

@@ -13,10 +13,7 @@ public final class PacketLoggerReader: FrameReader {
     public let format: CaptureFormat
     public let byteOrder: ByteOrder
     private let input: ByteInput
-    private var frameNumber = 0
-    /// Storage for frame bytes, reused from frame to frame while callers do not keep frames.
-    private var frameBytes: [UInt8] = []
-    private var finished = false
+    private var records = RecordStream()
 
     /// Smallest record length: the timestamp and the type byte.
     static let minimumLength = 9
@@ -86,57 +83,34 @@ public final class PacketLoggerReader: FrameReader {
     public var totalBytes: Int64? { input.regularFileSize }
 
     public func next() throws(CaptureError) -> CapturedFrame? {
-        guard !finished else { return nil }
-        do {
-            return try readRecord()
-        } catch {
-            finished = true
-            throw error
-        }
+        try records.next(input, header: 4, "length", read: record)
     }
 
     private func uint32(at i: Int) -> UInt32 {
         byteOrder == .big ? input.uint32BE(at: i) : input.uint32LE(at: i)
     }
 
-    private func readRecord() throws(CaptureError) -> CapturedFrame? {
-        let number = frameNumber + 1
-        let offset = input.position
-        guard try input.ensureRecordHeader(4, "length", frame: number) else {
-            finished = true
-            return nil
-        }
+    private func record(number: Int) throws(CaptureError) -> RecordStream.Record {
         let length = Int(uint32(at: 0))
-        guard length >= Self.minimumLength, length <= maximumRecordLength else {
-            throw CaptureError(
-                .badLength,
-                "record length \(length) is outside \(Self.minimumLength)...\(maximumRecordLength)",
-                frame: number,
-                offset: offset
-            )
-        }
-        try input.ensureRecord(header: 4, length: length, frame: number)
-        let total = 4 + length
+        try input.ensureRecord(
+            header: 4,
+            length: length,
+            allowed: Self.minimumLength...maximumRecordLength,
+            frame: number
+        )
         let seconds = Int64(uint32(at: 4))
         let micros = uint32(at: 8)
-        let timestamp = Timestamp(
-            seconds: seconds + Int64(micros / 1_000_000),
-            nanoseconds: (micros % 1_000_000) * 1000,
-            precision: .microseconds
-        )
         let (kind, direction) = Self.classify(type: input.byte(at: 12))
-        input.takeRecord(from: 13, total: total, into: &frameBytes)
-        let bytes = frameBytes
-        frameNumber = number
-        return CapturedFrame(
-            number: number,
-            timestamp: timestamp,
+        return RecordStream.Record(
+            total: 4 + length,
+            payloadStart: 13,
+            timestamp: Timestamp(
+                seconds: seconds + Int64(micros / 1_000_000),
+                nanoseconds: (micros % 1_000_000) * 1000,
+                precision: .microseconds
+            ),
             direction: direction,
-            controllerIndex: nil,
-            kind: kind,
-            bytes: bytes,
-            originalLength: bytes.count,
-            sourceOffset: offset
+            kind: kind
         )
     }
 }

@@ -367,27 +367,24 @@ public final class ReplayServer {
             }
         }
         guard rc == 0 else { return nil }
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         switch Int32(storage.ss_family) {
         case AF_INET:
-            return withUnsafePointer(to: &storage) { p in
-                p.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { sin in
-                    var addr = sin.pointee.sin_addr
-                    guard inet_ntop(AF_INET, &addr, &text, socklen_t(text.count)) != nil else { return nil }
-                    return TCPAddress(host: Self.string(text), port: UInt16(bigEndian: sin.pointee.sin_port))
-                }
-            }
+            let sin = withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in.self) }
+            return tcpAddress(AF_INET, sin.sin_addr, port: sin.sin_port)
         case AF_INET6:
-            return withUnsafePointer(to: &storage) { p in
-                p.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { sin6 in
-                    var addr = sin6.pointee.sin6_addr
-                    guard inet_ntop(AF_INET6, &addr, &text, socklen_t(text.count)) != nil else { return nil }
-                    return TCPAddress(host: Self.string(text), port: UInt16(bigEndian: sin6.pointee.sin6_port))
-                }
-            }
+            let sin6 = withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in6.self) }
+            return tcpAddress(AF_INET6, sin6.sin6_addr, port: sin6.sin6_port)
         default:
             return nil
         }
+    }
+
+    /// The address (an `in_addr` or `in6_addr` of `family`) as text, with the port (network order).
+    private static func tcpAddress<Address>(_ family: Int32, _ address: Address, port: in_port_t) -> TCPAddress? {
+        var address = address
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        guard inet_ntop(family, &address, &text, socklen_t(text.count)) != nil else { return nil }
+        return TCPAddress(host: Self.string(text), port: UInt16(bigEndian: port))
     }
 
     private static func string(_ chars: [CChar]) -> String {

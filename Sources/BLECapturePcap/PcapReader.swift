@@ -134,32 +134,28 @@ public final class PcapReader: FrameReader {
         var kind: FrameKind = .linkLayer(linkType: linkType)
         var direction = Direction.unknown
         var controller: UInt16? = nil
-        var skip = 0
+        // The HCI link types' header before the packet: a 4-byte direction and the H4 indicator
+        // (201), the H4 indicator (187), the monitor header (254). A frame shorter is unknown.
+        let header =
+            switch linkType {
+            case 201: 5
+            case 187: 1
+            case 254: 4
+            default: 0
+            }
+        let skip = captured >= header ? header : 0
         switch linkType {
+        case _ where captured < header:
+            kind = .unknown(0)
         case 201:
-            if captured >= 5 {
-                let dir = UInt32(raw[0]) << 24 | UInt32(raw[1]) << 16 | UInt32(raw[2]) << 8 | UInt32(raw[3])
-                direction = dir != 0 ? .controllerToHost : .hostToController
-                kind = FrameKind(h4Type: raw[4])
-                skip = 5
-            } else {
-                kind = .unknown(0)
-            }
+            let dir = UInt32(raw[0]) << 24 | UInt32(raw[1]) << 16 | UInt32(raw[2]) << 8 | UInt32(raw[3])
+            direction = dir != 0 ? .controllerToHost : .hostToController
+            kind = FrameKind(h4Type: raw[4])
         case 187:
-            if captured >= 1 {
-                kind = FrameKind(h4Type: raw[0])
-                skip = 1
-            } else {
-                kind = .unknown(0)
-            }
+            kind = FrameKind(h4Type: raw[0])
         case 254:
-            if captured >= 4 {
-                controller = MonitorRecord.controller(UInt16(raw[0]) << 8 | UInt16(raw[1]))
-                (kind, direction) = MonitorRecord.classify(opcode: UInt16(raw[2]) << 8 | UInt16(raw[3]))
-                skip = 4
-            } else {
-                kind = .unknown(0)
-            }
+            controller = MonitorRecord.controller(UInt16(raw[0]) << 8 | UInt16(raw[1]))
+            (kind, direction) = MonitorRecord.classify(opcode: UInt16(raw[2]) << 8 | UInt16(raw[3]))
         default:
             break
         }

@@ -55,411 +55,84 @@ public enum ATTField: UInt16, FieldSet {
         short: "ATT"
     )
 
+    // swift-format-ignore
     public var descriptor: FieldDescriptor {
         switch self {
-        case .opcode:
-            FieldDescriptor("btatt.opcode", "Opcode", .unsigned(bits: 8), base: .hex, names: ATTNames.opcodes)
-        case .opcodeMethod:
-            FieldDescriptor(
-                "btatt.opcode.method",
-                "Method",
-                .unsigned(bits: 8),
-                base: .hex,
-                names: ATTNames.opcodes,
-                bitmask: 0x3F
-            )
-        case .opcodeCommand:
-            FieldDescriptor("btatt.opcode.command", "Command", .boolean, bitmask: 0x40)
-        case .opcodeSignature:
-            FieldDescriptor(
-                "btatt.opcode.authentication_signature",
-                "Authentication Signature",
-                .boolean,
-                bitmask: 0x80
-            )
-        case .reqOpcodeInError:
-            FieldDescriptor(
-                "btatt.req_opcode_in_error",
-                "Request Opcode in Error",
-                .unsigned(bits: 8),
-                base: .hex,
-                names: ATTNames.opcodes
-            )
-        case .handleInError:
-            FieldDescriptor(
-                "btatt.handle_in_error",
-                "Handle in Error",
-                .unsigned(bits: 16),
-                base: .hex,
-                help: "In an Error Response, the handle the failed request was about (a child of its btatt.handle)"
-            )
-        case .errorCode:
-            FieldDescriptor("btatt.error_code", "Error Code", .unsigned(bits: 8), base: .hex, names: ATTNames.errors)
-        case .clientRxMTU:
-            FieldDescriptor("btatt.client_rx_mtu", "Client Rx MTU", .unsigned(bits: 16))
-        case .serverRxMTU:
-            FieldDescriptor("btatt.server_rx_mtu", "Server Rx MTU", .unsigned(bits: 16))
-        case .startingHandle:
-            FieldDescriptor("btatt.starting_handle", "Starting Handle", .unsigned(bits: 16), base: .hex)
-        case .endingHandle:
-            FieldDescriptor("btatt.ending_handle", "Ending Handle", .unsigned(bits: 16), base: .hex)
-        case .groupEndHandle:
-            FieldDescriptor("btatt.group_end_handle", "Group End Handle", .unsigned(bits: 16), base: .hex)
-        case .handle:
-            FieldDescriptor(
-                "btatt.handle",
-                "Handle",
-                .unsigned(bits: 16),
-                base: .hex,
-                help:
-                    "An attribute handle. In responses that carry no handle (Read, Read Blob, Write, Prepare Write, "
-                    + "Handle Value Confirmation) it is the request's handle, with an empty byte range"
-            )
-        case .uuidFormat:
-            FieldDescriptor(
-                "btatt.uuid_format",
-                "UUID Format",
-                .unsigned(bits: 8),
-                base: .hex,
-                names: ValueNames([(1, "16-bit UUIDs"), (2, "128-bit UUIDs")])
-            )
-        case .informationData:
-            FieldDescriptor("btatt.information_data", "Information Data", .group)
-        case .handlesInfo:
-            FieldDescriptor("btatt.handles_info", "Handles Info", .group)
-        case .attributeData:
-            FieldDescriptor("btatt.attribute_data", "Attribute Data", .group)
-        case .uuid16:
-            FieldDescriptor(
-                "btatt.uuid16",
-                "UUID",
-                .unsigned(bits: 16),
-                base: .hex,
-                names: GATTNames.uuid16Names,
-                help:
-                    "A 16-bit UUID in the PDU; under a btatt.handle, the handle's own UUID as Wireshark records it; "
-                    + "after the entries of a Read By (Group) Type response or Error Response, the requested type"
-            )
-        case .uuid128:
-            FieldDescriptor(
-                "btatt.uuid128",
-                "UUID",
-                .uuid,
-                help: "A 128-bit UUID, where btatt.uuid16 would be for a 16-bit one (Wireshark stores it as bytes)"
-            )
-        case .serviceUUID16:
-            FieldDescriptor(
-                "btatt.service_uuid16",
-                "Service UUID",
-                .unsigned(bits: 16),
-                base: .hex,
-                names: GATTNames.uuid16Names,
-                help: "Under a btatt.handle: the service the handle falls in, as Wireshark records it"
-            )
-        case .serviceUUID128:
-            FieldDescriptor(
-                "btatt.service_uuid128",
-                "Service UUID",
-                .uuid,
-                help: "Under a btatt.handle: the 128-bit service the handle falls in, as Wireshark records it"
-            )
-        case .characteristicUUID16:
-            FieldDescriptor(
-                "btatt.characteristic_uuid16",
-                "Characteristic UUID",
-                .unsigned(bits: 16),
-                base: .hex,
-                names: GATTNames.uuid16Names,
-                help: "Under a btatt.handle: the characteristic the handle belongs to, as Wireshark records it"
-            )
-        case .characteristicUUID128:
-            FieldDescriptor(
-                "btatt.characteristic_uuid128",
-                "Characteristic UUID",
-                .uuid,
-                help: "Under a btatt.handle: the 128-bit characteristic the handle belongs to, as Wireshark records it"
-            )
-        case .value:
-            FieldDescriptor(
-                "btatt.value",
-                "Value",
-                .bytes,
-                help: "An attribute value; decoded fields of well-known characteristics follow inside it"
-            )
-        case .length:
-            FieldDescriptor("btatt.length", "Length", .unsigned(bits: 8), help: "Length of each Handle/Value pair")
-        case .offset:
-            FieldDescriptor("btatt.offset", "Offset", .unsigned(bits: 16))
-        case .flags:
-            FieldDescriptor(
-                "btatt.flags",
-                "Flags",
-                .unsigned(bits: 8),
-                base: .hex,
-                names: ValueNames([(0, "Cancel All"), (1, "Immediately Write All")])
-            )
-        case .signCounter:
-            FieldDescriptor("btatt.sign_counter", "Sign Counter", .unsigned(bits: 32))
-        case .signature:
-            FieldDescriptor(
-                "btatt.signature",
-                "Signature",
-                .bytes,
-                help: "The 8-byte MAC of the 12-byte authentication signature"
-            )
-        case .characteristicProperties:
-            FieldDescriptor(
-                "btatt.characteristic_properties",
-                "Characteristic Properties",
-                .unsigned(bits: 8),
-                base: .hex
-            )
-        case .propertyBroadcast:
-            FieldDescriptor("btatt.characteristic_properties.broadcast", "Broadcast", .boolean, bitmask: 0x01)
-        case .propertyRead:
-            FieldDescriptor("btatt.characteristic_properties.read", "Read", .boolean, bitmask: 0x02)
-        case .propertyWriteWithoutResponse:
-            FieldDescriptor(
-                "btatt.characteristic_properties.write_without_response",
-                "Write without Response",
-                .boolean,
-                bitmask: 0x04
-            )
-        case .propertyWrite:
-            FieldDescriptor("btatt.characteristic_properties.write", "Write", .boolean, bitmask: 0x08)
-        case .propertyNotify:
-            FieldDescriptor("btatt.characteristic_properties.notify", "Notify", .boolean, bitmask: 0x10)
-        case .propertyIndicate:
-            FieldDescriptor("btatt.characteristic_properties.indicate", "Indicate", .boolean, bitmask: 0x20)
-        case .propertyAuthenticatedSignedWrites:
-            FieldDescriptor(
-                "btatt.characteristic_properties.authenticated_signed_writes",
-                "Authenticated Signed Writes",
-                .boolean,
-                bitmask: 0x40
-            )
-        case .propertyExtendedProperties:
-            FieldDescriptor(
-                "btatt.characteristic_properties.extended_properties",
-                "Extended Properties",
-                .boolean,
-                bitmask: 0x80
-            )
-        case .characteristicValueHandle:
-            FieldDescriptor(
-                "btatt.characteristic_value_handle",
-                "Characteristic Value Handle",
-                .unsigned(bits: 16),
-                base: .hex,
-                help: "In a characteristic declaration, the handle of the value (a child of its btatt.handle)"
-            )
-        case .requestInFrame:
-            FieldDescriptor(
-                "btatt.request_in_frame",
-                "Request in Frame",
-                .unsigned(bits: 32),
-                help: "The frame of the request (or indication) this PDU answers"
-            )
-        case .responseInFrame:
-            FieldDescriptor(
-                "btatt.response_in_frame",
-                "Response in Frame",
-                .unsigned(bits: 32),
-                help:
-                    "The frame of the response to this request. bleinspect dissects in one pass, so it does not "
-                    + "know this yet when it shows the request; the response names its request (btatt.request_in_frame)"
-            )
-        case .gattUUID:
-            FieldDescriptor(
-                "gatt.uuid",
-                "Attribute UUID",
-                .uuid,
-                help:
-                    "The type of the attribute at this handle, learned from GATT discovery earlier on the same "
-                    + "connection: the characteristic UUID for a value handle, the descriptor UUID for a descriptor, "
-                    + "0x2800/0x2801/0x2802/0x2803 for declarations. Absent when discovery was not captured"
-            )
-        case .gattName:
-            FieldDescriptor(
-                "gatt.name",
-                "Attribute Name",
-                .string,
-                help: "The Bluetooth SIG (or vendor) name of gatt.uuid"
-            )
-        case .gattCharacteristicUUID:
-            FieldDescriptor(
-                "gatt.characteristic_uuid",
-                "Characteristic UUID",
-                .uuid,
-                help: "For a descriptor or a characteristic declaration: the characteristic it belongs to"
-            )
-        case .gattServiceUUID:
-            FieldDescriptor(
-                "gatt.service_uuid",
-                "Service UUID",
-                .uuid,
-                help: "The service whose handle range holds this handle, learned from service discovery"
-            )
-        case .gattResponseTime:
-            FieldDescriptor(
-                "gatt.response_time",
-                "Response Time (µs)",
-                .unsigned(bits: 64),
-                help: "Microseconds from the request (or indication) to this response (or confirmation)"
-            )
-        case .gattMTU:
-            FieldDescriptor(
-                "gatt.mtu",
-                "ATT MTU",
-                .unsigned(bits: 16),
-                help: "The ATT_MTU agreed by this exchange: the smaller of the client's and the server's Rx MTU, "
-                    + "at least 23"
-            )
-        case .gattIncludedServiceHandle:
-            FieldDescriptor(
-                "gatt.included_service_handle",
-                "Included Service Handle",
-                .unsigned(bits: 16),
-                base: .hex,
-                help:
-                    "In an include declaration, the first handle of the included service (a child of its btatt.handle)"
-            )
-        case .gattValueLength:
-            FieldDescriptor(
-                "gatt.value_length",
-                "Value Length",
-                .unsigned(bits: 16),
-                help: "Length of one value in a Read Multiple Variable Response or Multiple Handle Value Notification"
-            )
-        case .deviceName:
-            FieldDescriptor("btatt.device_name", "Device Name", .string)
-        case .appearance:
-            FieldDescriptor(
-                "btatt.appearance",
-                "Appearance",
-                .unsigned(bits: 16),
-                base: .hex,
-                names: GATTNames.appearanceNames
-            )
-        case .appearanceCategory:
-            FieldDescriptor(
-                "btatt.appearance.category",
-                "Category",
-                .unsigned(bits: 16),
-                base: .decimalAndHex,
-                names: GATTNames.appearanceCategories,
-                bitmask: 0xFFC0,
-                help: "Bits 15–6 of the appearance, shifted"
-            )
-        case .appearanceSubcategory:
-            FieldDescriptor(
-                "btatt.appearance.subcategory",
-                "Subcategory",
-                .unsigned(bits: 16),
-                base: .decimalAndHex,
-                bitmask: 0x003F
-            )
-        case .minimumConnectionInterval:
-            FieldDescriptor(
-                "btatt.minimum_connection_interval",
-                "Minimum Connection Interval",
-                .unsigned(bits: 16),
-                help: "Units of 1.25 ms; 0xFFFF means no specific value"
-            )
-        case .maximumConnectionInterval:
-            FieldDescriptor(
-                "btatt.maximum_connection_interval",
-                "Maximum Connection Interval",
-                .unsigned(bits: 16),
-                help: "Units of 1.25 ms; 0xFFFF means no specific value"
-            )
-        case .peripheralLatency:
-            FieldDescriptor(
-                "btatt.slave_latency",
-                "Peripheral Latency",
-                .unsigned(bits: 16),
-                help: "Connection events the peripheral may skip (Wireshark's name predates the spec's new terms)"
-            )
-        case .supervisionTimeout:
-            FieldDescriptor(
-                "btatt.connection_supervision_timeout_multiplier",
-                "Connection Supervision Timeout Multiplier",
-                .unsigned(bits: 16),
-                help: "Units of 10 ms; 0xFFFF means no specific value"
-            )
-        case .batteryLevel:
-            FieldDescriptor("btatt.battery_level", "Battery Level", .unsigned(bits: 8), help: "Percent")
-        case .pnpVendorIDSource:
-            FieldDescriptor(
-                "btatt.pnp_id.vendor_id_source",
-                "Vendor ID Source",
-                .unsigned(bits: 8),
-                base: .hex,
-                names: ValueNames([
-                    (1, "Bluetooth SIG assigned Company Identifier"), (2, "USB Implementer's Forum assigned Vendor ID"),
-                ])
-            )
-        case .pnpVendorID:
-            FieldDescriptor("btatt.pnp_id.vendor_id", "Vendor ID", .unsigned(bits: 16), base: .hex)
-        case .pnpProductID:
-            FieldDescriptor("btatt.pnp_id.product_id", "Product ID", .unsigned(bits: 16), base: .hex)
-        case .pnpProductVersion:
-            FieldDescriptor("btatt.pnp_id.product_version", "Version", .unsigned(bits: 16), base: .hex)
-        case .cccd:
-            FieldDescriptor(
-                "btatt.characteristic_configuration_client",
-                "Characteristic Configuration Client",
-                .unsigned(bits: 16),
-                base: .hex
-            )
-        case .cccdNotification:
-            FieldDescriptor(
-                "btatt.characteristic_configuration_client.notification",
-                "Notification",
-                .boolean,
-                bitmask: 0x0001
-            )
-        case .cccdIndication:
-            FieldDescriptor(
-                "btatt.characteristic_configuration_client.indication",
-                "Indication",
-                .boolean,
-                bitmask: 0x0002
-            )
-        case .cccdReserved:
-            FieldDescriptor(
-                "btatt.characteristic_configuration_client.reserved",
-                "Reserved",
-                .unsigned(bits: 16),
-                base: .hex,
-                bitmask: 0xFFFC
-            )
-        case .userDescription:
-            FieldDescriptor("btatt.characteristic_user_description", "Characteristic User Description", .string)
-        case .manufacturerName:
-            FieldDescriptor("btatt.manufacturer_string", "Manufacturer String", .string)
-        case .modelNumber:
-            FieldDescriptor("btatt.model_number_string", "Model Number String", .string)
-        case .serialNumber:
-            FieldDescriptor("btatt.serial_number_string", "Serial Number String", .string)
-        case .firmwareRevision:
-            FieldDescriptor("btatt.firmware_revision_string", "Firmware Revision String", .string)
-        case .hardwareRevision:
-            FieldDescriptor("btatt.hardware_revision_string", "Hardware Revision String", .string)
-        case .softwareRevision:
-            FieldDescriptor("btatt.software_revision_string", "Software Revision String", .string)
-        case .txPowerLevel:
-            FieldDescriptor("btatt.tx_power_level", "Tx Power Level", .signed(bits: 8), help: "dBm")
-        case .gattL2CAPPSM:
-            FieldDescriptor(
-                "gatt.l2cap_psm",
-                "L2CAP PSM",
-                .unsigned(bits: 16),
-                base: .hex,
-                help:
-                    "The value of Apple CoreBluetooth's L2CAP PSM characteristic "
-                    + "(ABDD3056-28FA-441D-A470-55A75A52553A): the PSM to open an LE credit-based channel on"
-            )
+        case .opcode: .uint("btatt.opcode", "Opcode", 8, hex: true, names: ATTNames.opcodes)
+        case .opcodeMethod: .uint("btatt.opcode.method", "Method", 8, hex: true, names: ATTNames.opcodes, mask: 0x3F)
+        case .opcodeCommand: .flag("btatt.opcode.command", "Command", 0x40)
+        case .opcodeSignature: .flag("btatt.opcode.authentication_signature", "Authentication Signature", 0x80)
+        case .reqOpcodeInError: .uint("btatt.req_opcode_in_error", "Request Opcode in Error", 8, hex: true, names: ATTNames.opcodes)
+        case .handleInError: .uint("btatt.handle_in_error", "Handle in Error", 16, hex: true, help: "In an Error Response, the handle the failed request was about (a child of its btatt.handle)")
+        case .errorCode: .uint("btatt.error_code", "Error Code", 8, hex: true, names: ATTNames.errors)
+        case .clientRxMTU: .uint("btatt.client_rx_mtu", "Client Rx MTU", 16)
+        case .serverRxMTU: .uint("btatt.server_rx_mtu", "Server Rx MTU", 16)
+        case .startingHandle: .uint("btatt.starting_handle", "Starting Handle", 16, hex: true)
+        case .endingHandle: .uint("btatt.ending_handle", "Ending Handle", 16, hex: true)
+        case .groupEndHandle: .uint("btatt.group_end_handle", "Group End Handle", 16, hex: true)
+        case .handle: .uint("btatt.handle", "Handle", 16, hex: true, help: "An attribute handle. In responses that carry no handle (Read, Read Blob, Write, Prepare Write, Handle Value Confirmation) it is the request's handle, with an empty byte range")
+        case .uuidFormat: .uint("btatt.uuid_format", "UUID Format", 8, hex: true, names: ValueNames([(1, "16-bit UUIDs"), (2, "128-bit UUIDs")]))
+        case .informationData: FieldDescriptor("btatt.information_data", "Information Data", .group)
+        case .handlesInfo: FieldDescriptor("btatt.handles_info", "Handles Info", .group)
+        case .attributeData: FieldDescriptor("btatt.attribute_data", "Attribute Data", .group)
+        case .uuid16: .uint("btatt.uuid16", "UUID", 16, hex: true, names: GATTNames.uuid16Names, help: "A 16-bit UUID in the PDU; under a btatt.handle, the handle's own UUID as Wireshark records it; after the entries of a Read By (Group) Type response or Error Response, the requested type")
+        case .uuid128: FieldDescriptor("btatt.uuid128", "UUID", .uuid, help: "A 128-bit UUID, where btatt.uuid16 would be for a 16-bit one (Wireshark stores it as bytes)")
+        case .serviceUUID16: .uint("btatt.service_uuid16", "Service UUID", 16, hex: true, names: GATTNames.uuid16Names, help: "Under a btatt.handle: the service the handle falls in, as Wireshark records it")
+        case .serviceUUID128: FieldDescriptor("btatt.service_uuid128", "Service UUID", .uuid, help: "Under a btatt.handle: the 128-bit service the handle falls in, as Wireshark records it")
+        case .characteristicUUID16: .uint("btatt.characteristic_uuid16", "Characteristic UUID", 16, hex: true, names: GATTNames.uuid16Names, help: "Under a btatt.handle: the characteristic the handle belongs to, as Wireshark records it")
+        case .characteristicUUID128: FieldDescriptor("btatt.characteristic_uuid128", "Characteristic UUID", .uuid, help: "Under a btatt.handle: the 128-bit characteristic the handle belongs to, as Wireshark records it")
+        case .value: FieldDescriptor("btatt.value", "Value", .bytes, help: "An attribute value; decoded fields of well-known characteristics follow inside it")
+        case .length: .uint("btatt.length", "Length", 8, help: "Length of each Handle/Value pair")
+        case .offset: .uint("btatt.offset", "Offset", 16)
+        case .flags: .uint("btatt.flags", "Flags", 8, hex: true, names: ValueNames([(0, "Cancel All"), (1, "Immediately Write All")]))
+        case .signCounter: .uint("btatt.sign_counter", "Sign Counter", 32)
+        case .signature: FieldDescriptor("btatt.signature", "Signature", .bytes, help: "The 8-byte MAC of the 12-byte authentication signature")
+        case .characteristicProperties: .uint("btatt.characteristic_properties", "Characteristic Properties", 8, hex: true)
+        case .propertyBroadcast: .flag("btatt.characteristic_properties.broadcast", "Broadcast", 0x01)
+        case .propertyRead: .flag("btatt.characteristic_properties.read", "Read", 0x02)
+        case .propertyWriteWithoutResponse: .flag("btatt.characteristic_properties.write_without_response", "Write without Response", 0x04)
+        case .propertyWrite: .flag("btatt.characteristic_properties.write", "Write", 0x08)
+        case .propertyNotify: .flag("btatt.characteristic_properties.notify", "Notify", 0x10)
+        case .propertyIndicate: .flag("btatt.characteristic_properties.indicate", "Indicate", 0x20)
+        case .propertyAuthenticatedSignedWrites: .flag("btatt.characteristic_properties.authenticated_signed_writes", "Authenticated Signed Writes", 0x40)
+        case .propertyExtendedProperties: .flag("btatt.characteristic_properties.extended_properties", "Extended Properties", 0x80)
+        case .characteristicValueHandle: .uint("btatt.characteristic_value_handle", "Characteristic Value Handle", 16, hex: true, help: "In a characteristic declaration, the handle of the value (a child of its btatt.handle)")
+        case .requestInFrame: .uint("btatt.request_in_frame", "Request in Frame", 32, help: "The frame of the request (or indication) this PDU answers")
+        case .responseInFrame: .uint("btatt.response_in_frame", "Response in Frame", 32, help: "The frame of the response to this request. bleinspect dissects in one pass, so it does not know this yet when it shows the request; the response names its request (btatt.request_in_frame)")
+        case .gattUUID: FieldDescriptor("gatt.uuid", "Attribute UUID", .uuid, help: "The type of the attribute at this handle, learned from GATT discovery earlier on the same connection: the characteristic UUID for a value handle, the descriptor UUID for a descriptor, 0x2800/0x2801/0x2802/0x2803 for declarations. Absent when discovery was not captured")
+        case .gattName: FieldDescriptor("gatt.name", "Attribute Name", .string, help: "The Bluetooth SIG (or vendor) name of gatt.uuid")
+        case .gattCharacteristicUUID: FieldDescriptor("gatt.characteristic_uuid", "Characteristic UUID", .uuid, help: "For a descriptor or a characteristic declaration: the characteristic it belongs to")
+        case .gattServiceUUID: FieldDescriptor("gatt.service_uuid", "Service UUID", .uuid, help: "The service whose handle range holds this handle, learned from service discovery")
+        case .gattResponseTime: .uint("gatt.response_time", "Response Time (µs)", 64, help: "Microseconds from the request (or indication) to this response (or confirmation)")
+        case .gattMTU: .uint("gatt.mtu", "ATT MTU", 16, help: "The ATT_MTU agreed by this exchange: the smaller of the client's and the server's Rx MTU, at least 23")
+        case .gattIncludedServiceHandle: .uint("gatt.included_service_handle", "Included Service Handle", 16, hex: true, help: "In an include declaration, the first handle of the included service (a child of its btatt.handle)")
+        case .gattValueLength: .uint("gatt.value_length", "Value Length", 16, help: "Length of one value in a Read Multiple Variable Response or Multiple Handle Value Notification")
+        case .deviceName: FieldDescriptor("btatt.device_name", "Device Name", .string)
+        case .appearance: .uint("btatt.appearance", "Appearance", 16, hex: true, names: GATTNames.appearanceNames)
+        case .appearanceCategory: FieldDescriptor("btatt.appearance.category", "Category", .unsigned(bits: 16), base: .decimalAndHex, names: GATTNames.appearanceCategories, bitmask: 0xFFC0, help: "Bits 15–6 of the appearance, shifted")
+        case .appearanceSubcategory: FieldDescriptor("btatt.appearance.subcategory", "Subcategory", .unsigned(bits: 16), base: .decimalAndHex, bitmask: 0x003F)
+        case .minimumConnectionInterval: .uint("btatt.minimum_connection_interval", "Minimum Connection Interval", 16, help: "Units of 1.25 ms; 0xFFFF means no specific value")
+        case .maximumConnectionInterval: .uint("btatt.maximum_connection_interval", "Maximum Connection Interval", 16, help: "Units of 1.25 ms; 0xFFFF means no specific value")
+        case .peripheralLatency: .uint("btatt.slave_latency", "Peripheral Latency", 16, help: "Connection events the peripheral may skip (Wireshark's name predates the spec's new terms)")
+        case .supervisionTimeout: .uint("btatt.connection_supervision_timeout_multiplier", "Connection Supervision Timeout Multiplier", 16, help: "Units of 10 ms; 0xFFFF means no specific value")
+        case .batteryLevel: .uint("btatt.battery_level", "Battery Level", 8, help: "Percent")
+        case .pnpVendorIDSource: .uint("btatt.pnp_id.vendor_id_source", "Vendor ID Source", 8, hex: true, names: ValueNames([(1, "Bluetooth SIG assigned Company Identifier"), (2, "USB Implementer's Forum assigned Vendor ID")]))
+        case .pnpVendorID: .uint("btatt.pnp_id.vendor_id", "Vendor ID", 16, hex: true)
+        case .pnpProductID: .uint("btatt.pnp_id.product_id", "Product ID", 16, hex: true)
+        case .pnpProductVersion: .uint("btatt.pnp_id.product_version", "Version", 16, hex: true)
+        case .cccd: .uint("btatt.characteristic_configuration_client", "Characteristic Configuration Client", 16, hex: true)
+        case .cccdNotification: .flag("btatt.characteristic_configuration_client.notification", "Notification", 0x0001)
+        case .cccdIndication: .flag("btatt.characteristic_configuration_client.indication", "Indication", 0x0002)
+        case .cccdReserved: .uint("btatt.characteristic_configuration_client.reserved", "Reserved", 16, hex: true, mask: 0xFFFC)
+        case .userDescription: FieldDescriptor("btatt.characteristic_user_description", "Characteristic User Description", .string)
+        case .manufacturerName: FieldDescriptor("btatt.manufacturer_string", "Manufacturer String", .string)
+        case .modelNumber: FieldDescriptor("btatt.model_number_string", "Model Number String", .string)
+        case .serialNumber: FieldDescriptor("btatt.serial_number_string", "Serial Number String", .string)
+        case .firmwareRevision: FieldDescriptor("btatt.firmware_revision_string", "Firmware Revision String", .string)
+        case .hardwareRevision: FieldDescriptor("btatt.hardware_revision_string", "Hardware Revision String", .string)
+        case .softwareRevision: FieldDescriptor("btatt.software_revision_string", "Software Revision String", .string)
+        case .txPowerLevel: .int("btatt.tx_power_level", "Tx Power Level", 8, help: "dBm")
+        case .gattL2CAPPSM: .uint("gatt.l2cap_psm", "L2CAP PSM", 16, hex: true, help: "The value of Apple CoreBluetooth's L2CAP PSM characteristic (ABDD3056-28FA-441D-A470-55A75A52553A): the PSM to open an LE credit-based channel on")
         }
     }
 }

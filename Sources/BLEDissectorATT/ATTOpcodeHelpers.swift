@@ -1,7 +1,7 @@
 import BLEInspectCore
 
 /// What the ATT decoders share: pending requests, handles, values and the GATT database.
-extension ATTOpcodeDissector {
+extension ATTParameters {
     // MARK: - Helpers
 
     func pendingRequest(_ context: DissectionContext) -> PendingRequest {
@@ -14,18 +14,11 @@ extension ATTOpcodeDissector {
     }
 
     /// Remembers this request (or indication) of `handle`, from `offset`, until its answer.
-    func remember(
-        handle: UInt16,
-        offset: UInt16 = 0,
-        _ pdu: ATTPDU,
-        _ context: inout DissectionContext,
-        at: Int,
-        source: Int
-    ) {
+    func remember(handle: UInt16, offset: UInt16 = 0, _ context: inout DissectionContext) {
         var request = pendingRequest(context)
         request.handle = handle
         request.offset = offset
-        remember(request, pdu, &context, at: at, source: source)
+        remember(request, &context)
     }
 
     /// Sets the summary to the direction's prefix ("Sent ", "Rcvd ") and `text`; the text is
@@ -38,13 +31,8 @@ extension ATTOpcodeDissector {
     /// Sets the summary to the direction's prefix and the row's name ("Sent Read Request").
     func setSummary(_ context: inout DissectionContext) { setSummary(&context, name) }
 
-    func remember(
-        _ request: PendingRequest,
-        _ pdu: ATTPDU,
-        _ context: inout DissectionContext,
-        at: Int,
-        source: Int
-    ) {
+    /// Remembers `request` until its answer; the notes go at the start of the parameters.
+    func remember(_ request: PendingRequest, _ context: inout DissectionContext) {
         // ATT is sequential on a bearer: one request (and, separately, one indication) in each
         // direction until its answer. EATT channels are merged here, so this is checked only on
         // the unenhanced bearer.
@@ -54,7 +42,7 @@ extension ATTOpcodeDissector {
                 (request.opcode == 0x1D ? "Indication" : "Request")
                     + " sent while #\(earlier.frame) has no answer yet: ATT allows one at a time, so that answer is missing",
                 at..<at,
-                source: source
+                source: src
             )
             // Its answer is missing (a sniffer lost it): the next answer belongs to this request.
             pdu.bearer.remove(earlier)
@@ -65,17 +53,17 @@ extension ATTOpcodeDissector {
                 "Limit reached: \(ATTBearer.maximumPending) requests are waiting for responses; the oldest (#\(dropped.frame)) "
                     + "is no longer matched",
                 at..<at,
-                source: source
+                source: src
             )
         }
     }
 
     /// Adds the request's frame and the response time to a response.
-    func addAnswer(_ request: PendingRequest?, _ context: inout DissectionContext, at: Int, source: Int) {
+    func addAnswer(_ request: PendingRequest?, _ context: inout DissectionContext, at: Int) {
         guard let request else { return }
-        context.tree.add(f[.requestInFrame], .unsigned(UInt64(request.frame)), at..<at, source: source)
+        context.tree.add(f[.requestInFrame], .unsigned(UInt64(request.frame)), at..<at, source: src)
         if let micros = Self.microseconds(from: request.timestamp, to: context.timestamp) {
-            context.tree.add(f[.gattResponseTime], .unsigned(micros), at..<at, source: source)
+            context.tree.add(f[.gattResponseTime], .unsigned(micros), at..<at, source: src)
         }
         context.appendInfo("response to #\(request.frame)")
     }
@@ -90,16 +78,14 @@ extension ATTOpcodeDissector {
     }
 
     /// Reads a handle and adds it, named from the database.
-    func readHandle(
+    mutating func readHandle(
         _ role: ATTField,
-        _ reader: inout ByteReader,
         _ context: inout DissectionContext,
-        _ pdu: ATTPDU,
         _ db: GATTDatabase?
     ) throws(DecodeError) -> UInt16 {
-        let at = reader.offset
+        let handleAt = reader.offset
         let handle = try reader.readUInt16()
-        addHandle(role, handle, at..<(at + 2), &context, pdu, db, source: reader.source)
+        addHandle(role, handle, handleAt..<(handleAt + 2), &context, db)
         return handle
     }
 
@@ -109,50 +95,35 @@ extension ATTOpcodeDissector {
         _ handle: UInt16,
         _ range: Range<Int>,
         _ context: inout DissectionContext,
-        _ pdu: ATTPDU,
-        _ db: GATTDatabase?,
-        source: Int
+        _ db: GATTDatabase?
     ) {
-        context.addATTHandle(f, role, handle, range, db, pdu.record, source: source)
+        context.addATTHandle(f, role, handle, range, db, pdu.record, source: src)
     }
 
     /// Records what Wireshark learns of `handle` from this PDU.
-    func record(
-        _ handle: UInt16,
-        _ entry: RecordedHandle?,
-        _ pdu: ATTPDU,
-        _ context: inout DissectionContext,
-        _ range: Range<Int>,
-        source: Int
-    ) {
-        context.recordATTHandle(handle, entry, pdu.record, range, source: source)
+    func record(_ handle: UInt16, _ entry: RecordedHandle?, _ context: inout DissectionContext, _ range: Range<Int>) {
+        context.recordATTHandle(handle, entry, pdu.record, range, source: src)
     }
 
     /// Adds the attribute type of a Read By Type or Read By Group Type request to its response or
     /// Error Response, as Wireshark does, after the PDU's own fields.
-    func addRequestType(_ request: PendingRequest?, _ context: inout DissectionContext, at: Int, source: Int) {
+    func addRequestType(_ request: PendingRequest?, _ context: inout DissectionContext, at: Int) {
         guard let request, request.opcode == 0x08 || request.opcode == 0x10, let type = request.type else { return }
-        context.addATTUUID(f, type, .uuid16, .uuid128, at..<at, source: source)
+        context.addATTUUID(f, type, .uuid16, .uuid128, at..<at, source: src)
     }
 
     /// Adds a UUID as btatt.uuid16 or btatt.uuid128.
-    func addUUID(_ uuid: BluetoothUUID, _ range: Range<Int>, _ context: inout DissectionContext, source: Int) {
+    func addUUID(_ uuid: BluetoothUUID, _ range: Range<Int>, _ context: inout DissectionContext) {
         if range.count == 2, let short = uuid.uuid16 {
-            context.tree.add(f[.uuid16], .unsigned(UInt64(short)), range, source: source)
+            context.tree.add(f[.uuid16], .unsigned(UInt64(short)), range, source: src)
         } else {
-            context.tree.add(f[.uuid128], .uuid(uuid), range, source: source)
+            context.tree.add(f[.uuid128], .uuid(uuid), range, source: src)
         }
     }
 
     /// Adds an attribute value, and decodes it with the decoder bound to `uuid` in
     /// `StandardTables.gattUUID` when there is one and `decode` is set.
-    func addValue(
-        _ value: ByteReader,
-        uuid: BluetoothUUID?,
-        decode: Bool,
-        _ context: inout DissectionContext,
-        _ pdu: ATTPDU
-    ) {
+    func addValue(_ value: ByteReader, uuid: BluetoothUUID?, decode: Bool, _ context: inout DissectionContext) {
         let range = value.offset..<(value.offset + value.remaining)
         context.tree.open(f[.value], .bytes, range, source: value.source)
         if decode, !value.isAtEnd, let uuid,
@@ -171,26 +142,24 @@ extension ATTOpcodeDissector {
         at handle: UInt16,
         _ db: GATTDatabase,
         _ context: inout DissectionContext,
-        _ range: Range<Int>,
-        _ source: Int
+        _ range: Range<Int>
     ) {
         var info = info
         if let n = context.registry.name(of: info.uuid) { info.name = n }
         if let about = info.about, let n = context.registry.name(of: about) { info.aboutName = n }
-        if !db.learn(handle, info) { noteFull(db, &context, range, source) }
+        if !db.learn(handle, info) { noteFull(db, &context, range) }
     }
 
     func learnService(
         _ service: ServiceRange,
         _ db: GATTDatabase,
         _ context: inout DissectionContext,
-        _ range: Range<Int>,
-        _ source: Int
+        _ range: Range<Int>
     ) {
-        if !db.learnService(service) { noteFull(db, &context, range, source) }
+        if !db.learnService(service) { noteFull(db, &context, range) }
     }
 
-    func noteFull(_ db: GATTDatabase, _ context: inout DissectionContext, _ range: Range<Int>, _ source: Int) {
+    func noteFull(_ db: GATTDatabase, _ context: inout DissectionContext, _ range: Range<Int>) {
         guard !db.fullNoted else { return }
         db.fullNoted = true
         context.expert(
@@ -198,7 +167,7 @@ extension ATTOpcodeDissector {
             "Limit reached: GATT table of this connection is full (\(GATTDatabase.maximumAttributes) attributes, "
                 + "\(GATTDatabase.maximumServices) services); later handles are not named",
             range,
-            source: source
+            source: src
         )
     }
 
@@ -209,8 +178,7 @@ extension ATTOpcodeDissector {
         _ uuid: BluetoothUUID,
         _ db: GATTDatabase,
         _ context: inout DissectionContext,
-        _ range: Range<Int>,
-        source: Int
+        _ range: Range<Int>
     ) {
         if let existing = db[handle], existing.uuid == uuid { return }
         let info: AttributeInfo
@@ -230,6 +198,6 @@ extension ATTOpcodeDissector {
                 info = AttributeInfo(.attribute, uuid)
             }
         }
-        learn(info, at: handle, db, &context, range, source)
+        learn(info, at: handle, db, &context, range)
     }
 }

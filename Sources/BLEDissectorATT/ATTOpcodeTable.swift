@@ -4,10 +4,11 @@ import BLEInspectCore
 /// length rule (the parameters after the opcode byte), sender, the request it answers, and its
 /// decoder. ATT runs on LE and BR/EDR alike.
 enum ATTOpcodes {
-    /// An opcode's decoder: one of `ATTOpcodeDissector`'s, named by `Decoder`.
+    /// An opcode's decoder: one of `ATTParameters`'s methods, named by `ATTDecoder`.
     typealias Decode = ATTDecoder
     typealias Row = OpcodeRow<Decode>
 
+    // swift-format-ignore
     static let table = OpcodeTable<Decode>(
         StandardTables.attOpcode,
         [
@@ -16,23 +17,9 @@ enum ATTOpcodes {
             Row(0x02, "Exchange MTU Request", .exact(2), sender: .client, .exchangeMTURequest),
             Row(0x03, "Exchange MTU Response", .exact(2), sender: .server, answers: 0x02, .exchangeMTUResponse),
             Row(0x04, "Find Information Request", .exact(4), sender: .client, .rangeRequest),
-            Row(
-                0x05,
-                "Find Information Response",
-                .atLeast(1),
-                sender: .server,
-                answers: 0x04,
-                .findInformationResponse
-            ),
+            Row(0x05, "Find Information Response", .atLeast(1), sender: .server, answers: 0x04, .findInformationResponse),
             Row(0x06, "Find By Type Value Request", .atLeast(6), sender: .client, .rangeRequest),
-            Row(
-                0x07,
-                "Find By Type Value Response",
-                .atLeast(0),
-                sender: .server,
-                answers: 0x06,
-                .findByTypeValueResponse
-            ),
+            Row(0x07, "Find By Type Value Response", .atLeast(0), sender: .server, answers: 0x06, .findByTypeValueResponse),
             Row(0x08, "Read By Type Request", .atLeast(6), sender: .client, .rangeRequest),
             Row(0x09, "Read By Type Response", .atLeast(1), sender: .server, answers: 0x08, .readByTypeResponse),
             Row(0x0A, "Read Request", .exact(2), sender: .client, .readRequest),
@@ -42,14 +29,7 @@ enum ATTOpcodes {
             Row(0x0E, "Read Multiple Request", .atLeast(0), sender: .client, .readMultipleRequest),
             Row(0x0F, "Read Multiple Response", .atLeast(0), sender: .server, answers: 0x0E, .readMultipleResponse),
             Row(0x10, "Read By Group Type Request", .atLeast(6), sender: .client, .rangeRequest),
-            Row(
-                0x11,
-                "Read By Group Type Response",
-                .atLeast(1),
-                sender: .server,
-                answers: 0x10,
-                .readByGroupTypeResponse
-            ),
+            Row(0x11, "Read By Group Type Response", .atLeast(1), sender: .server, answers: 0x10, .readByGroupTypeResponse),
             Row(0x12, "Write Request", .atLeast(2), sender: .client, .write),
             Row(0x13, "Write Response", .exact(0), sender: .server, answers: 0x12, .emptyResponse),
             Row(0x16, "Prepare Write Request", .atLeast(4), sender: .client, .prepareWrite),
@@ -60,21 +40,8 @@ enum ATTOpcodes {
             Row(0x1D, "Handle Value Indication", .atLeast(2), sender: .server, .handleValue),
             Row(0x1E, "Handle Value Confirmation", .exact(0), sender: .client, answers: 0x1D, .emptyResponse),
             Row(0x20, "Read Multiple Variable Request", .atLeast(0), sender: .client, .readMultipleRequest),
-            Row(
-                0x21,
-                "Read Multiple Variable Response",
-                .atLeast(0),
-                sender: .server,
-                answers: 0x20,
-                .readMultipleVariableResponse
-            ),
-            Row(
-                0x23,
-                "Multiple Handle Value Notification",
-                .atLeast(0),
-                sender: .server,
-                .multipleHandleValueNotification
-            ),
+            Row(0x21, "Read Multiple Variable Response", .atLeast(0), sender: .server, answers: 0x20, .readMultipleVariableResponse),
+            Row(0x23, "Multiple Handle Value Notification", .atLeast(0), sender: .server, .multipleHandleValueNotification),
             Row(0x52, "Write Command", .atLeast(2), sender: .client, .write),
             // Handle, value, then the 4-byte sign counter and the 8-byte signature.
             Row(0xD2, "Signed Write Command", .atLeast(14), sender: .client, .write),
@@ -105,29 +72,29 @@ enum ATTDecoder: UInt8, Sendable {
     case prepareWrite, executeWriteRequest, handleValue, multipleHandleValueNotification
 }
 
-extension ATTOpcodeDissector {
+extension ATTParameters {
     /// Runs the row's decoder on the parameters.
-    func run(_ reader: inout ByteReader, _ context: inout DissectionContext, _ pdu: ATTPDU) throws(DecodeError) {
-        switch decode {
-        case .errorResponse: try errorResponse(&reader, &context, pdu)
-        case .exchangeMTURequest: try exchangeMTURequest(&reader, &context, pdu)
-        case .exchangeMTUResponse: try exchangeMTUResponse(&reader, &context, pdu)
-        case .rangeRequest: try rangeRequest(&reader, &context, pdu)
-        case .findInformationResponse: try findInformationResponse(&reader, &context, pdu)
-        case .findByTypeValueResponse: try findByTypeValueResponse(&reader, &context, pdu)
-        case .readByTypeResponse: try readByTypeResponse(&reader, &context, pdu)
-        case .readByGroupTypeResponse: try readByGroupTypeResponse(&reader, &context, pdu)
-        case .readRequest: try readRequest(&reader, &context, pdu)
-        case .readResponse: try readResponse(&reader, &context, pdu)
-        case .readMultipleRequest: try readMultipleRequest(&reader, &context, pdu)
-        case .readMultipleResponse: try readMultipleResponse(&reader, &context, pdu)
-        case .readMultipleVariableResponse: try readMultipleVariableResponse(&reader, &context, pdu)
-        case .write: try write(&reader, &context, pdu)
-        case .emptyResponse: try emptyResponse(&reader, &context, pdu)
-        case .prepareWrite: try prepareWrite(&reader, &context, pdu)
-        case .executeWriteRequest: try executeWriteRequest(&reader, &context, pdu)
-        case .handleValue: try handleValue(&reader, &context, pdu)
-        case .multipleHandleValueNotification: try multipleHandleValueNotification(&reader, &context, pdu)
+    mutating func run(_ context: inout DissectionContext) throws(DecodeError) {
+        switch row.decode {
+        case .errorResponse: try errorResponse(&context)
+        case .exchangeMTURequest: try exchangeMTURequest(&context)
+        case .exchangeMTUResponse: try exchangeMTUResponse(&context)
+        case .rangeRequest: try rangeRequest(&context)
+        case .findInformationResponse: try findInformationResponse(&context)
+        case .findByTypeValueResponse: try findByTypeValueResponse(&context)
+        case .readByTypeResponse: try readByTypeResponse(&context)
+        case .readByGroupTypeResponse: try readByGroupTypeResponse(&context)
+        case .readRequest: try readRequest(&context)
+        case .readResponse: try readResponse(&context)
+        case .readMultipleRequest: try readMultipleRequest(&context)
+        case .readMultipleResponse: try readMultipleResponse(&context)
+        case .readMultipleVariableResponse: try readMultipleVariableResponse(&context)
+        case .write: try write(&context)
+        case .emptyResponse: try emptyResponse(&context)
+        case .prepareWrite: try prepareWrite(&context)
+        case .executeWriteRequest: try executeWriteRequest(&context)
+        case .handleValue: try handleValue(&context)
+        case .multipleHandleValueNotification: try multipleHandleValueNotification(&context)
         }
     }
 }

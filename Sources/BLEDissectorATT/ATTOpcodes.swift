@@ -1,7 +1,8 @@
 import BLEInspectCore
 
-/// Decodes the parameters of one ATT opcode: the decoders of `ATTOpcodes.table`'s rows, which
-/// pair requests with responses, learn the GATT database from discovery responses, and name the
+/// The dissector bound to one ATT opcode (a row of `ATTOpcodes.table`): it applies the row's
+/// length rule and runs the row's decoder, a method of `ATTParameters`. The decoders pair
+/// requests with responses, learn the GATT database from discovery responses, and name the
 /// attribute behind every handle they show.
 struct ATTOpcodeDissector: Dissector {
     let f: Fields<ATTField>
@@ -16,64 +17,93 @@ struct ATTOpcodeDissector: Dissector {
     func dissect(_ reader: inout ByteReader, _ context: inout DissectionContext) throws(DecodeError) {
         let here = reader.offset..<(reader.offset + reader.remaining)
         let pdu = ATTPDU(&context, at: here, source: reader.source)
-        try context.decode(&reader, length: length, trailing: "PDU", Parameters(dissector: self, pdu: pdu))
+        try context.decode(&reader, length: length, trailing: "PDU", Decoding(row: self, pdu: pdu))
     }
 
     /// The row's decoder with the PDU's bearer, for `DissectionContext.decode`.
-    private struct Parameters: ParameterDecoder {
-        let dissector: ATTOpcodeDissector
+    private struct Decoding: ParameterDecoder {
+        let row: ATTOpcodeDissector
         let pdu: ATTPDU
         func decode(_ reader: inout ByteReader, _ context: inout DissectionContext) throws(DecodeError) {
-            try dissector.run(&reader, &context, pdu)
+            var parameters = ATTParameters(row: row, pdu: pdu, reader: reader)
+            // Where the decoder stopped, even when it throws: a cut PDU's error names that offset.
+            defer { reader = parameters.reader }
+            try parameters.run(&context)
         }
     }
+}
+
+/// One PDU's parameters as its row's decoder reads them: the decoders (and their helpers) are
+/// methods of this value, so that the row, the PDU's bearer, the reader and where the parameters
+/// start need not be passed to each.
+struct ATTParameters {
+    let row: ATTOpcodeDissector
+    let pdu: ATTPDU
+    var reader: ByteReader
+    /// Where the parameters start (after the opcode), and their data source.
+    let at: Int
+    let src: Int
+
+    init(row: ATTOpcodeDissector, pdu: ATTPDU, reader: ByteReader) {
+        self.row = row
+        self.pdu = pdu
+        self.reader = reader
+        at = reader.offset
+        src = reader.source
+    }
+
+    var f: Fields<ATTField> { row.f }
+    var opcode: UInt8 { row.opcode }
+    /// The row's name ("Read Request").
+    var name: String { row.name }
+    /// The request this PDU answers (its row's `answers`), if it answers one.
+    var answers: UInt8? { row.answers }
 
     /// The pending request this response answers (the row's `answers`), taken off the bearer.
-    func takeRequest(_ pdu: ATTPDU, _ context: DissectionContext) -> PendingRequest? {
+    func takeRequest(_ context: DissectionContext) -> PendingRequest? {
         guard let answers else { return nil }
         return pdu.bearer.take(requestOpcode: answers, answeredFrom: context.direction)
     }
+}
 
+extension ATTParameters {
     // MARK: - Error and MTU
 
-    func errorResponse(
-        _ reader: inout ByteReader,
-        _ context: inout DissectionContext,
-        _ pdu: ATTPDU
-    ) throws(DecodeError) {
-        let src = reader.source
+    mutating func errorResponse(_ context: inout DissectionContext) throws(DecodeError) {
         let opcodeAt = reader.offset
         let requestOpcode = try reader.readUInt8()
         context.addATTOpcode(f, .reqOpcodeInError, requestOpcode, opcodeAt..<(opcodeAt + 1), source: src)
         let db = pdu.database
-        let handle = try readHandle(.handleInError, &reader, &context, pdu, db)
+        let handle = try readHandle(.handleInError, &context, db)
         let code = try context.addUInt8(f[.errorCode], &reader)
         let request = pdu.bearer.take(requestOpcode: requestOpcode, answeredFrom: context.direction)
         let direction = context.direction
         context.setInfo(parts: ATTInfo.prefix(direction), "Error Response - ", ATTNames.errorName(code), ", ")
         if context.wantsInfo { context.tree.appendInfo(ATTNames.opcodeName(requestOpcode)) }
         context.appendHandleInfo(handle, db)
-        addRequestType(request, &context, at: reader.offset, source: src)
-        addAnswer(request, &context, at: reader.offset, source: src)
+        addRequestType(request, &context, at: reader.offset)
+        addAnswer(request, &context, at: reader.offset)
     }
 
-    func exchangeMTURequest(
-        _ reader: inout ByteReader,
-        _ context: inout DissectionContext,
-        _ pdu: ATTPDU
-    ) throws(DecodeError) {
-        let src = reader.source
-        let at = reader.offset
-        let mtu = try context.addUInt16(f[.clientRxMTU], &reader)
-        setSummary(&context, "Exchange MTU Request, Client Rx MTU: \(mtu)")
+    /// Reads the Client or Server Rx MTU of an Exchange MTU PDU, and sets the summary.
+    private mutating func rxMTU(_ field: ATTField, _ side: String, _ context: inout DissectionContext)
+        throws(DecodeError) -> UInt16
+    {
+        let mtu = try context.addUInt16(f[field], &reader)
+        setSummary(&context, name + ", \(side) Rx MTU: \(mtu)")
         if mtu < 23 {
             context.expert(
                 .warning,
-                "Client Rx MTU \(mtu) is below the minimum ATT_MTU of 23",
+                "\(side) Rx MTU \(mtu) is below the minimum ATT_MTU of 23",
                 at..<(at + 2),
                 source: src
             )
         }
+        return mtu
+    }
+
+    mutating func exchangeMTURequest(_ context: inout DissectionContext) throws(DecodeError) {
+        let mtu = try rxMTU(.clientRxMTU, "Client", &context)
         if pdu.enhanced {
             context.expert(
                 .warning,
@@ -84,27 +114,12 @@ struct ATTOpcodeDissector: Dissector {
         }
         var request = pendingRequest(context)
         request.mtu = mtu
-        remember(request, pdu, &context, at: at, source: src)
+        remember(request, &context)
     }
 
-    func exchangeMTUResponse(
-        _ reader: inout ByteReader,
-        _ context: inout DissectionContext,
-        _ pdu: ATTPDU
-    ) throws(DecodeError) {
-        let src = reader.source
-        let at = reader.offset
-        let mtu = try context.addUInt16(f[.serverRxMTU], &reader)
-        setSummary(&context, "Exchange MTU Response, Server Rx MTU: \(mtu)")
-        if mtu < 23 {
-            context.expert(
-                .warning,
-                "Server Rx MTU \(mtu) is below the minimum ATT_MTU of 23",
-                at..<(at + 2),
-                source: src
-            )
-        }
-        let request = takeRequest(pdu, context)
+    mutating func exchangeMTUResponse(_ context: inout DissectionContext) throws(DecodeError) {
+        let mtu = try rxMTU(.serverRxMTU, "Server", &context)
+        let request = takeRequest(context)
         if let request {
             let agreed = max(23, min(request.mtu, mtu))
             pdu.bearer.mtu = agreed
@@ -112,19 +127,13 @@ struct ATTOpcodeDissector: Dissector {
             context.tree.add(f[.gattMTU], .unsigned(UInt64(agreed)), at..<at, source: src)
             context.appendInfo("ATT MTU: \(agreed)")
         }
-        addAnswer(request, &context, at: reader.offset, source: src)
+        addAnswer(request, &context, at: reader.offset)
     }
 
     // MARK: - Discovery
 
     /// Find Information, Find By Type Value, Read By Type and Read By Group Type requests.
-    func rangeRequest(
-        _ reader: inout ByteReader,
-        _ context: inout DissectionContext,
-        _ pdu: ATTPDU
-    ) throws(DecodeError) {
-        let src = reader.source
-        let at = reader.offset
+    mutating func rangeRequest(_ context: inout DissectionContext) throws(DecodeError) {
         let start = try context.addUInt16(f[.startingHandle], &reader)
         let end = try context.addUInt16(f[.endingHandle], &reader)
         if start == 0 || start > end {
@@ -144,7 +153,7 @@ struct ATTOpcodeDissector: Dissector {
         case 0x06:
             let typeAt = reader.offset
             let type = try reader.readUUID(bytes: 2)
-            addUUID(type, typeAt..<(typeAt + 2), &context, source: src)
+            addUUID(type, typeAt..<(typeAt + 2), &context)
             request.type = type
             let value = reader.readRest()
             let valueRange = value.offset..<(value.offset + value.remaining)
@@ -164,23 +173,17 @@ struct ATTOpcodeDissector: Dissector {
             }
             let typeAt = reader.offset
             let type = try reader.readUUID(bytes: count)
-            addUUID(type, typeAt..<(typeAt + count), &context, source: src)
+            addUUID(type, typeAt..<(typeAt + count), &context)
             request.type = type
         }
         setSummary(&context)
         if let type = request.type { context.appendUUIDInfo(type) }
         if let valueUUID = request.valueUUID { context.appendUUIDInfo(valueUUID) }
         context.appendRangeInfo(start, end)
-        remember(request, pdu, &context, at: at, source: src)
+        remember(request, &context)
     }
 
-    func findInformationResponse(
-        _ reader: inout ByteReader,
-        _ context: inout DissectionContext,
-        _ pdu: ATTPDU
-    ) throws(DecodeError) {
-        let src = reader.source
-        let at = reader.offset
+    mutating func findInformationResponse(_ context: inout DissectionContext) throws(DecodeError) {
         let format = try context.addUInt8(f[.uuidFormat], &reader)
         let uuidSize: Int
         switch format {
@@ -189,7 +192,7 @@ struct ATTOpcodeDissector: Dissector {
         default:
             throw DecodeError(.malformed, offset: at, "UUID format \(format) is neither 1 (16-bit) nor 2 (128-bit)")
         }
-        let request = takeRequest(pdu, context)
+        let request = takeRequest(context)
         setSummary(&context, "Find Information Response")
         let db = pdu.learningDatabase(&context, at: at..<(at + 1), source: src)
         if reader.isAtEnd {
@@ -200,25 +203,19 @@ struct ATTOpcodeDissector: Dissector {
             var item = try reader.readSlice(2 + uuidSize)
             let handle = try item.readUInt16()
             let uuid = try item.readUUID(bytes: uuidSize)
-            learnFound(handle, uuid, db, &context, itemAt..<(itemAt + 2), source: src)
+            learnFound(handle, uuid, db, &context, itemAt..<(itemAt + 2))
             context.tree.open(f[.informationData], .none, itemAt..<(itemAt + 2 + uuidSize), source: src)
-            addHandle(.handle, handle, itemAt..<(itemAt + 2), &context, pdu, db, source: src)
-            addUUID(uuid, (itemAt + 2)..<(itemAt + 2 + uuidSize), &context, source: src)
+            addHandle(.handle, handle, itemAt..<(itemAt + 2), &context, db)
+            addUUID(uuid, (itemAt + 2)..<(itemAt + 2 + uuidSize), &context)
             context.tree.close()
-            record(handle, RecordedHandle(uuid: uuid, role: .other), pdu, &context, itemAt..<(itemAt + 2), source: src)
+            record(handle, RecordedHandle(uuid: uuid, role: .other), &context, itemAt..<(itemAt + 2))
             context.appendHandleInfo(handle, db)
         }
-        addAnswer(request, &context, at: reader.offset, source: src)
+        addAnswer(request, &context, at: reader.offset)
     }
 
-    func findByTypeValueResponse(
-        _ reader: inout ByteReader,
-        _ context: inout DissectionContext,
-        _ pdu: ATTPDU
-    ) throws(DecodeError) {
-        let src = reader.source
-        let at = reader.offset
-        let request = takeRequest(pdu, context)
+    mutating func findByTypeValueResponse(_ context: inout DissectionContext) throws(DecodeError) {
+        let request = takeRequest(context)
         setSummary(&context, "Find By Type Value Response")
         var service: (type: BluetoothUUID, uuid: BluetoothUUID)? = nil
         if let type = request?.type, let uuid = request?.valueUUID { service = (type, uuid) }
@@ -236,55 +233,45 @@ struct ATTOpcodeDissector: Dissector {
                     at: found,
                     db,
                     &context,
-                    itemAt..<(itemAt + 4),
-                    src
+                    itemAt..<(itemAt + 4)
                 )
                 learnService(
                     ServiceRange(start: found, end: end, uuid: service.uuid),
                     db,
                     &context,
-                    itemAt..<(itemAt + 4),
-                    src
+                    itemAt..<(itemAt + 4)
                 )
             }
             context.tree.open(f[.handlesInfo], .none, itemAt..<(itemAt + 4), source: src)
-            addHandle(.handle, found, itemAt..<(itemAt + 2), &context, pdu, db, source: src)
+            addHandle(.handle, found, itemAt..<(itemAt + 2), &context, db)
             context.tree.add(f[.groupEndHandle], .unsigned(UInt64(end)), (itemAt + 2)..<(itemAt + 4), source: src)
             context.tree.close()
             // Wireshark 4.0 records the handle under a UUID equal to the request's Ending Handle, so
             // it no longer opens a service there; here the handle is forgotten instead.
-            record(found, nil, pdu, &context, itemAt..<(itemAt + 2), source: src)
+            record(found, nil, &context, itemAt..<(itemAt + 2))
             context.appendRangeInfo(found, end)
         }
-        addAnswer(request, &context, at: reader.offset, source: src)
+        addAnswer(request, &context, at: reader.offset)
     }
 
     /// Reads the length byte of a Read By Type or Read By Group Type Response: the size of each
     /// entry of its list, `minimum` or more.
-    private func listLength(
+    private mutating func listLength(
         minimum: Int,
         _ entry: String,
-        _ reader: inout ByteReader,
         _ context: inout DissectionContext
     ) throws(DecodeError) -> Int {
-        let at = reader.offset
         let length = Int(try reader.readUInt8())
-        context.tree.add(f[.length], .unsigned(UInt64(length)), at..<(at + 1), source: reader.source)
+        context.tree.add(f[.length], .unsigned(UInt64(length)), at..<(at + 1), source: src)
         guard length >= minimum else {
             throw DecodeError(.malformed, offset: at, "\(entry) has at least \(minimum) bytes, not \(length)")
         }
         return length
     }
 
-    func readByTypeResponse(
-        _ reader: inout ByteReader,
-        _ context: inout DissectionContext,
-        _ pdu: ATTPDU
-    ) throws(DecodeError) {
-        let src = reader.source
-        let at = reader.offset
-        let length = try listLength(minimum: 2, "each handle/value pair", &reader, &context)
-        let request = takeRequest(pdu, context)
+    mutating func readByTypeResponse(_ context: inout DissectionContext) throws(DecodeError) {
+        let length = try listLength(minimum: 2, "each handle/value pair", &context)
+        let request = takeRequest(context)
         setSummary(&context, "Read By Type Response, Attribute List Length: \(reader.remaining / length)")
         let type = request?.type
         let isCharacteristic = type == GATTNames.characteristic
@@ -298,7 +285,7 @@ struct ATTOpcodeDissector: Dissector {
             let handleRange = itemAt..<(itemAt + 2)
             // Wireshark records each listed handle under the requested type before showing it.
             if let type {
-                record(handle, RecordedHandle(uuid: type, role: .other), pdu, &context, handleRange, source: src)
+                record(handle, RecordedHandle(uuid: type, role: .other), &context, handleRange)
             }
             if isCharacteristic, let db {
                 let declaration = try CharacteristicDeclaration(&item)
@@ -310,29 +297,18 @@ struct ATTOpcodeDissector: Dissector {
                     at: handle,
                     db,
                     &context,
-                    handleRange,
-                    src
+                    handleRange
                 )
-                learn(AttributeInfo(.characteristicValue, uuid), at: valueHandle, db, &context, handleRange, src)
-                addHandle(.handle, handle, handleRange, &context, pdu, db, source: src)
+                learn(AttributeInfo(.characteristicValue, uuid), at: valueHandle, db, &context, handleRange)
+                addHandle(.handle, handle, handleRange, &context, db)
                 context.addATTProperties(f, properties, (itemAt + 2)..<(itemAt + 3), source: src)
-                addHandle(
-                    .characteristicValueHandle,
-                    valueHandle,
-                    (itemAt + 3)..<(itemAt + 5),
-                    &context,
-                    pdu,
-                    db,
-                    source: src
-                )
-                addUUID(uuid, (itemAt + 5)..<(itemAt + length), &context, source: src)
+                addHandle(.characteristicValueHandle, valueHandle, (itemAt + 3)..<(itemAt + 5), &context, db)
+                addUUID(uuid, (itemAt + 5)..<(itemAt + length), &context)
                 record(
                     valueHandle,
                     RecordedHandle(uuid: uuid, role: .characteristic),
-                    pdu,
                     &context,
-                    (itemAt + 3)..<(itemAt + 5),
-                    source: src
+                    (itemAt + 3)..<(itemAt + 5)
                 )
                 if valueHandle <= handle {
                     context.expert(
@@ -357,39 +333,17 @@ struct ATTOpcodeDissector: Dissector {
                         "an include declaration's value is 4 or 6 bytes, not \(length - 2)"
                     )
                 }
-                learn(
-                    AttributeInfo(.include, GATTNames.include, about: uuid),
-                    at: handle,
-                    db,
-                    &context,
-                    handleRange,
-                    src
-                )
+                learn(AttributeInfo(.include, GATTNames.include, about: uuid), at: handle, db, &context, handleRange)
                 if let uuid {
-                    learnService(ServiceRange(start: included, end: end, uuid: uuid), db, &context, handleRange, src)
+                    learnService(ServiceRange(start: included, end: end, uuid: uuid), db, &context, handleRange)
                 }
-                addHandle(.handle, handle, handleRange, &context, pdu, db, source: src)
-                addHandle(
-                    .gattIncludedServiceHandle,
-                    included,
-                    (itemAt + 2)..<(itemAt + 4),
-                    &context,
-                    pdu,
-                    db,
-                    source: src
-                )
+                addHandle(.handle, handle, handleRange, &context, db)
+                addHandle(.gattIncludedServiceHandle, included, (itemAt + 2)..<(itemAt + 4), &context, db)
                 context.tree.add(f[.endingHandle], .unsigned(UInt64(end)), (itemAt + 4)..<(itemAt + 6), source: src)
                 if let uuid {
-                    addUUID(uuid, (itemAt + 6)..<(itemAt + 8), &context, source: src)
+                    addUUID(uuid, (itemAt + 6)..<(itemAt + 8), &context)
                     let includedRange = (itemAt + 2)..<(itemAt + 4)
-                    record(
-                        included,
-                        RecordedHandle(uuid: uuid, role: .other),
-                        pdu,
-                        &context,
-                        includedRange,
-                        source: src
-                    )
+                    record(included, RecordedHandle(uuid: uuid, role: .other), &context, includedRange)
                 }
                 let registry = context.registry
                 context.appendInfo(
@@ -397,27 +351,21 @@ struct ATTOpcodeDissector: Dissector {
                 )
             } else {
                 if let type, let db, db[handle] == nil {
-                    learn(AttributeInfo(.characteristicValue, type), at: handle, db, &context, handleRange, src)
+                    learn(AttributeInfo(.characteristicValue, type), at: handle, db, &context, handleRange)
                 }
-                addHandle(.handle, handle, handleRange, &context, pdu, db, source: src)
+                addHandle(.handle, handle, handleRange, &context, db)
                 context.appendHandleInfo(handle, db)
-                addValue(item.readRest(), uuid: db?[handle]?.uuid ?? type, decode: true, &context, pdu)
+                addValue(item.readRest(), uuid: db?[handle]?.uuid ?? type, decode: true, &context)
             }
             context.tree.close()
         }
-        addRequestType(request, &context, at: reader.offset, source: src)
-        addAnswer(request, &context, at: reader.offset, source: src)
+        addRequestType(request, &context, at: reader.offset)
+        addAnswer(request, &context, at: reader.offset)
     }
 
-    func readByGroupTypeResponse(
-        _ reader: inout ByteReader,
-        _ context: inout DissectionContext,
-        _ pdu: ATTPDU
-    ) throws(DecodeError) {
-        let src = reader.source
-        let at = reader.offset
-        let length = try listLength(minimum: 4, "each attribute data", &reader, &context)
-        let request = takeRequest(pdu, context)
+    mutating func readByGroupTypeResponse(_ context: inout DissectionContext) throws(DecodeError) {
+        let length = try listLength(minimum: 4, "each attribute data", &context)
+        let request = takeRequest(context)
         setSummary(&context, "Read By Group Type Response, Attribute List Length: \(reader.remaining / length)")
         let type = request?.type
         // Without the request, a 6- or 20-byte list is taken as services: the only grouping
@@ -439,20 +387,20 @@ struct ATTOpcodeDissector: Dissector {
                 let uuid = try item.readUUID(bytes: uuidSize)
                 let kind: AttributeInfo.Kind =
                     serviceType == GATTNames.secondaryService ? .secondaryService : .primaryService
-                learn(AttributeInfo(kind, serviceType, about: uuid), at: handle, db, &context, handleRange, src)
-                learnService(ServiceRange(start: handle, end: end, uuid: uuid), db, &context, handleRange, src)
-                addHandle(.handle, handle, handleRange, &context, pdu, db, source: src)
+                learn(AttributeInfo(kind, serviceType, about: uuid), at: handle, db, &context, handleRange)
+                learnService(ServiceRange(start: handle, end: end, uuid: uuid), db, &context, handleRange)
+                addHandle(.handle, handle, handleRange, &context, db)
                 context.tree.add(f[.groupEndHandle], .unsigned(UInt64(end)), (itemAt + 2)..<(itemAt + 4), source: src)
-                addUUID(uuid, (itemAt + 4)..<(itemAt + 4 + uuidSize), &context, source: src)
+                addUUID(uuid, (itemAt + 4)..<(itemAt + 4 + uuidSize), &context)
                 // Wireshark records services only from the answer to a service request it saw.
                 if type != nil {
-                    record(handle, RecordedHandle(uuid: uuid, role: .service), pdu, &context, handleRange, source: src)
+                    record(handle, RecordedHandle(uuid: uuid, role: .service), &context, handleRange)
                 }
                 context.appendUUIDInfo(uuid)
             } else {
-                addHandle(.handle, handle, handleRange, &context, pdu, db, source: src)
+                addHandle(.handle, handle, handleRange, &context, db)
                 context.tree.add(f[.groupEndHandle], .unsigned(UInt64(end)), (itemAt + 2)..<(itemAt + 4), source: src)
-                addValue(item.readRest(), uuid: nil, decode: false, &context, pdu)
+                addValue(item.readRest(), uuid: nil, decode: false, &context)
                 context.appendRangeInfo(handle, end)
             }
             if end < handle {
@@ -465,8 +413,8 @@ struct ATTOpcodeDissector: Dissector {
             }
             context.tree.close()
         }
-        addRequestType(request, &context, at: reader.offset, source: src)
-        addAnswer(request, &context, at: reader.offset, source: src)
+        addRequestType(request, &context, at: reader.offset)
+        addAnswer(request, &context, at: reader.offset)
     }
 }
 

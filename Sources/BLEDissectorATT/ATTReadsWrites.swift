@@ -1,19 +1,13 @@
 import BLEInspectCore
 
 /// Reads, writes and server-initiated PDUs (`ATTOpcodes.table`'s rows).
-extension ATTOpcodeDissector {
+extension ATTParameters {
     // MARK: - Reads
 
     /// Read Request and Read Blob Request.
-    func readRequest(
-        _ reader: inout ByteReader,
-        _ context: inout DissectionContext,
-        _ pdu: ATTPDU
-    ) throws(DecodeError) {
-        let src = reader.source
-        let at = reader.offset
+    mutating func readRequest(_ context: inout DissectionContext) throws(DecodeError) {
         let db = pdu.database
-        let handle = try readHandle(.handle, &reader, &context, pdu, db)
+        let handle = try readHandle(.handle, &context, db)
         var offset: UInt16 = 0
         if opcode == 0x0C {
             let offsetAt = reader.offset
@@ -24,20 +18,14 @@ extension ATTOpcodeDissector {
         setSummary(&context)
         context.appendHandleInfo(handle, db)
         if isBlob { context.appendInfo("Offset: \(offset)") }
-        remember(handle: handle, offset: offset, pdu, &context, at: at, source: src)
+        remember(handle: handle, offset: offset, &context)
     }
 
     /// Read Response and Read Blob Response.
-    func readResponse(
-        _ reader: inout ByteReader,
-        _ context: inout DissectionContext,
-        _ pdu: ATTPDU
-    ) throws(DecodeError) {
-        let src = reader.source
-        let at = reader.offset
-        let request = takeRequest(pdu, context)
+    mutating func readResponse(_ context: inout DissectionContext) throws(DecodeError) {
+        let request = takeRequest(context)
         let db = pdu.database
-        if let request { addHandle(.handle, request.handle, at..<at, &context, pdu, db, source: src) }
+        if let request { addHandle(.handle, request.handle, at..<at, &context, db) }
         setSummary(&context)
         if let request { context.appendHandleInfo(request.handle, db) }
         let value = reader.readRest()
@@ -52,18 +40,12 @@ extension ATTOpcodeDissector {
         // A blob from a non-zero offset is a piece of the value: it is not decoded.
         let whole = opcode == 0x0B || request?.offset == 0
         let uuid = request.flatMap { db?[$0.handle]?.uuid }
-        addValue(value, uuid: uuid, decode: whole, &context, pdu)
-        addAnswer(request, &context, at: reader.offset, source: src)
+        addValue(value, uuid: uuid, decode: whole, &context)
+        addAnswer(request, &context, at: reader.offset)
     }
 
     /// Read Multiple Request and Read Multiple Variable Request.
-    func readMultipleRequest(
-        _ reader: inout ByteReader,
-        _ context: inout DissectionContext,
-        _ pdu: ATTPDU
-    ) throws(DecodeError) {
-        let src = reader.source
-        let at = reader.offset
+    mutating func readMultipleRequest(_ context: inout DissectionContext) throws(DecodeError) {
         let db = pdu.database
         setSummary(&context)
         if reader.remaining < 4 {
@@ -77,39 +59,28 @@ extension ATTOpcodeDissector {
         var request = pendingRequest(context)
         request.handles.reserveCapacity(min(reader.remaining / 2, PendingRequest.maximumHandles))
         while !reader.isAtEnd {
-            let handle = try readHandle(.handle, &reader, &context, pdu, db)
+            let handle = try readHandle(.handle, &context, db)
             if request.handles.count < PendingRequest.maximumHandles { request.handles.append(handle) }
             context.appendHandleInfo(handle, db)
         }
-        remember(request, pdu, &context, at: at, source: src)
+        remember(request, &context)
     }
 
-    func readMultipleResponse(
-        _ reader: inout ByteReader,
-        _ context: inout DissectionContext,
-        _ pdu: ATTPDU
-    ) throws(DecodeError) {
-        let src = reader.source
-        let at = reader.offset
-        let request = takeRequest(pdu, context)
+    mutating func readMultipleResponse(_ context: inout DissectionContext) throws(DecodeError) {
+        let request = takeRequest(context)
         let db = pdu.database
         setSummary(&context, "Read Multiple Response")
         for handle in request?.handles ?? [] {
-            addHandle(.handle, handle, at..<at, &context, pdu, db, source: src)
+            addHandle(.handle, handle, at..<at, &context, db)
             context.appendHandleInfo(handle, db)
         }
         // The values are concatenated without lengths, so they are not split or decoded.
-        addValue(reader.readRest(), uuid: nil, decode: false, &context, pdu)
-        addAnswer(request, &context, at: reader.offset, source: src)
+        addValue(reader.readRest(), uuid: nil, decode: false, &context)
+        addAnswer(request, &context, at: reader.offset)
     }
 
-    func readMultipleVariableResponse(
-        _ reader: inout ByteReader,
-        _ context: inout DissectionContext,
-        _ pdu: ATTPDU
-    ) throws(DecodeError) {
-        let src = reader.source
-        let request = takeRequest(pdu, context)
+    mutating func readMultipleVariableResponse(_ context: inout DissectionContext) throws(DecodeError) {
+        let request = takeRequest(context)
         let db = pdu.database
         setSummary(&context, "Read Multiple Variable Response")
         var index = 0
@@ -120,14 +91,14 @@ extension ATTOpcodeDissector {
             guard reader.remaining >= 2 else {
                 // The response is cut at ATT_MTU - 1 bytes, which may fall inside a length field.
                 context.tree.open(f[.attributeData], .none, itemAt..<(itemAt + reader.remaining), source: src)
-                if let handle { addHandle(.handle, handle, itemAt..<itemAt, &context, pdu, db, source: src) }
+                if let handle { addHandle(.handle, handle, itemAt..<itemAt, &context, db) }
                 context.expert(
                     .note,
                     "The last length field is cut off: the response filled the ATT_MTU",
                     itemAt..<(itemAt + reader.remaining),
                     source: src
                 )
-                addValue(reader.readRest(), uuid: nil, decode: false, &context, pdu)
+                addValue(reader.readRest(), uuid: nil, decode: false, &context)
                 context.tree.close()
                 break
             }
@@ -135,7 +106,7 @@ extension ATTOpcodeDissector {
             let available = min(Int(length), reader.remaining)
             context.tree.open(f[.attributeData], .none, itemAt..<(itemAt + 2 + available), source: src)
             if let handle {
-                addHandle(.handle, handle, itemAt..<itemAt, &context, pdu, db, source: src)
+                addHandle(.handle, handle, itemAt..<itemAt, &context, db)
                 context.appendHandleInfo(handle, db)
             }
             context.tree.add(f[.gattValueLength], .unsigned(UInt64(length)), itemAt..<(itemAt + 2), source: src)
@@ -149,30 +120,24 @@ extension ATTOpcodeDissector {
                 )
             }
             let uuid = handle.flatMap { db?[$0]?.uuid }
-            addValue(value, uuid: uuid, decode: available == Int(length), &context, pdu)
+            addValue(value, uuid: uuid, decode: available == Int(length), &context)
             context.tree.close()
         }
-        addAnswer(request, &context, at: reader.offset, source: src)
+        addAnswer(request, &context, at: reader.offset)
     }
 
     // MARK: - Writes
 
     /// Write Request, Write Command and Signed Write Command.
-    func write(
-        _ reader: inout ByteReader,
-        _ context: inout DissectionContext,
-        _ pdu: ATTPDU
-    ) throws(DecodeError) {
-        let src = reader.source
-        let at = reader.offset
+    mutating func write(_ context: inout DissectionContext) throws(DecodeError) {
         let db = pdu.database
-        let handle = try readHandle(.handle, &reader, &context, pdu, db)
+        let handle = try readHandle(.handle, &context, db)
         // A signed write ends with a 12-byte signature (its row's length rule marks one too short).
         let valueLength = opcode == 0xD2 ? max(0, reader.remaining - 12) : reader.remaining
         setSummary(&context)
         context.appendHandleInfo(handle, db)
         let value = try reader.readSlice(valueLength)
-        addValue(value, uuid: db?[handle]?.uuid, decode: true, &context, pdu)
+        addValue(value, uuid: db?[handle]?.uuid, decode: true, &context)
         if opcode == 0xD2 {
             try context.addUInt32(f[.signCounter], &reader)
             let macAt = reader.offset
@@ -180,45 +145,33 @@ extension ATTOpcodeDissector {
             context.tree.add(f[.signature], .bytes, macAt..<(macAt + 8), source: src)
         }
         if opcode == 0x12 {
-            remember(handle: handle, pdu, &context, at: at, source: src)
+            remember(handle: handle, &context)
         }
     }
 
     /// Write Response, Execute Write Response and Handle Value Confirmation.
-    func emptyResponse(
-        _ reader: inout ByteReader,
-        _ context: inout DissectionContext,
-        _ pdu: ATTPDU
-    ) throws(DecodeError) {
-        let src = reader.source
-        let at = reader.offset
-        let request = takeRequest(pdu, context)
+    mutating func emptyResponse(_ context: inout DissectionContext) throws(DecodeError) {
+        let request = takeRequest(context)
         let db = pdu.database
         // An Execute Write Response names no handle; the others echo their request's.
         let hasHandle = answers != 0x18
-        if hasHandle, let request { addHandle(.handle, request.handle, at..<at, &context, pdu, db, source: src) }
+        if hasHandle, let request { addHandle(.handle, request.handle, at..<at, &context, db) }
         setSummary(&context, name + (hasHandle ? (request.map { ", " + ATTInfo.handle($0.handle, db) } ?? "") : ""))
-        addAnswer(request, &context, at: at, source: src)
+        addAnswer(request, &context, at: at)
     }
 
     /// Prepare Write Request and Response.
-    func prepareWrite(
-        _ reader: inout ByteReader,
-        _ context: inout DissectionContext,
-        _ pdu: ATTPDU
-    ) throws(DecodeError) {
-        let src = reader.source
-        let at = reader.offset
+    mutating func prepareWrite(_ context: inout DissectionContext) throws(DecodeError) {
         let db = pdu.database
-        let handle = try readHandle(.handle, &reader, &context, pdu, db)
+        let handle = try readHandle(.handle, &context, db)
         let offset = try context.addUInt16(f[.offset], &reader)
         setSummary(&context, name + ", " + ATTInfo.handle(handle, db) + ", Offset: \(offset)")
         // Part of a long value: shown, not decoded.
-        addValue(reader.readRest(), uuid: nil, decode: false, &context, pdu)
+        addValue(reader.readRest(), uuid: nil, decode: false, &context)
         if opcode == 0x16 {
-            remember(handle: handle, offset: offset, pdu, &context, at: at, source: src)
+            remember(handle: handle, offset: offset, &context)
         } else {
-            let request = takeRequest(pdu, context)
+            let request = takeRequest(context)
             if let request, request.handle != handle || request.offset != offset {
                 context.expert(
                     .warning,
@@ -227,17 +180,11 @@ extension ATTOpcodeDissector {
                     source: src
                 )
             }
-            addAnswer(request, &context, at: reader.offset, source: src)
+            addAnswer(request, &context, at: reader.offset)
         }
     }
 
-    func executeWriteRequest(
-        _ reader: inout ByteReader,
-        _ context: inout DissectionContext,
-        _ pdu: ATTPDU
-    ) throws(DecodeError) {
-        let src = reader.source
-        let at = reader.offset
+    mutating func executeWriteRequest(_ context: inout DissectionContext) throws(DecodeError) {
         let flags = try context.addUInt8(f[.flags], &reader)
         if flags > 1 {
             context.expert(.warning, "Execute Write flags \(flags) are reserved", at..<(at + 1), source: src)
@@ -246,35 +193,24 @@ extension ATTOpcodeDissector {
             &context,
             "Execute Write Request, " + (flags == 0 ? "Cancel All" : flags == 1 ? "Immediately Write All" : "Reserved")
         )
-        remember(pendingRequest(context), pdu, &context, at: at, source: src)
+        remember(pendingRequest(context), &context)
     }
 
     // MARK: - Server-initiated
 
     /// Handle Value Notification and Indication.
-    func handleValue(
-        _ reader: inout ByteReader,
-        _ context: inout DissectionContext,
-        _ pdu: ATTPDU
-    ) throws(DecodeError) {
-        let src = reader.source
-        let at = reader.offset
+    mutating func handleValue(_ context: inout DissectionContext) throws(DecodeError) {
         let db = pdu.database
-        let handle = try readHandle(.handle, &reader, &context, pdu, db)
+        let handle = try readHandle(.handle, &context, db)
         setSummary(&context)
         context.appendHandleInfo(handle, db)
-        addValue(reader.readRest(), uuid: db?[handle]?.uuid, decode: true, &context, pdu)
+        addValue(reader.readRest(), uuid: db?[handle]?.uuid, decode: true, &context)
         if opcode == 0x1D {
-            remember(handle: handle, pdu, &context, at: at, source: src)
+            remember(handle: handle, &context)
         }
     }
 
-    func multipleHandleValueNotification(
-        _ reader: inout ByteReader,
-        _ context: inout DissectionContext,
-        _ pdu: ATTPDU
-    ) throws(DecodeError) {
-        let src = reader.source
+    mutating func multipleHandleValueNotification(_ context: inout DissectionContext) throws(DecodeError) {
         let db = pdu.database
         setSummary(&context, "Multiple Handle Value Notification")
         while !reader.isAtEnd {
@@ -284,10 +220,10 @@ extension ATTOpcodeDissector {
             let length = try header.readUInt16()
             let value = try reader.readSlice(Int(length))
             context.tree.open(f[.attributeData], .none, itemAt..<(itemAt + 4 + Int(length)), source: src)
-            addHandle(.handle, handle, itemAt..<(itemAt + 2), &context, pdu, db, source: src)
+            addHandle(.handle, handle, itemAt..<(itemAt + 2), &context, db)
             context.tree.add(f[.gattValueLength], .unsigned(UInt64(length)), (itemAt + 2)..<(itemAt + 4), source: src)
             context.appendHandleInfo(handle, db)
-            addValue(value, uuid: db?[handle]?.uuid, decode: true, &context, pdu)
+            addValue(value, uuid: db?[handle]?.uuid, decode: true, &context)
             context.tree.close()
         }
     }

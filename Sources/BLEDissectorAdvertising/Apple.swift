@@ -9,53 +9,16 @@ public enum AppleField: UInt16, FieldSet {
 
     public static let layer = FieldDescriptor("apple", "Apple Manufacturer Data", .layer, short: "Apple")
 
+    // swift-format-ignore
     public var descriptor: FieldDescriptor {
         switch self {
-        case .type:
-            .uint(
-                "apple.type",
-                "Type",
-                8,
-                hex: true,
-                names: ValueNames([
-                    (0x01, "Overflow Area"), (0x02, "iBeacon"), (0x03, "AirPrint"), (0x05, "AirDrop"),
-                    (0x06, "HomeKit"), (0x07, "Proximity Pairing"), (0x08, "Hey Siri"), (0x09, "AirPlay Target"),
-                    (0x0A, "AirPlay Source"), (0x0B, "Magic Switch"), (0x0C, "Handoff"),
-                    (0x0D, "Tethering Target Presence"), (0x0E, "Tethering Source Presence"), (0x0F, "Nearby Action"),
-                    (0x10, "Nearby Info"), (0x12, "Find My"),
-                ]),
-                help: "Names other than iBeacon and Overflow Area are from community reverse engineering"
-            )
+        case .type: .uint("apple.type", "Type", 8, hex: true, names: ValueNames([(0x01, "Overflow Area"), (0x02, "iBeacon"), (0x03, "AirPrint"), (0x05, "AirDrop"), (0x06, "HomeKit"), (0x07, "Proximity Pairing"), (0x08, "Hey Siri"), (0x09, "AirPlay Target"), (0x0A, "AirPlay Source"), (0x0B, "Magic Switch"), (0x0C, "Handoff"), (0x0D, "Tethering Target Presence"), (0x0E, "Tethering Source Presence"), (0x0F, "Nearby Action"), (0x10, "Nearby Info"), (0x12, "Find My")]), help: "Names other than iBeacon and Overflow Area are from community reverse engineering")
         case .length: .uint("apple.length", "Length", 8)
         case .data: FieldDescriptor("apple.data", "Data", .bytes)
-        case .overflowBitmap:
-            FieldDescriptor(
-                "apple.overflow.bitmap",
-                "Overflow Area Bitmap",
-                .bytes,
-                help: "128 bits, one per hashed service UUID that iOS could not fit in the advertising data"
-            )
-        case .overflowBit:
-            .uint(
-                "apple.overflow.bit",
-                "Set Bit",
-                8,
-                help: "Raw bit position: octet × 8 + bit, bit 0 being the least significant (mask 0x01)"
-            )
-        case .overflowUUIDLSBFirst:
-            FieldDescriptor(
-                "apple.overflow.uuid.lsb_first",
-                "UUID (LSB-first bit order, iOS 11 era)",
-                .uuid,
-                help: "A known or user-supplied UUID whose hash sets this bit in the LSB-first order [inferred]"
-            )
-        case .overflowUUIDMSBFirst:
-            FieldDescriptor(
-                "apple.overflow.uuid.msb_first",
-                "UUID (MSB-first bit order, iOS 13/14)",
-                .uuid,
-                help: "A known or user-supplied UUID whose hash sets this bit in the MSB-first order [inferred]"
-            )
+        case .overflowBitmap: FieldDescriptor("apple.overflow.bitmap", "Overflow Area Bitmap", .bytes, help: "128 bits, one per hashed service UUID that iOS could not fit in the advertising data")
+        case .overflowBit: .uint("apple.overflow.bit", "Set Bit", 8, help: "Raw bit position: octet × 8 + bit, bit 0 being the least significant (mask 0x01)")
+        case .overflowUUIDLSBFirst: FieldDescriptor("apple.overflow.uuid.lsb_first", "UUID (LSB-first bit order, iOS 11 era)", .uuid, help: "A known or user-supplied UUID whose hash sets this bit in the LSB-first order [inferred]")
+        case .overflowUUIDMSBFirst: FieldDescriptor("apple.overflow.uuid.msb_first", "UUID (MSB-first bit order, iOS 13/14)", .uuid, help: "A known or user-supplied UUID whose hash sets this bit in the MSB-first order [inferred]")
         case .overflowName: FieldDescriptor("apple.overflow.name", "Name", .string)
         }
     }
@@ -68,19 +31,13 @@ public enum IBeaconField: UInt16, FieldSet {
 
     public static let layer = FieldDescriptor("ibeacon", "Apple iBeacon", .layer, short: "iBeacon")
 
+    // swift-format-ignore
     public var descriptor: FieldDescriptor {
         switch self {
-        case .uuid:
-            FieldDescriptor(
-                "bluetooth.apple.ibeacon.uuid128",
-                "Proximity UUID",
-                .uuid,
-                help: "Sent most significant octet first"
-            )
+        case .uuid: FieldDescriptor("bluetooth.apple.ibeacon.uuid128", "Proximity UUID", .uuid, help: "Sent most significant octet first")
         case .major: .uint("bluetooth.apple.ibeacon.major", "Major", 16)
         case .minor: .uint("bluetooth.apple.ibeacon.minor", "Minor", 16)
-        case .measuredPower:
-            .int("ibeacon.measured_power", "Measured Power (dBm)", 8, help: "RSSI at 1 m")
+        case .measuredPower: .int("ibeacon.measured_power", "Measured Power (dBm)", 8, help: "RSSI at 1 m")
         }
     }
 }

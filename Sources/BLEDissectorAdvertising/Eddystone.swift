@@ -10,57 +10,21 @@ public enum EddystoneField: UInt16, FieldSet {
 
     public static let layer = FieldDescriptor("eddystone", "Eddystone", .layer, short: "Eddystone")
 
+    // swift-format-ignore
     public var descriptor: FieldDescriptor {
         switch self {
-        case .frameType:
-            .uint(
-                "eddystone.frame_type",
-                "Frame Type",
-                8,
-                hex: true,
-                names: ValueNames([(0x00, "UID"), (0x10, "URL"), (0x20, "TLM"), (0x30, "EID")])
-            )
-        case .txPower:
-            .int("eddystone.tx_power", "Ranging Data (dBm)", 8, help: "Calibrated Tx power at 0 m")
+        case .frameType: .uint("eddystone.frame_type", "Frame Type", 8, hex: true, names: ValueNames([(0x00, "UID"), (0x10, "URL"), (0x20, "TLM"), (0x30, "EID")]))
+        case .txPower: .int("eddystone.tx_power", "Ranging Data (dBm)", 8, help: "Calibrated Tx power at 0 m")
         case .namespace: FieldDescriptor("eddystone.uid.namespace", "Namespace", .bytes)
         case .instance: FieldDescriptor("eddystone.uid.instance", "Instance", .bytes)
         case .reserved: FieldDescriptor("eddystone.uid.reserved", "Reserved", .bytes)
-        case .urlScheme:
-            .uint(
-                "eddystone.url.scheme",
-                "URL Scheme",
-                8,
-                hex: true,
-                names: ValueNames(Eddystone.schemes.enumerated().map { (UInt64($0.offset), $0.element) })
-            )
-        case .url:
-            FieldDescriptor(
-                "eddystone.url",
-                "URL",
-                .string,
-                help: "The URL with its scheme and expansion codes expanded"
-            )
-        case .tlmVersion:
-            .uint(
-                "eddystone.tlm.version",
-                "TLM Version",
-                8,
-                hex: true,
-                names: ValueNames([(0, "Unencrypted"), (1, "Encrypted")])
-            )
-        case .batteryVoltage:
-            .uint("eddystone.tlm.battery_voltage", "Battery Voltage (mV)", 16)
-        case .temperature:
-            .int(
-                "eddystone.tlm.temperature",
-                "Beacon Temperature (1/256 °C)",
-                16,
-                names: ValueNames([(UInt64(bitPattern: -0x8000), "Not supported")]),
-                help: "Signed 8.8 fixed point: units of 1/256 °C"
-            )
+        case .urlScheme: .uint("eddystone.url.scheme", "URL Scheme", 8, hex: true, names: ValueNames(Eddystone.schemes.enumerated().map { (UInt64($0.offset), $0.element) }))
+        case .url: FieldDescriptor("eddystone.url", "URL", .string, help: "The URL with its scheme and expansion codes expanded")
+        case .tlmVersion: .uint("eddystone.tlm.version", "TLM Version", 8, hex: true, names: ValueNames([(0, "Unencrypted"), (1, "Encrypted")]))
+        case .batteryVoltage: .uint("eddystone.tlm.battery_voltage", "Battery Voltage (mV)", 16)
+        case .temperature: .int("eddystone.tlm.temperature", "Beacon Temperature (1/256 °C)", 16, names: ValueNames([(UInt64(bitPattern: -0x8000), "Not supported")]), help: "Signed 8.8 fixed point: units of 1/256 °C")
         case .advCount: .uint("eddystone.tlm.adv_count", "Advertising PDU Count", 32)
-        case .secCount:
-            .uint("eddystone.tlm.sec_count", "Time Since Power-On (0.1 s)", 32, help: "Units of 0.1 s")
+        case .secCount: .uint("eddystone.tlm.sec_count", "Time Since Power-On (0.1 s)", 32, help: "Units of 0.1 s")
         case .etlm: FieldDescriptor("eddystone.tlm.etlm", "Encrypted TLM", .bytes)
         case .salt: .uint("eddystone.tlm.salt", "Salt", 16, hex: true)
         case .mic: .uint("eddystone.tlm.mic", "Message Integrity Check", 16, hex: true)

@@ -7,46 +7,20 @@ public enum PBADVField: UInt16, FieldSet {
 
     public static let layer = FieldDescriptor("pbadv", "Bluetooth Mesh PB-ADV", .layer, short: "PB-ADV")
 
+    // swift-format-ignore
     public var descriptor: FieldDescriptor {
         switch self {
         case .linkID: .uint("pbadv.linkid", "Link ID", 32, hex: true)
         case .transactionNumber: .uint("pbadv.trnumber", "Transaction Number", 8)
-        case .gpcf:
-            .uint(
-                "pbadv.gen_prov.gpcf",
-                "Generic Provisioning Control Format",
-                8,
-                names: ValueNames([
-                    (0, "Transaction Start"), (1, "Transaction Acknowledgment"), (2, "Transaction Continuation"),
-                    (3, "Provisioning Bearer Control"),
-                ]),
-                mask: 0x03
-            )
-        case .segN:
-            .uint("pbadv.gen_prov.gpcf.segn", "The last segment number", 8, mask: 0xFC)
+        case .gpcf: .uint("pbadv.gen_prov.gpcf", "Generic Provisioning Control Format", 8, names: ValueNames([(0, "Transaction Start"), (1, "Transaction Acknowledgment"), (2, "Transaction Continuation"), (3, "Provisioning Bearer Control")]), mask: 0x03)
+        case .segN: .uint("pbadv.gen_prov.gpcf.segn", "The last segment number", 8, mask: 0xFC)
         case .totalLength: .uint("pbadv.gen_prov.gpcf.total_length", "Total Length", 16)
-        case .fcs:
-            .uint("pbadv.gen_prov.gpcf.fcs", "Frame Check Sequence", 8, hex: true)
-        case .padding:
-            .uint("pbadv.gen_prov.gpcf.padding", "Padding", 8, mask: 0xFC)
-        case .segmentIndex:
-            .uint("pbadv.gen_prov.gpcf.segment_index", "Segment number of the transaction", 8, mask: 0xFC)
-        case .bearerOpcode:
-            .uint(
-                "pbadv.gen_prov.gpcf.bearer_opcode",
-                "Bearer Opcode",
-                8,
-                names: ValueNames([(0, "Link Open"), (1, "Link ACK"), (2, "Link Close")]),
-                mask: 0xFC
-            )
+        case .fcs: .uint("pbadv.gen_prov.gpcf.fcs", "Frame Check Sequence", 8, hex: true)
+        case .padding: .uint("pbadv.gen_prov.gpcf.padding", "Padding", 8, mask: 0xFC)
+        case .segmentIndex: .uint("pbadv.gen_prov.gpcf.segment_index", "Segment number of the transaction", 8, mask: 0xFC)
+        case .bearerOpcode: .uint("pbadv.gen_prov.gpcf.bearer_opcode", "Bearer Opcode", 8, names: ValueNames([(0, "Link Open"), (1, "Link ACK"), (2, "Link Close")]), mask: 0xFC)
         case .deviceUUID: FieldDescriptor("pbadv.gen_prov.gpcf.bearer_opcode.device_uuid", "Device UUID", .uuid)
-        case .reason:
-            .uint(
-                "pbadv.gen_prov.gpcf.bearer_opcode.reason",
-                "Reason",
-                8,
-                names: ValueNames([(0, "Success"), (1, "Timeout"), (2, "Fail")])
-            )
+        case .reason: .uint("pbadv.gen_prov.gpcf.bearer_opcode.reason", "Reason", 8, names: ValueNames([(0, "Success"), (1, "Timeout"), (2, "Fail")]))
         case .payload: FieldDescriptor("pbadv.gen_prov.gpp.payload", "Generic Provisioning Payload", .bytes)
         }
     }
@@ -61,17 +35,10 @@ public enum MeshBeaconField: UInt16, FieldSet {
 
     public static let layer = FieldDescriptor("beacon", "Bluetooth Mesh Beacon", .layer, short: "Mesh Beacon")
 
+    // swift-format-ignore
     public var descriptor: FieldDescriptor {
         switch self {
-        case .type:
-            .uint(
-                "beacon.type",
-                "Type",
-                8,
-                names: ValueNames([
-                    (0, "Unprovisioned Device beacon"), (1, "Secure Network beacon"), (2, "Mesh Private beacon"),
-                ])
-            )
+        case .type: .uint("beacon.type", "Type", 8, names: ValueNames([(0, "Unprovisioned Device beacon"), (1, "Secure Network beacon"), (2, "Mesh Private beacon")]))
         case .uuid: FieldDescriptor("beacon.uuid", "Device UUID", .uuid)
         case .oob: .uint("beacon.oob", "OOB Information", 16, hex: true)
         case .oobOther: Self.oobBit("other", "Other", 0x0001)
@@ -81,8 +48,7 @@ public enum MeshBeaconField: UInt16, FieldSet {
         case .oobNFC: Self.oobBit("nfc", "Near Field Communication (NFC)", 0x0010)
         case .oobNumber: Self.oobBit("number", "Number", 0x0020)
         case .oobString: Self.oobBit("string", "String", 0x0040)
-        case .oobRFU:
-            .uint("beacon.oob.rfu", "Reserved for Future Use", 16, hex: true, mask: 0x0780)
+        case .oobRFU: .uint("beacon.oob.rfu", "Reserved for Future Use", 16, hex: true, mask: 0x0780)
         case .oobOnBox: Self.oobBit("on_box", "On box", 0x0800)
         case .oobInsideBox: Self.oobBit("inside_box", "Inside box", 0x1000)
         case .oobOnPaper: Self.oobBit("on_paper", "On piece of paper", 0x2000)
@@ -92,16 +58,13 @@ public enum MeshBeaconField: UInt16, FieldSet {
         case .flags: .uint("beacon.flags", "Flags", 8, hex: true)
         case .keyRefresh: .flag("beacon.flags.key_refresh", "Key Refresh Flag", 0x01)
         case .ivUpdate: .flag("beacon.flags.iv_update", "IV Update Flag", 0x02)
-        case .flagsRFU:
-            .uint("beacon.flags.rfu", "Reserved for Future Use", 8, hex: true, mask: 0xFC)
+        case .flagsRFU: .uint("beacon.flags.rfu", "Reserved for Future Use", 8, hex: true, mask: 0xFC)
         case .networkID: FieldDescriptor("beacon.network_id", "Network ID", .bytes)
         case .ivIndex: .uint("beacon.ivindex", "IV Index", 32)
         case .authenticationValue: FieldDescriptor("beacon.authentication_value", "Authentication Value", .bytes)
         case .privateRandom: FieldDescriptor("beacon.private.random", "Random", .bytes)
-        case .privateObfuscatedData:
-            FieldDescriptor("beacon.private.obfuscated_data", "Obfuscated Private Beacon Data", .bytes)
-        case .privateAuthenticationTag:
-            FieldDescriptor("beacon.private.authentication_tag", "Authentication Tag", .bytes)
+        case .privateObfuscatedData: FieldDescriptor("beacon.private.obfuscated_data", "Obfuscated Private Beacon Data", .bytes)
+        case .privateAuthenticationTag: FieldDescriptor("beacon.private.authentication_tag", "Authentication Tag", .bytes)
         case .unknownData: FieldDescriptor("beacon.unknown_data", "Unknown Data", .bytes)
         }
     }

@@ -8,38 +8,14 @@ public enum SwiftPairField: UInt16, FieldSet {
 
     public static let layer = FieldDescriptor("swiftpair", "Microsoft Beacon", .layer, short: "SwiftPair")
 
+    // swift-format-ignore
     public var descriptor: FieldDescriptor {
         switch self {
-        case .beaconID:
-            .uint(
-                "swiftpair.beacon_id",
-                "Microsoft Beacon ID",
-                8,
-                hex: true,
-                names: ValueNames([(0x01, "Connected Devices Platform"), (0x03, "Swift Pair")])
-            )
-        case .subScenario:
-            .uint(
-                "swiftpair.sub_scenario",
-                "Microsoft Beacon Sub Scenario",
-                8,
-                hex: true,
-                names: ValueNames([
-                    (0x00, "Pairing over LE only"), (0x01, "Pairing over BR/EDR (Secure Connections)"),
-                    (0x02, "Pairing over LE and BR/EDR with Secure Connections"),
-                ])
-            )
-        case .reservedRSSI:
-            .uint("swiftpair.reserved_rssi", "Reserved RSSI Byte", 8, hex: true)
+        case .beaconID: .uint("swiftpair.beacon_id", "Microsoft Beacon ID", 8, hex: true, names: ValueNames([(0x01, "Connected Devices Platform"), (0x03, "Swift Pair")]))
+        case .subScenario: .uint("swiftpair.sub_scenario", "Microsoft Beacon Sub Scenario", 8, hex: true, names: ValueNames([(0x00, "Pairing over LE only"), (0x01, "Pairing over BR/EDR (Secure Connections)"), (0x02, "Pairing over LE and BR/EDR with Secure Connections")]))
+        case .reservedRSSI: .uint("swiftpair.reserved_rssi", "Reserved RSSI Byte", 8, hex: true)
         case .bredrAddress: FieldDescriptor("swiftpair.bredr_address", "BR/EDR Address", .address)
-        case .icon:
-            .uint(
-                "swiftpair.icon",
-                "Icon (Class of Device)",
-                24,
-                hex: true,
-                help: "A Class of Device value that chooses the icon"
-            )
+        case .icon: .uint("swiftpair.icon", "Icon (Class of Device)", 24, hex: true, help: "A Class of Device value that chooses the icon")
         case .displayName: FieldDescriptor("swiftpair.display_name", "Display Name", .string)
         case .data: FieldDescriptor("swiftpair.data", "Data", .bytes)
         }
@@ -80,39 +56,18 @@ public enum FastPairField: UInt16, FieldSet {
 
     public static let layer = FieldDescriptor("fastpair", "Google Fast Pair", .layer, short: "FastPair")
 
+    // swift-format-ignore
     public var descriptor: FieldDescriptor {
         switch self {
         case .modelID: .uint("fastpair.model_id", "Model ID", 24, hex: true)
-        case .flags:
-            .uint(
-                "fastpair.flags",
-                "Version and Flags",
-                8,
-                hex: true,
-                help: "0bVVVVFFFF; 0x00 in the current specification"
-            )
-        case .fieldLength:
-            .uint("fastpair.field.length", "Field Length", 8, mask: 0xF0)
-        case .fieldType:
-            .uint(
-                "fastpair.field.type",
-                "Field Type",
-                8,
-                hex: true,
-                names: ValueNames([
-                    (0x0, "Account Key Filter (show UI indication)"), (0x1, "Salt"),
-                    (0x2, "Account Key Filter (hide UI indication)"), (0x3, "Battery Values (show UI indication)"),
-                    (0x4, "Battery Values (hide UI indication)"),
-                ]),
-                mask: 0x0F
-            )
+        case .flags: .uint("fastpair.flags", "Version and Flags", 8, hex: true, help: "0bVVVVFFFF; 0x00 in the current specification")
+        case .fieldLength: .uint("fastpair.field.length", "Field Length", 8, mask: 0xF0)
+        case .fieldType: .uint("fastpair.field.type", "Field Type", 8, hex: true, names: ValueNames([(0x0, "Account Key Filter (show UI indication)"), (0x1, "Salt"), (0x2, "Account Key Filter (hide UI indication)"), (0x3, "Battery Values (show UI indication)"), (0x4, "Battery Values (hide UI indication)")]), mask: 0x0F)
         case .accountKeyFilter: FieldDescriptor("fastpair.account_key_filter", "Account Key Filter", .bytes)
         case .salt: FieldDescriptor("fastpair.salt", "Salt", .bytes)
         case .battery: .uint("fastpair.battery", "Battery Value", 8, hex: true)
-        case .batteryCharging:
-            .flag("fastpair.battery.charging", "Charging", 0x80)
-        case .batteryLevel:
-            .uint("fastpair.battery.level", "Level (%)", 8, names: ValueNames([(0x7F, "Unknown")]), mask: 0x7F)
+        case .batteryCharging: .flag("fastpair.battery.charging", "Charging", 0x80)
+        case .batteryLevel: .uint("fastpair.battery.level", "Level (%)", 8, names: ValueNames([(0x7F, "Unknown")]), mask: 0x7F)
         case .fieldData: FieldDescriptor("fastpair.field.data", "Field Data", .bytes)
         }
     }

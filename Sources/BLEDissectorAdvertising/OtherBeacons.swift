@@ -45,10 +45,8 @@ public enum AltBeaconField: UInt16, FieldSet {
         switch self {
         case .code: .uint("bluetooth.alt_beacon.code", "Code", 16, hex: true)
         case .id: FieldDescriptor("bluetooth.alt_beacon.id", "ID", .bytes)
-        case .referenceRSSI:
-            .int("bluetooth.alt_beacon.reference_rssi", "Reference RSSI (dBm)", 8)
-        case .manufacturerData:
-            .uint("bluetooth.alt_beacon.manufacturer_data", "Manufacturer Data", 8, hex: true)
+        case .referenceRSSI: .int("bluetooth.alt_beacon.reference_rssi", "Reference RSSI (dBm)", 8)
+        case .manufacturerData: .uint("bluetooth.alt_beacon.manufacturer_data", "Manufacturer Data", 8, hex: true)
         }
     }
 }

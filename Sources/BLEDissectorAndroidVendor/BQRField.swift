@@ -18,35 +18,20 @@ public enum BQRField: UInt16, FieldSet {
         short: "BQR"
     )
 
+    // swift-format-ignore
     public var descriptor: FieldDescriptor {
         switch self {
         case .subeventCode: Self.u8("bqr.subevent_code", "Sub-event Code", hex: true)
-        case .reportID:
-            FieldDescriptor(
-                "bqr.report_id",
-                "Quality Report ID",
-                .unsigned(bits: 8),
-                base: .hex,
-                names: BQRNames.reports
-            )
+        case .reportID: .uint("bqr.report_id", "Quality Report ID", 8, hex: true, names: BQRNames.reports)
         case .packetType: Self.u8("bqr.packet_type", "Packet Type", hex: true)
-        case .connectionHandle:
-            FieldDescriptor("bqr.connection_handle", "Connection Handle", .unsigned(bits: 16), base: .hex)
-        case .role: FieldDescriptor("bqr.role", "Connection Role", .unsigned(bits: 8), names: BQRNames.roles)
+        case .connectionHandle: .uint("bqr.connection_handle", "Connection Handle", 16, hex: true)
+        case .role: .uint("bqr.role", "Connection Role", 8, names: BQRNames.roles)
         case .txPowerLevel: Self.u8("bqr.tx_power_level", "TX Power Level", unit: "dBm")
-        case .rssi: FieldDescriptor("bqr.rssi", "RSSI", .signed(bits: 8), unit: "dBm")
-        case .snr: FieldDescriptor("bqr.snr", "SNR", .signed(bits: 8), unit: "dB")
+        case .rssi: .int("bqr.rssi", "RSSI", 8, unit: "dBm")
+        case .snr: .int("bqr.snr", "SNR", 8, unit: "dB")
         case .unusedAFHChannelCount: Self.u8("bqr.unused_afh_channel_count", "Unused AFH Channel Count")
-        case .afhSelectUnidealChannelCount:
-            Self.u8("bqr.afh_select_unideal_channel_count", "AFH Select Unideal Channel Count")
-        case .lsto:
-            FieldDescriptor(
-                "bqr.lsto",
-                "Link Supervision Timeout",
-                .unsigned(bits: 16),
-                help: "In slots of 0.625 ms",
-                unit: "slots"
-            )
+        case .afhSelectUnidealChannelCount: Self.u8("bqr.afh_select_unideal_channel_count", "AFH Select Unideal Channel Count")
+        case .lsto: .uint("bqr.lsto", "Link Supervision Timeout", 16, help: "In slots of 0.625 ms", unit: "slots")
         case .piconetClock: Self.clock("bqr.piconet_clock", "Piconet Clock")
         case .retransmissionCount: Self.u32("bqr.retransmission_count", "Retransmission Count")
         case .noRXCount: Self.u32("bqr.no_rx_count", "No RX Count")
@@ -57,31 +42,24 @@ public enum BQRField: UInt16, FieldSet {
         case .bufferOverflowBytes: Self.u32("bqr.buffer_overflow_bytes", "Buffer Overflow", unit: "bytes")
         case .bufferUnderflowBytes: Self.u32("bqr.buffer_underflow_bytes", "Buffer Underflow", unit: "bytes")
         case .remoteAddress: FieldDescriptor("bqr.remote_address", "Remote Address", .address)
-        case .calibrationFailedItemCount:
-            Self.u8("bqr.calibration_failed_item_count", "Calibration Failed Item Count")
-        case .parameters:
-            FieldDescriptor(
-                "bqr.parameters",
-                "Report Parameters",
-                .bytes,
-                help: "Parameters this version of the report adds, or of a report whose layout is not known"
-            )
+        case .calibrationFailedItemCount: Self.u8("bqr.calibration_failed_item_count", "Calibration Failed Item Count")
+        case .parameters: FieldDescriptor("bqr.parameters", "Report Parameters", .bytes, help: "Parameters this version of the report adds, or of a report whose layout is not known")
         }
     }
 
     private static func u8(_ abbrev: String, _ name: String, hex: Bool = false, unit: String = "")
         -> FieldDescriptor
     {
-        FieldDescriptor(abbrev, name, .unsigned(bits: 8), base: hex ? .hex : .decimal, unit: unit)
+        .uint(abbrev, name, 8, hex: hex, unit: unit)
     }
 
     private static func u32(_ abbrev: String, _ name: String, unit: String = "") -> FieldDescriptor {
-        FieldDescriptor(abbrev, name, .unsigned(bits: 32), unit: unit)
+        .uint(abbrev, name, 32, unit: unit)
     }
 
     /// A Bluetooth clock value, in ticks of 0.3125 ms.
     private static func clock(_ abbrev: String, _ name: String) -> FieldDescriptor {
-        FieldDescriptor(abbrev, name, .unsigned(bits: 32), base: .hex, help: "In Bluetooth clock ticks of 0.3125 ms")
+        .uint(abbrev, name, 32, hex: true, help: "In Bluetooth clock ticks of 0.3125 ms")
     }
 }
 

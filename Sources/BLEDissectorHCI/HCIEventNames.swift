@@ -191,145 +191,145 @@ enum HCIValueNames {
     static let eventCode = ValueNames(lookup: { HCIEventNames.name(UInt8(truncatingIfNeeded: $0)) })
     static let subevent = ValueNames(lookup: { HCIEventNames.subeventName(UInt8(truncatingIfNeeded: $0)) })
 
-    static let h4Type: [(UInt64, String)] = [
+    static let h4Type = ValueNames([
         (0x01, "HCI Command"), (0x02, "ACL Data"), (0x03, "SCO Data"), (0x04, "HCI Event"), (0x05, "ISO Data"),
-    ]
-    static let h4Direction: [(UInt64, String)] = [(0x00, "Sent"), (0x01, "Rcvd")]
+    ])
+    static let h4Direction = ValueNames([(0x00, "Sent"), (0x01, "Rcvd")])
 
-    static let addressType: [(UInt64, String)] = [
+    static let addressType = ValueNames([
         (0x00, "Public Device Address"),
         (0x01, "Random Device Address"),
         (0x02, "Public Identity Address"),
         (0x03, "Random (Static) Identity Address"),
         (0xFF, "Anonymous (No Address Provided)"),
-    ]
-    static let ownAddressType: [(UInt64, String)] = [
+    ])
+    static let ownAddressType = ValueNames([
         (0x00, "Public Device Address"),
         (0x01, "Random Device Address"),
         (0x02, "Resolvable Private Address or Public Address"),
         (0x03, "Resolvable Private Address or Random Address"),
-    ]
-    static let identityAddressType: [(UInt64, String)] = [
+    ])
+    static let identityAddressType = ValueNames([
         (0x00, "Public Identity Address"), (0x01, "Random (Static) Identity Address"),
-    ]
-    static let advertisingType: [(UInt64, String)] = [
+    ])
+    static let advertisingType = ValueNames([
         (0x00, "Connectable and Scannable Undirected (ADV_IND)"),
         (0x01, "Connectable High Duty Cycle Directed (ADV_DIRECT_IND)"),
         (0x02, "Scannable Undirected (ADV_SCAN_IND)"),
         (0x03, "Non-Connectable Undirected (ADV_NONCONN_IND)"),
         (0x04, "Connectable Low Duty Cycle Directed (ADV_DIRECT_IND)"),
-    ]
-    static let advertisingReportType: [(UInt64, String)] = [
+    ])
+    static let advertisingReportType = ValueNames([
         (0x00, "Connectable and Scannable Undirected (ADV_IND)"),
         (0x01, "Connectable Directed (ADV_DIRECT_IND)"),
         (0x02, "Scannable Undirected (ADV_SCAN_IND)"),
         (0x03, "Non-Connectable Undirected (ADV_NONCONN_IND)"),
         (0x04, "Scan Response (SCAN_RSP)"),
-    ]
-    static let dataStatus: [(UInt64, String)] = [
+    ])
+    static let dataStatus = ValueNames([
         (0x00, "Complete"), (0x01, "Incomplete, more data to come"), (0x02, "Incomplete, data truncated"),
         (0x03, "Reserved"),
-    ]
-    static let periodicDataStatus: [(UInt64, String)] = [
+    ])
+    static let periodicDataStatus = ValueNames([
         (0x00, "Complete"), (0x01, "Incomplete, more data to come"), (0x02, "Incomplete, data truncated"),
         (0xFF, "Failed to receive an AUX_SYNC_SUBEVENT_IND PDU"),
-    ]
-    static let advertisingFilterPolicy: [(UInt64, String)] = [
+    ])
+    static let advertisingFilterPolicy = ValueNames([
         (0x00, "Process scan and connection requests from all devices"),
         (0x01, "Process connection requests from all devices, scan requests only from the Filter Accept List"),
         (0x02, "Process scan requests from all devices, connection requests only from the Filter Accept List"),
         (0x03, "Process scan and connection requests only from the Filter Accept List"),
-    ]
-    static let scanFilterPolicy: [(UInt64, String)] = [
+    ])
+    static let scanFilterPolicy = ValueNames([
         (0x00, "Basic unfiltered"),
         (0x01, "Basic filtered (Filter Accept List)"),
         (0x02, "Extended unfiltered"),
         (0x03, "Extended filtered (Filter Accept List)"),
-    ]
-    static let initiatorFilterPolicy: [(UInt64, String)] = [
+    ])
+    static let initiatorFilterPolicy = ValueNames([
         (0x00, "Use the peer address, not the Filter Accept List"),
         (0x01, "Use the Filter Accept List"),
         (0x02, "Use decisions, not the Filter Accept List"),
         (0x03, "Use the Filter Accept List and decisions"),
-    ]
-    static let scanType: [(UInt64, String)] = [(0x00, "Passive"), (0x01, "Active")]
-    static let enable: [(UInt64, String)] = [(0x00, "Disabled"), (0x01, "Enabled")]
-    static let filterDuplicates: [(UInt64, String)] = [
+    ])
+    static let scanType = ValueNames([(0x00, "Passive"), (0x01, "Active")])
+    static let enable = ValueNames([(0x00, "Disabled"), (0x01, "Enabled")])
+    static let filterDuplicates = ValueNames([
         (0x00, "Disabled"), (0x01, "Enabled"), (0x02, "Enabled, reset for each scan period"),
-    ]
-    static let role: [(UInt64, String)] = [(0x00, "Central"), (0x01, "Peripheral")]
-    static let clockAccuracy: [(UInt64, String)] = [
+    ])
+    static let role = ValueNames([(0x00, "Central"), (0x01, "Peripheral")])
+    static let clockAccuracy = ValueNames([
         (0x00, "500 ppm"), (0x01, "250 ppm"), (0x02, "150 ppm"), (0x03, "100 ppm"), (0x04, "75 ppm"),
         (0x05, "50 ppm"), (0x06, "30 ppm"), (0x07, "20 ppm"),
-    ]
-    static let phy: [(UInt64, String)] = [
+    ])
+    static let phy = ValueNames([
         (0x00, "No packets on the secondary advertising physical channel"), (0x01, "LE 1M"), (0x02, "LE 2M"),
         (0x03, "LE Coded"),
-    ]
-    static let advertisingPHY: [(UInt64, String)] = [
+    ])
+    static let advertisingPHY = ValueNames([
         (0x01, "LE 1M"), (0x02, "LE 2M"), (0x03, "LE Coded (S=8)"), (0x04, "LE Coded (S=2)"),
-    ]
-    static let phyOptions: [(UInt64, String)] = [
+    ])
+    static let phyOptions = ValueNames([
         (0x00, "No preferred coding"), (0x01, "Prefers S=2 coding"), (0x02, "Prefers S=8 coding"),
-    ]
-    static let dataOperation: [(UInt64, String)] = [
+    ])
+    static let dataOperation = ValueNames([
         (0x00, "Intermediate fragment"),
         (0x01, "First fragment"),
         (0x02, "Last fragment"),
         (0x03, "Complete data"),
         (0x04, "Unchanged data (Advertising DID update only)"),
-    ]
-    static let fragmentPreference: [(UInt64, String)] = [
+    ])
+    static let fragmentPreference = ValueNames([
         (0x00, "The Controller may fragment all data"), (0x01, "The Controller should not fragment"),
-    ]
-    static let linkType: [(UInt64, String)] = [(0x00, "SCO"), (0x01, "ACL"), (0x02, "eSCO")]
-    static let encryptionEnabled: [(UInt64, String)] = [
+    ])
+    static let linkType = ValueNames([(0x00, "SCO"), (0x01, "ACL"), (0x02, "eSCO")])
+    static let encryptionEnabled = ValueNames([
         (0x00, "Off"),
         (0x01, "On (E0 for BR/EDR, AES-CCM for LE)"),
         (0x02, "On (AES-CCM for BR/EDR)"),
-    ]
-    static let coreVersion: [(UInt64, String)] = [
+    ])
+    static let coreVersion = ValueNames([
         (0x00, "1.0b"), (0x01, "1.1"), (0x02, "1.2"), (0x03, "2.0 + EDR"), (0x04, "2.1 + EDR"),
         (0x05, "3.0 + HS"), (0x06, "4.0"), (0x07, "4.1"), (0x08, "4.2"), (0x09, "5.0"), (0x0A, "5.1"),
         (0x0B, "5.2"), (0x0C, "5.3"), (0x0D, "5.4"), (0x0E, "6.0"), (0x0F, "6.1"),
-    ]
-    static let channelSelection: [(UInt64, String)] = [(0x00, "Algorithm #1"), (0x01, "Algorithm #2")]
-    static let aclPB: [(UInt64, String)] = [
+    ])
+    static let channelSelection = ValueNames([(0x00, "Algorithm #1"), (0x01, "Algorithm #2")])
+    static let aclPB = ValueNames([
         (0x00, "First Non-automatically-flushable Packet"),
         (0x01, "Continuing Fragment"),
         (0x02, "First Automatically Flushable Packet"),
         (0x03, "Complete L2CAP PDU (deprecated)"),
-    ]
-    static let aclBC: [(UInt64, String)] = [
+    ])
+    static let aclBC = ValueNames([
         (0x00, "Point-To-Point"), (0x01, "BR/EDR Broadcast"), (0x02, "Reserved"), (0x03, "Reserved"),
-    ]
-    static let isoPB: [(UInt64, String)] = [
+    ])
+    static let isoPB = ValueNames([
         (0x00, "First fragment of a fragmented SDU"),
         (0x01, "Continuation fragment of a fragmented SDU"),
         (0x02, "Complete SDU"),
         (0x03, "Last fragment of a fragmented SDU"),
-    ]
-    static let isoStatus: [(UInt64, String)] = [
+    ])
+    static let isoStatus = ValueNames([
         (0x00, "Valid data"), (0x01, "Possibly invalid data"), (0x02, "Part(s) of the SDU were lost"),
-    ]
-    static let scoStatus: [(UInt64, String)] = [
+    ])
+    static let scoStatus = ValueNames([
         (0x00, "Correctly received data"), (0x01, "Possibly invalid data"), (0x02, "No data received"),
         (0x03, "Data partially lost"),
-    ]
-    static let ioCapability: [(UInt64, String)] = [
+    ])
+    static let ioCapability = ValueNames([
         (0x00, "DisplayOnly"), (0x01, "DisplayYesNo"), (0x02, "KeyboardOnly"), (0x03, "NoInputNoOutput"),
-    ]
-    static let keyType: [(UInt64, String)] = [
+    ])
+    static let keyType = ValueNames([
         (0x00, "Combination Key"), (0x03, "Debug Combination Key"),
         (0x04, "Unauthenticated Combination Key generated from P-192"),
         (0x05, "Authenticated Combination Key generated from P-192"), (0x06, "Changed Combination Key"),
         (0x07, "Unauthenticated Combination Key generated from P-256"),
         (0x08, "Authenticated Combination Key generated from P-256"),
-    ]
-    static let privacyMode: [(UInt64, String)] = [(0x00, "Network Privacy Mode"), (0x01, "Device Privacy Mode")]
-    static let currentMode: [(UInt64, String)] = [(0x00, "Active"), (0x01, "Hold"), (0x02, "Sniff")]
-    static let scanEnable: [(UInt64, String)] = [
+    ])
+    static let privacyMode = ValueNames([(0x00, "Network Privacy Mode"), (0x01, "Device Privacy Mode")])
+    static let currentMode = ValueNames([(0x00, "Active"), (0x01, "Hold"), (0x02, "Sniff")])
+    static let scanEnable = ValueNames([
         (0x00, "No scans enabled"), (0x01, "Inquiry scan enabled, page scan disabled"),
         (0x02, "Inquiry scan disabled, page scan enabled"), (0x03, "Inquiry scan and page scan enabled"),
-    ]
+    ])
 }

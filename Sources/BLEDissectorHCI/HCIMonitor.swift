@@ -23,39 +23,14 @@ public enum HCIMonitorField: UInt16, FieldSet {
         short: "HCI_MON"
     )
 
+    // swift-format-ignore
     public var descriptor: FieldDescriptor {
         switch self {
-        case .controllerType:
-            FieldDescriptor(
-                "hci_mon.bus",
-                "Controller Type",
-                .unsigned(bits: 8),
-                base: .hex,
-                names: HCIMonitorNames.controllerTypes,
-                help: "New Index: the controller's type (BlueZ's \"Type\"; Wireshark calls this byte Bus)"
-            )
-        case .bus:
-            FieldDescriptor(
-                "hci_mon.type",
-                "Bus",
-                .unsigned(bits: 8),
-                base: .hex,
-                names: HCIMonitorNames.buses,
-                help:
-                    "New Index: the bus the controller is attached by (BlueZ's \"Bus\"; Wireshark calls this byte Type)"
-            )
+        case .controllerType: .uint("hci_mon.bus", "Controller Type", 8, hex: true, names: HCIMonitorNames.controllerTypes, help: "New Index: the controller's type (BlueZ's \"Type\"; Wireshark calls this byte Bus)")
+        case .bus: .uint("hci_mon.type", "Bus", 8, hex: true, names: HCIMonitorNames.buses, help: "New Index: the bus the controller is attached by (BlueZ's \"Bus\"; Wireshark calls this byte Type)")
         case .bdAddr: FieldDescriptor("hci_mon.bd_addr", "BD_ADDR", .address, help: "The controller's public address")
-        case .adapterName:
-            FieldDescriptor("hci_mon.adapter_name", "Adapter Name", .string, help: "New Index: the name, e.g. hci0")
-        case .manufacturer:
-            FieldDescriptor(
-                "hci_mon.manufacturer",
-                "Manufacturer",
-                .unsigned(bits: 16),
-                base: .hex,
-                names: HCIMonitorNames.companies,
-                help: "Index Info: the controller's manufacturer (Bluetooth SIG company identifier)"
-            )
+        case .adapterName: FieldDescriptor("hci_mon.adapter_name", "Adapter Name", .string, help: "New Index: the name, e.g. hci0")
+        case .manufacturer: .uint("hci_mon.manufacturer", "Manufacturer", 16, hex: true, names: HCIMonitorNames.companies, help: "Index Info: the controller's manufacturer (Bluetooth SIG company identifier)")
         }
     }
 }
@@ -83,22 +58,11 @@ enum HCIMonitor {
 
     static func register(_ registry: inout RegistryBuilder) {
         let f = registry.register(HCIMonitorField.self)
-        let bindings: [(FrameKind, any Dissector)] = [
-            (.newIndex, NewIndex(f: f)),
-            (.deleteIndex, NoParameters(f: f, label: FrameKind.deleteIndex.name)),
-            (.openIndex, NoParameters(f: f, label: FrameKind.openIndex.name)),
-            (.closeIndex, NoParameters(f: f, label: FrameKind.closeIndex.name)),
-            (.indexInfo, IndexInfo(f: f)),
-        ]
-        for (kind, dissector) in bindings {
+        let kinds: [FrameKind] = [.newIndex, .deleteIndex, .openIndex, .closeIndex, .indexInfo]
+        for kind in kinds {
             guard let opcode = kind.monitorOpcode else { continue }
-            registry.bind(dissector, to: StandardTables.monitorOpcode, key: opcode, label: kind.name)
+            registry.bind(Record(f: f, kind: kind), to: StandardTables.monitorOpcode, key: opcode, label: kind.name)
         }
-    }
-
-    /// Opens the `hci_mon` layer over the whole record.
-    static func openLayer(_ f: Fields<HCIMonitorField>, _ r: ByteReader, _ ctx: inout DissectionContext) {
-        ctx.tree.open(f.layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
     }
 
     /// How a one-byte value is named in summaries: its name, or the label and its hex value.
@@ -106,13 +70,30 @@ enum HCIMonitor {
         names.lookup(UInt64(value)) ?? unknown + " " + HexText.prefixed(UInt64(value), digits: 2)
     }
 
-    /// New Index: controller type, bus, address, name.
-    struct NewIndex: Dissector {
+    /// One index record: the `hci_mon` layer over the whole record, its parameters (New Index:
+    /// controller type, bus, address, name; Index Info: address and manufacturer; Delete, Open and
+    /// Close Index have none), and any bytes after them shown with a note.
+    struct Record: Dissector {
         let f: Fields<HCIMonitorField>
+        let kind: FrameKind
 
         func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
-            openLayer(f, r, &ctx)
-            ctx.setInfo("New Index")
+            ctx.tree.open(f.layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
+            ctx.setInfo(kind.name)
+            switch kind {
+            case .newIndex:
+                try newIndex(&r, &ctx)
+                ctx.leftover(&r, what: "the New Index record")
+            case .indexInfo:
+                try indexInfo(&r, &ctx)
+                ctx.leftover(&r, what: "the Index Info record")
+            default:
+                ctx.leftover(&r, what: "the \(kind.name) record, which has no parameters")
+            }
+            ctx.tree.close()
+        }
+
+        private func newIndex(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
             let type = try ctx.addUInt8(f[.controllerType], &r)
             let bus = try ctx.addUInt8(f[.bus], &r)
             let address = try ctx.addAddress(f[.bdAddr], &r)
@@ -127,18 +108,9 @@ enum HCIMonitor {
                 " (" + label(HCIMonitorNames.controllerTypes, type, unknown: "Type") + ", "
                     + label(HCIMonitorNames.buses, bus, unknown: "Bus") + ")"
             )
-            ctx.leftover(&r, what: "the New Index record")
-            ctx.tree.close()
         }
-    }
 
-    /// Index Info: address and manufacturer.
-    struct IndexInfo: Dissector {
-        let f: Fields<HCIMonitorField>
-
-        func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
-            openLayer(f, r, &ctx)
-            ctx.setInfo("Index Info")
+        private func indexInfo(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
             let address = try ctx.addAddress(f[.bdAddr], &r)
             let company = try ctx.addUInt16(f[.manufacturer], &r)
             ctx.setInfo(
@@ -148,21 +120,6 @@ enum HCIMonitor {
                 (AssignedNumbers.companyName(company) ?? "Manufacturer " + HexText.prefixed(UInt64(company), digits: 4))
                     + ")"
             )
-            ctx.leftover(&r, what: "the Index Info record")
-            ctx.tree.close()
-        }
-    }
-
-    /// Delete Index, Open Index, Close Index: no parameters; any bytes are shown with a note.
-    struct NoParameters: Dissector {
-        let f: Fields<HCIMonitorField>
-        let label: String
-
-        func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
-            openLayer(f, r, &ctx)
-            ctx.setInfo(label)
-            ctx.leftover(&r, what: "the \(label) record, which has no parameters")
-            ctx.tree.close()
         }
     }
 }

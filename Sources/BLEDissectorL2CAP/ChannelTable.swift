@@ -89,7 +89,8 @@ struct Endpoint {
 /// A dynamic channel learned from signalling. A class so that reassembly buffers are changed in
 /// place, never copied.
 final class Channel {
-    let number: UInt32
+    /// The channel's number in its table, from 1, given when the table adds it.
+    fileprivate(set) var number: UInt32 = 0
     let connection: ConnectionKey
     let psm: UInt16
     let mode: ChannelMode
@@ -104,7 +105,6 @@ final class Channel {
     var peer: Endpoint
 
     init(
-        number: UInt32,
         connection: ConnectionKey,
         psm: UInt16,
         mode: ChannelMode,
@@ -113,7 +113,6 @@ final class Channel {
         local: Endpoint,
         peer: Endpoint
     ) {
-        self.number = number
         self.connection = connection
         self.psm = psm
         self.mode = mode
@@ -236,41 +235,25 @@ final class L2CAPState: ConnectionScopedState {
         case tableFull
     }
 
-    /// Adds a channel; endpoints already in use by older channels replace them.
-    func add(
-        connection: ConnectionKey,
-        psm: UInt16,
-        mode: ChannelMode,
-        connectFrame: Int,
-        initiator: Side,
-        local: Endpoint,
-        peer: Endpoint
-    ) -> Added {
+    /// Adds a channel and numbers it; endpoints already in use by older channels replace them.
+    func add(_ c: Channel) -> Added {
+        let connection = c.connection
         var replaced: [Channel] = []
-        for (cid, side) in [(local.cid, Side.local), (peer.cid, Side.peer)] {
+        for (cid, side) in [(c.local.cid, Side.local), (c.peer.cid, Side.peer)] {
             if let old = channel(connection, cid: cid, receiver: side), !replaced.contains(where: { $0 === old }) {
                 replaced.append(old)
             }
         }
         for old in replaced { remove(old) }
         guard channelCount < Self.maximumChannels else { return .tableFull }
-        let c = Channel(
-            number: nextNumber,
-            connection: connection,
-            psm: psm,
-            mode: mode,
-            connectFrame: connectFrame,
-            initiator: initiator,
-            local: local,
-            peer: peer
-        )
+        c.number = nextNumber
         nextNumber &+= 1
         channelCount += 1
         endpoints[
-            EndpointKey(controller: connection.controller, handle: connection.handle, cid: local.cid, side: .local)
+            EndpointKey(controller: connection.controller, handle: connection.handle, cid: c.local.cid, side: .local)
         ] = c
         endpoints[
-            EndpointKey(controller: connection.controller, handle: connection.handle, cid: peer.cid, side: .peer)
+            EndpointKey(controller: connection.controller, handle: connection.handle, cid: c.peer.cid, side: .peer)
         ] = c
         return .added(c, replaced: replaced)
     }

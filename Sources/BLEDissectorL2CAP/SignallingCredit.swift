@@ -374,7 +374,7 @@ extension SignallingDissector {
         let local = requester == .local ? requesterEnd : responderEnd
         let peer = requester == .local ? responderEnd : requesterEnd
         let state = context.l2capState
-        switch state.add(
+        let channel = Channel(
             connection: request.connection,
             psm: request.psm,
             mode: mode,
@@ -383,7 +383,7 @@ extension SignallingDissector {
             local: local,
             peer: peer
         )
-        {
+        switch state.add(channel) {
         case .tableFull:
             context.expert(
                 .warning,

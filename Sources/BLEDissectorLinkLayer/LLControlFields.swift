@@ -59,25 +59,17 @@ public enum LLControlField: UInt16, FieldSet {
     static let featureBits: [LLControlField] = (featEncryption.rawValue...featExtendedFeatureSet.rawValue)
         .compactMap(LLControlField.init(rawValue:))
 
+    // swift-format-ignore
     public var descriptor: FieldDescriptor {
         switch self {
-        case .opcode:
-            FieldDescriptor(
-                "btle.control_opcode",
-                "Control Opcode",
-                .unsigned(bits: 8),
-                base: .hex,
-                names: LLControlNames.opcodes
-            )
+        case .opcode: .uint("btle.control_opcode", "Control Opcode", 8, hex: true, names: LLControlNames.opcodes)
         case .windowSize: u("window_size", "Window Size", 8, help: "transmitWindowSize, units of 1.25 ms")
         case .windowOffset: u("window_offset", "Window Offset", 16, help: "transmitWindowOffset, units of 1.25 ms")
         case .interval: u("interval", "Interval", 16, help: "connInterval, units of 1.25 ms")
         case .latency: u("latency", "Latency", 16, help: "connPeripheralLatency, in connection events")
         case .timeout: u("timeout", "Timeout", 16, help: "connSupervisionTimeout, units of 10 ms")
-        case .instant:
-            u("instant", "Instant", 16, help: "The connection event (connEventCount) from which the change applies")
-        case .instantReserved:
-            u("reserved", "Reserved", 16, help: "LL_PHY_UPDATE_IND changing neither PHY: the Instant field is RFU")
+        case .instant: u("instant", "Instant", 16, help: "The connection event (connEventCount) from which the change applies")
+        case .instantReserved: u("reserved", "Reserved", 16, help: "LL_PHY_UPDATE_IND changing neither PHY: the Instant field is RFU")
         case .channelMap: bytes("channel_map", "Channel Map", help: "Bit n set: data channel n is used")
         case .errorCode: u("error_code", "Error Code", 8, hex: true, names: LLControlNames.errors)
         case .unknownType: u("unknown_type", "Unknown Type", 8, hex: true, names: LLControlNames.opcodes)
@@ -88,19 +80,14 @@ public enum LLControlField: UInt16, FieldSet {
         case .randomNumber: u("random_number", "Random Number", 64, hex: true, help: "Rand")
         case .encryptedDiversifier: u("encrypted_diversifier", "Encrypted Diversifier", 16, hex: true, help: "EDIV")
         case .skdC: u("master_session_key_diversifier", "Central Session Key Diversifier", 64, hex: true, help: "SKD_C")
-        case .ivC:
-            u("master_session_initialization_vector", "Central Initialization Vector", 32, hex: true, help: "IV_C")
-        case .skdP:
-            u("slave_session_key_diversifier", "Peripheral Session Key Diversifier", 64, hex: true, help: "SKD_P")
-        case .ivP:
-            u("slave_session_initialization_vector", "Peripheral Initialization Vector", 32, hex: true, help: "IV_P")
+        case .ivC: u("master_session_initialization_vector", "Central Initialization Vector", 32, hex: true, help: "IV_C")
+        case .skdP: u("slave_session_key_diversifier", "Peripheral Session Key Diversifier", 64, hex: true, help: "SKD_P")
+        case .ivP: u("slave_session_initialization_vector", "Peripheral Initialization Vector", 32, hex: true, help: "IV_P")
         case .featureSet: u("feature_set", "Feature Set", 64, hex: true)
         case .featEncryption: feature("le_encryption", "LE Encryption", 0)
-        case .featConnectionParameters:
-            feature("connection_parameters_request_procedure", "Connection Parameters Request Procedure", 1)
+        case .featConnectionParameters: feature("connection_parameters_request_procedure", "Connection Parameters Request Procedure", 1)
         case .featExtendedReject: feature("extended_reject_indication", "Extended Reject Indication", 2)
-        case .featPeripheralFeatures:
-            feature("slave_initiated_features_exchange", "Peripheral-initiated Features Exchange", 3)
+        case .featPeripheralFeatures: feature("slave_initiated_features_exchange", "Peripheral-initiated Features Exchange", 3)
         case .featPing: feature("le_ping", "LE Ping", 4)
         case .featDataLength: feature("le_pkt_len_ext", "LE Data Packet Length Extension", 5)
         case .featPrivacy: feature("le_privacy", "LL Privacy", 6)
@@ -138,8 +125,7 @@ public enum LLControlField: UInt16, FieldSet {
         case .featSubratingHost: feature("conn_subrating_host", "Connection Subrating (Host Support)", 38)
         case .featChannelClassification: feature("channel_classification", "Channel Classification", 39)
         case .featCodingSelection: feature("adv_coding_selection", "Advertising Coding Selection", 40)
-        case .featCodingSelectionHost:
-            feature("adv_coding_selection_host", "Advertising Coding Selection (Host Support)", 41)
+        case .featCodingSelectionHost: feature("adv_coding_selection_host", "Advertising Coding Selection (Host Support)", 41)
         case .featDecisionFiltering: feature("decision_adv_filtering", "Decision-Based Advertising Filtering", 42)
         case .featPAwRAdvertiser: feature("pawr_advertiser", "Periodic Advertising with Responses - Advertiser", 43)
         case .featPAwRScanner: feature("pawr_scanner", "Periodic Advertising with Responses - Scanner", 44)
@@ -151,18 +137,14 @@ public enum LLControlField: UInt16, FieldSet {
         case .featExtendedFeatureSet: feature("ll_extended_feature_set", "LL Extended Feature Set", 63)
         case .maxPage: u("feature_ext.max_page", "MaxPage", 8, help: "The sender's highest feature page")
         case .pageNumber: u("feature_ext.page_number", "PageNumber", 8)
-        case .featurePage:
-            bytes("feature_ext.page", "FeaturePage", help: "Page 0: feature bits 0 to 63; page n: bits 192n - 128 on")
+        case .featurePage: bytes("feature_ext.page", "FeaturePage", help: "Page 0: feature bits 0 to 63; page n: bits 192n - 128 on")
         case .featMonitoringAdvertisers: flag("feature_set.monitoring_advertisers", "Monitoring Advertisers", 0x01)
         case .featFrameSpaceUpdate: flag("feature_set.frame_space_update", "Frame Space Update", 0x02)
         case .intervalMin: u("interval.min", "Interval Min", 16, help: "Units of 1.25 ms")
         case .intervalMax: u("interval.max", "Interval Max", 16, help: "Units of 1.25 ms")
-        case .preferredPeriodicity:
-            u("preferred_periodicity", "Preferred Periodicity", 8, help: "Units of 1.25 ms; 0: no preference")
-        case .referenceConnEventCount:
-            u("reference_connection_event_count", "Reference Connection Event Count", 16)
-        case .offset0, .offset1, .offset2, .offset3, .offset4, .offset5:
-            offset(Int(rawValue - Self.offset0.rawValue))
+        case .preferredPeriodicity: u("preferred_periodicity", "Preferred Periodicity", 8, help: "Units of 1.25 ms; 0: no preference")
+        case .referenceConnEventCount: u("reference_connection_event_count", "Reference Connection Event Count", 16)
+        case .offset0, .offset1, .offset2, .offset3, .offset4, .offset5: offset(Int(rawValue - Self.offset0.rawValue))
         case .maxRxOctets: u("max_rx_octets", "Max RX octets", 16)
         case .maxRxTime: u("max_rx_time", "Max RX time", 16, unit: "µs")
         case .maxTxOctets: u("max_tx_octets", "Max TX octets", 16)
@@ -181,48 +163,27 @@ public enum LLControlField: UInt16, FieldSet {
         case .cteRFU: u("cte.rfu", "Reserved", 8, mask: 0x20)
         case .cteType: u("cte.type_req", "CTETypeReq", 8, names: LLControlNames.cteTypes, mask: 0xC0)
         case .syncID: u("sync.id", "ID", 16, hex: true, help: "Set by the Host")
-        case .syncOffset:
-            u("sync_info.sync_offset", "Sync Packet Offset", 16, hex: true, mask: 0x1FFF, help: "In offset units")
+        case .syncOffset: u("sync_info.sync_offset", "Sync Packet Offset", 16, hex: true, mask: 0x1FFF, help: "In offset units")
         case .syncOffsetUnits: flag("sync_info.offset_units", "Offset Units 300 µs", 0x2000, help: "Clear: 30 µs")
-        case .syncOffsetAdjust:
-            flag("sync_info.offset_adjust", "Offset Adjust", 0x4000, help: "Set: add 2.4576 s to the offset")
+        case .syncOffsetAdjust: flag("sync_info.offset_adjust", "Offset Adjust", 0x4000, help: "Set: add 2.4576 s to the offset")
         case .syncInterval: u("sync_info.interval", "Interval", 16, hex: true, help: "Units of 1.25 ms")
         case .syncChannelMap: bytes("sync_info.channel_map", "Channel Map", help: "Bits 0 to 36: data channels used")
-        case .syncInfoSCA:
-            u(
-                "sync_info.sleep_clock_accuracy",
-                "Sleep Clock Accuracy",
-                8,
-                names: LinkLayerNames.sleepClockAccuracy,
-                mask: 0xE0_0000_0000,
-                help: "The advertiser's"
-            )
+        case .syncInfoSCA: u("sync_info.sleep_clock_accuracy", "Sleep Clock Accuracy", 8, names: LinkLayerNames.sleepClockAccuracy, mask: 0xE0_0000_0000, help: "The advertiser's")
         case .syncAccessAddress: u("sync_info.access_address", "Access Address", 32, hex: true)
         case .syncCRCInit: u("sync_info.crc_init", "CRC Init", 24, hex: true)
         case .syncEventCounter: u("sync_info.event_counter", "Event Counter", 16, help: "paEventCounter")
         case .syncConnEventCount: u("sync.conn_event_count", "connEventCount", 16)
-        case .syncLastEventCounter:
-            u("sync.last_pa_event_counter", "lastPaEventCounter", 16, help: "The last periodic advertising event")
+        case .syncLastEventCounter: u("sync.last_pa_event_counter", "lastPaEventCounter", 16, help: "The last periodic advertising event")
         case .syncSID: u("sync.sid", "SID", 8, hex: true, mask: 0x0F, help: "Advertising set ID")
         case .syncAddressType: u("sync.atype", "AType", 8, mask: 0x10, help: "1: the AdvA is random")
-        case .syncSCA:
-            u(
-                "sync.sleep_clock_accuracy",
-                "Sleep Clock Accuracy",
-                8,
-                names: LinkLayerNames.sleepClockAccuracy,
-                mask: 0xE0,
-                help: "The sender's"
-            )
+        case .syncSCA: u("sync.sleep_clock_accuracy", "Sleep Clock Accuracy", 8, names: LinkLayerNames.sleepClockAccuracy, mask: 0xE0, help: "The sender's")
         case .syncConnEventCountAtSync: u("sync.sync_conn_event_count", "syncConnEventCount", 16)
         case .responseAccessAddress: u("pawr.rsp_access_address", "RspAA", 32, hex: true)
         case .numSubevents: u("pawr.num_subevents", "NumSubevents", 8)
         case .subeventInterval: u("pawr.subevent_interval", "SubeventInterval", 8, help: "Units of 1.25 ms")
         case .responseSlotDelay: u("pawr.response_slot_delay", "ResponseSlotDelay", 8, help: "Units of 1.25 ms")
-        case .responseSlotSpacing:
-            u("pawr.response_slot_spacing", "ResponseSlotSpacing", 8, help: "Units of 0.125 ms")
-        case .sleepClockAccuracy:
-            u("sleep_clock_accuracy", "Sleep Clock Accuracy", 8, names: LinkLayerNames.sleepClockAccuracy)
+        case .responseSlotSpacing: u("pawr.response_slot_spacing", "ResponseSlotSpacing", 8, help: "Units of 0.125 ms")
+        case .sleepClockAccuracy: u("sleep_clock_accuracy", "Sleep Clock Accuracy", 8, names: LinkLayerNames.sleepClockAccuracy)
         case .cigID: u("cig_id", "CIG_ID", 8)
         case .cisID: u("cis_id", "CIS_ID", 8)
         case .cToP1M: flag("m_to_s_phy.le_1m_phy", "LE 1M PHY", 0x01)
@@ -235,8 +196,7 @@ public enum LLControlField: UInt16, FieldSet {
         case .pToCReserved: u("s_to_m_phy.reserved", "Reserved", 8, mask: 0xF8)
         case .maxSDUCToP: u("max_sdu_m_to_s", "Max_SDU_C_To_P", 16, mask: 0x0FFF)
         case .rfu1: u("rfu.1", "Reserved", 16, mask: 0x3000)
-        case .framingMode:
-            u("framing_mode", "Framing_Mode", 16, names: LLControlNames.framingModes, mask: 0x4000, help: "Core 5.4 on")
+        case .framingMode: u("framing_mode", "Framing_Mode", 16, names: LLControlNames.framingModes, mask: 0x4000, help: "Core 5.4 on")
         case .framed: flag("framed", "Framed", 0x8000)
         case .maxSDUPToC: u("max_sdu_s_to_m", "Max_SDU_P_To_C", 16, mask: 0x0FFF)
         case .rfu2: u("rfu.2", "Reserved", 16, mask: 0xF000)
@@ -255,8 +215,7 @@ public enum LLControlField: UInt16, FieldSet {
         case .isoInterval: u("iso_interval", "ISO_Interval", 16, help: "Units of 1.25 ms")
         case .cisOffsetMin: u("cis_offset_min", "CIS_Offset_Min", 24, unit: "µs")
         case .cisOffsetMax: u("cis_offset_max", "CIS_Offset_Max", 24, unit: "µs")
-        case .connEventCount:
-            u("conn_event_count", "connEventCount", 16, help: "The connection event the offsets are from")
+        case .connEventCount: u("conn_event_count", "connEventCount", 16, help: "The connection event the offsets are from")
         case .accessAddress: u("access_address", "Access Address", 32, hex: true)
         case .cisOffset: u("cis_offset", "CIS_Offset", 24, unit: "µs")
         case .cigSyncDelay: u("cig_sync_delay", "CIG_Sync_Delay", 24, unit: "µs")
@@ -273,8 +232,7 @@ public enum LLControlField: UInt16, FieldSet {
         case .powerMin: flag("min", "Min", 0x01, help: "At its minimum power level")
         case .powerMax: flag("max", "Max", 0x02, help: "At its maximum power level")
         case .powerFlagsReserved: u("pwrctrl.reserved", "Reserved", 8, mask: 0xFC)
-        case .acceptablePowerReduction:
-            u("acceptable_power_reduction", "Acceptable Power Reduction", 8, unit: "dB", help: "APR")
+        case .acceptablePowerReduction: u("acceptable_power_reduction", "Acceptable Power Reduction", 8, unit: "dB", help: "APR")
         case .subrateFactorMin: u("subrate_factor.min", "SubrateFactorMin", 16)
         case .subrateFactorMax: u("subrate_factor.max", "SubrateFactorMax", 16)
         case .maxLatency: u("max_latency", "MaxLatency", 16, help: "In subrated connection events")
@@ -297,8 +255,7 @@ public enum LLControlField: UInt16, FieldSet {
         case .csRTTCapability: u("cs.rtt_capability", "RTT_Capability", 8, hex: true)
         case .csRTTAAOnly10ns: flag("cs.rtt_capability.aa_only_10ns", "RTT_AA_Only_N for 10 ns precision", 0x01)
         case .csRTTSounding10ns: flag("cs.rtt_capability.sounding_10ns", "RTT_Sounding_N for 10 ns precision", 0x02)
-        case .csRTTRandom10ns:
-            flag("cs.rtt_capability.random_10ns", "RTT_Random_Sequence_N for 10 ns precision", 0x04)
+        case .csRTTRandom10ns: flag("cs.rtt_capability.random_10ns", "RTT_Random_Sequence_N for 10 ns precision", 0x04)
         case .csRTTAAOnlyN: u("cs.rtt_aa_only_n", "RTT_AA_Only_N", 8)
         case .csRTTSoundingN: u("cs.rtt_sounding_n", "RTT_Sounding_N", 8)
         case .csRTTRandomN: u("cs.rtt_random_sequence_n", "RTT_Random_Sequence_N", 8)
@@ -335,8 +292,7 @@ public enum LLControlField: UInt16, FieldSet {
         case .csSyncPHY: u("cs.cs_sync_phy", "CS_SYNC_PHY", 8, hex: true)
         case .csRTTType: u("cs.rtt_type", "RTT_Type", 8, names: LLControlNames.csRTTTypes, mask: 0x0F)
         case .csRole: u("cs.role", "Role", 8, names: LLControlNames.csRoles, mask: 0x10, help: "The sender's role")
-        case .csChannelSelection:
-            u("cs.channel_selection", "ChSel", 8, names: LLControlNames.csChannelSelection, mask: 0x0F)
+        case .csChannelSelection: u("cs.channel_selection", "ChSel", 8, names: LLControlNames.csChannelSelection, mask: 0x0F)
         case .csCh3cShape: u("cs.ch3c_shape", "Ch3cShape", 8, names: LLControlNames.csShapes, mask: 0xF0)
         case .csCh3cJump: u("cs.ch3c_jump", "Ch3cJump", 8)
         case .csTIP1: u("cs.t_ip1", "T_IP1", 8, names: LLControlNames.csTIP)
@@ -352,8 +308,7 @@ public enum LLControlField: UInt16, FieldSet {
         case .csSubeventsPerEvent: u("cs.subevents_per_event", "Subevents_Per_Event", 8)
         case .csSubeventInterval: u("cs.subevent_interval", "Subevent_Interval", 16, help: "Units of 0.625 ms")
         case .csSubeventLength: u("cs.subevent_len", "Subevent_Len", 24, unit: "µs")
-        case .csProcedureInterval:
-            u("cs.procedure_interval", "Procedure_Interval", 16, help: "In connection events")
+        case .csProcedureInterval: u("cs.procedure_interval", "Procedure_Interval", 16, help: "In connection events")
         case .csProcedureCount: u("cs.procedure_count", "Procedure_Count", 16)
         case .csACI: u("cs.aci", "ACI", 8, help: "Antenna configuration index")
         case .csPreferredPeerAntenna: u("cs.preferred_peer_ant", "Preferred_Peer_Ant", 8, hex: true)
@@ -387,24 +342,15 @@ private func u(
     unit: String = "",
     help: String = ""
 ) -> FieldDescriptor {
-    FieldDescriptor(
-        "btle.control." + name,
-        label,
-        .unsigned(bits: bits),
-        base: hex ? .hex : .decimal,
-        names: names,
-        bitmask: mask,
-        help: help,
-        unit: unit
-    )
+    .uint("btle.control." + name, label, bits, hex: hex, names: names, mask: mask, help: help, unit: unit)
 }
 
 private func i8(_ name: String, _ label: String, names: ValueNames? = nil, unit: String) -> FieldDescriptor {
-    FieldDescriptor("btle.control." + name, label, .signed(bits: 8), names: names, unit: unit)
+    .int("btle.control." + name, label, 8, names: names, unit: unit)
 }
 
 private func flag(_ name: String, _ label: String, _ mask: UInt64, help: String = "") -> FieldDescriptor {
-    FieldDescriptor("btle.control." + name, label, .boolean, bitmask: mask, help: help)
+    .flag("btle.control." + name, label, mask, help: help)
 }
 
 private func bytes(_ name: String, _ label: String, help: String = "") -> FieldDescriptor {

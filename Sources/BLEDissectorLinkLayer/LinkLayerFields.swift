@@ -59,355 +59,91 @@ public enum LinkLayerField: UInt16, FieldSet {
         short: "LE LL"
     )
 
+    // swift-format-ignore
     public var descriptor: FieldDescriptor {
         switch self {
-        case .accessAddress:
-            FieldDescriptor("btle.access_address", "Access Address", .unsigned(bits: 32), base: .hex)
-        case .codingIndicator:
-            FieldDescriptor(
-                "btle.coding_indicator",
-                "Coding Indicator",
-                .unsigned(bits: 8),
-                names: ValueNames([(0, "FEC block 2 coded with S=8"), (1, "FEC block 2 coded with S=2")]),
-                bitmask: 0x03,
-                help: "LE Coded PHY: how the rest of the packet is coded"
-            )
-        case .advHeader: FieldDescriptor("btle.advertising_header", "Packet Header", .unsigned(bits: 16), base: .hex)
-        case .pduType:
-            FieldDescriptor(
-                "btle.advertising_header.pdu_type",
-                "PDU Type",
-                .unsigned(bits: 8),
-                base: .hex,
-                names: LinkLayerNames.advertisingPDUTypes,
-                bitmask: 0x0F
-            )
-        case .chSel:
-            FieldDescriptor(
-                "btle.advertising_header.ch_sel",
-                "Channel Selection Algorithm #2",
-                .boolean,
-                bitmask: 0x20
-            )
-        case .txAdd:
-            FieldDescriptor("btle.advertising_header.randomized_tx", "Tx Address random", .boolean, bitmask: 0x40)
-        case .rxAdd:
-            FieldDescriptor("btle.advertising_header.randomized_rx", "Rx Address random", .boolean, bitmask: 0x80)
-        case .advLength: FieldDescriptor("btle.advertising_header.length", "Length", .unsigned(bits: 8))
+        case .accessAddress: .uint("btle.access_address", "Access Address", 32, hex: true)
+        case .codingIndicator: .uint("btle.coding_indicator", "Coding Indicator", 8, names: ValueNames([(0, "FEC block 2 coded with S=8"), (1, "FEC block 2 coded with S=2")]), mask: 0x03, help: "LE Coded PHY: how the rest of the packet is coded")
+        case .advHeader: .uint("btle.advertising_header", "Packet Header", 16, hex: true)
+        case .pduType: .uint("btle.advertising_header.pdu_type", "PDU Type", 8, hex: true, names: LinkLayerNames.advertisingPDUTypes, mask: 0x0F)
+        case .chSel: .flag("btle.advertising_header.ch_sel", "Channel Selection Algorithm #2", 0x20)
+        case .txAdd: .flag("btle.advertising_header.randomized_tx", "Tx Address random", 0x40)
+        case .rxAdd: .flag("btle.advertising_header.randomized_rx", "Rx Address random", 0x80)
+        case .advLength: .uint("btle.advertising_header.length", "Length", 8)
         case .advertisingAddress: FieldDescriptor("btle.advertising_address", "Advertising Address", .address)
         case .initiatorAddress: FieldDescriptor("btle.initiator_address", "Initiator Address", .address)
         case .targetAddress: FieldDescriptor("btle.target_address", "Target Address", .address)
         case .scanningAddress: FieldDescriptor("btle.scanning_address", "Scanning Address", .address)
         case .llData: FieldDescriptor("btle.link_layer_data", "Link Layer Data", .group)
-        case .llAccessAddress:
-            FieldDescriptor("btle.link_layer_data.access_address", "Access Address", .unsigned(bits: 32), base: .hex)
-        case .crcInit:
-            FieldDescriptor("btle.link_layer_data.crc_init", "CRC Init", .unsigned(bits: 24), base: .hex)
-        case .windowSize:
-            FieldDescriptor(
-                "btle.link_layer_data.window_size",
-                "Window Size",
-                .unsigned(bits: 8),
-                help: "Units of 1.25 ms"
-            )
-        case .windowOffset:
-            FieldDescriptor(
-                "btle.link_layer_data.window_offset",
-                "Window Offset",
-                .unsigned(bits: 16),
-                help: "Units of 1.25 ms"
-            )
-        case .interval:
-            FieldDescriptor(
-                "btle.link_layer_data.interval",
-                "Interval",
-                .unsigned(bits: 16),
-                help: "Connection interval, units of 1.25 ms"
-            )
-        case .latency: FieldDescriptor("btle.link_layer_data.latency", "Latency", .unsigned(bits: 16))
-        case .timeout:
-            FieldDescriptor(
-                "btle.link_layer_data.timeout",
-                "Timeout",
-                .unsigned(bits: 16),
-                help: "Supervision timeout, units of 10 ms"
-            )
+        case .llAccessAddress: .uint("btle.link_layer_data.access_address", "Access Address", 32, hex: true)
+        case .crcInit: .uint("btle.link_layer_data.crc_init", "CRC Init", 24, hex: true)
+        case .windowSize: .uint("btle.link_layer_data.window_size", "Window Size", 8, help: "Units of 1.25 ms")
+        case .windowOffset: .uint("btle.link_layer_data.window_offset", "Window Offset", 16, help: "Units of 1.25 ms")
+        case .interval: .uint("btle.link_layer_data.interval", "Interval", 16, help: "Connection interval, units of 1.25 ms")
+        case .latency: .uint("btle.link_layer_data.latency", "Latency", 16)
+        case .timeout: .uint("btle.link_layer_data.timeout", "Timeout", 16, help: "Supervision timeout, units of 10 ms")
         case .channelMap: FieldDescriptor("btle.link_layer_data.channel_map", "Channel Map", .bytes)
-        case .hop: FieldDescriptor("btle.link_layer_data.hop", "Hop", .unsigned(bits: 8), bitmask: 0x1F)
-        case .sca:
-            FieldDescriptor(
-                "btle.link_layer_data.sleep_clock_accuracy",
-                "Sleep Clock Accuracy",
-                .unsigned(bits: 8),
-                names: LinkLayerNames.sleepClockAccuracy,
-                bitmask: 0xE0
-            )
+        case .hop: .uint("btle.link_layer_data.hop", "Hop", 8, mask: 0x1F)
+        case .sca: .uint("btle.link_layer_data.sleep_clock_accuracy", "Sleep Clock Accuracy", 8, names: LinkLayerNames.sleepClockAccuracy, mask: 0xE0)
         case .extHeader: FieldDescriptor("btle.extended_advertising_header", "Extended Advertising Header", .group)
-        case .extLength:
-            FieldDescriptor(
-                "btle.extended_advertising_header.length",
-                "Extended Header Length",
-                .unsigned(bits: 8),
-                bitmask: 0x3F
-            )
-        case .extMode:
-            FieldDescriptor(
-                "btle.extended_advertising_header.mode",
-                "Advertising Mode",
-                .unsigned(bits: 8),
-                base: .hex,
-                names: LinkLayerNames.advertisingModes,
-                bitmask: 0xC0
-            )
-        case .extFlags:
-            FieldDescriptor(
-                "btle.extended_advertising_header.flags",
-                "Extended Header Flags",
-                .unsigned(bits: 8),
-                base: .hex
-            )
-        case .flagAdvA:
-            FieldDescriptor(
-                "btle.extended_advertising_header.flags.advertiser_address",
-                "AdvA",
-                .boolean,
-                bitmask: 0x01
-            )
-        case .flagTargetA:
-            FieldDescriptor("btle.extended_advertising_header.flags.target_address", "TargetA", .boolean, bitmask: 0x02)
-        case .flagCTEInfo:
-            FieldDescriptor("btle.extended_advertising_header.flags.cte_info", "CTEInfo", .boolean, bitmask: 0x04)
-        case .flagADI:
-            FieldDescriptor(
-                "btle.extended_advertising_header.advertiser_data_info",
-                "AdvDataInfo",
-                .boolean,
-                bitmask: 0x08
-            )
-        case .flagAuxPtr:
-            FieldDescriptor("btle.extended_advertising_header.flags.aux_pointer", "AuxPtr", .boolean, bitmask: 0x10)
-        case .flagSyncInfo:
-            FieldDescriptor("btle.extended_advertising_header.flags.sync_info", "SyncInfo", .boolean, bitmask: 0x20)
-        case .flagTxPower:
-            FieldDescriptor("btle.extended_advertising_header.flags.tx_power", "TxPower", .boolean, bitmask: 0x40)
-        case .flagReserved:
-            FieldDescriptor("btle.extended_advertising_header.flags.reserved", "Reserved", .boolean, bitmask: 0x80)
-        case .cteInfo:
-            FieldDescriptor("btle.extended_advertising_header.cte_info", "CTE Info", .unsigned(bits: 8), base: .hex)
-        case .adi:
-            FieldDescriptor(
-                "btle.extended_advertising.advertising_data_info",
-                "Advertising Data Info",
-                .unsigned(bits: 16),
-                base: .hex
-            )
-        case .did:
-            FieldDescriptor(
-                "btle.extended_advertising.advertising_data_info.did",
-                "Advertising Data ID",
-                .unsigned(bits: 16),
-                base: .hex,
-                bitmask: 0x0FFF
-            )
-        case .sid:
-            FieldDescriptor(
-                "btle.extended_advertising.advertising_data_info.sid",
-                "Advertising Set ID",
-                .unsigned(bits: 16),
-                base: .hex,
-                bitmask: 0xF000
-            )
+        case .extLength: .uint("btle.extended_advertising_header.length", "Extended Header Length", 8, mask: 0x3F)
+        case .extMode: .uint("btle.extended_advertising_header.mode", "Advertising Mode", 8, hex: true, names: LinkLayerNames.advertisingModes, mask: 0xC0)
+        case .extFlags: .uint("btle.extended_advertising_header.flags", "Extended Header Flags", 8, hex: true)
+        case .flagAdvA: .flag("btle.extended_advertising_header.flags.advertiser_address", "AdvA", 0x01)
+        case .flagTargetA: .flag("btle.extended_advertising_header.flags.target_address", "TargetA", 0x02)
+        case .flagCTEInfo: .flag("btle.extended_advertising_header.flags.cte_info", "CTEInfo", 0x04)
+        case .flagADI: .flag("btle.extended_advertising_header.advertiser_data_info", "AdvDataInfo", 0x08)
+        case .flagAuxPtr: .flag("btle.extended_advertising_header.flags.aux_pointer", "AuxPtr", 0x10)
+        case .flagSyncInfo: .flag("btle.extended_advertising_header.flags.sync_info", "SyncInfo", 0x20)
+        case .flagTxPower: .flag("btle.extended_advertising_header.flags.tx_power", "TxPower", 0x40)
+        case .flagReserved: .flag("btle.extended_advertising_header.flags.reserved", "Reserved", 0x80)
+        case .cteInfo: .uint("btle.extended_advertising_header.cte_info", "CTE Info", 8, hex: true)
+        case .adi: .uint("btle.extended_advertising.advertising_data_info", "Advertising Data Info", 16, hex: true)
+        case .did: .uint("btle.extended_advertising.advertising_data_info.did", "Advertising Data ID", 16, hex: true, mask: 0x0FFF)
+        case .sid: .uint("btle.extended_advertising.advertising_data_info.sid", "Advertising Set ID", 16, hex: true, mask: 0xF000)
         case .auxPointer: FieldDescriptor("btle.extended_advertising.aux_pointer", "Aux Pointer", .group)
-        case .auxChannel:
-            FieldDescriptor(
-                "btle.extended_advertising_header.aux_pointer.channel",
-                "Channel",
-                .unsigned(bits: 8),
-                bitmask: 0x3F
-            )
-        case .auxClockAccuracy:
-            FieldDescriptor(
-                "btle.extended_advertising_header.aux_pointer.ca",
-                "Clock accuracy 0 to 50 ppm",
-                .boolean,
-                bitmask: 0x40
-            )
-        case .auxOffsetUnits:
-            FieldDescriptor(
-                "btle.extended_advertising_header.aux_pointer.offset_units",
-                "Offset units 300 µs",
-                .boolean,
-                bitmask: 0x80,
-                help: "Clear: 30 µs"
-            )
-        case .auxOffset:
-            FieldDescriptor(
-                "btle.extended_advertising_header.aux_pointer.aux_offset",
-                "Aux Offset",
-                .unsigned(bits: 16),
-                base: .hex,
-                bitmask: 0x1FFF
-            )
-        case .auxPHY:
-            FieldDescriptor(
-                "btle.extended_advertising_header.aux_pointer.aux_phy",
-                "Aux PHY",
-                .unsigned(bits: 16),
-                names: LinkLayerNames.phys,
-                bitmask: 0xE000
-            )
+        case .auxChannel: .uint("btle.extended_advertising_header.aux_pointer.channel", "Channel", 8, mask: 0x3F)
+        case .auxClockAccuracy: .flag("btle.extended_advertising_header.aux_pointer.ca", "Clock accuracy 0 to 50 ppm", 0x40)
+        case .auxOffsetUnits: .flag("btle.extended_advertising_header.aux_pointer.offset_units", "Offset units 300 µs", 0x80, help: "Clear: 30 µs")
+        case .auxOffset: .uint("btle.extended_advertising_header.aux_pointer.aux_offset", "Aux Offset", 16, hex: true, mask: 0x1FFF)
+        case .auxPHY: .uint("btle.extended_advertising_header.aux_pointer.aux_phy", "Aux PHY", 16, names: LinkLayerNames.phys, mask: 0xE000)
         case .syncInfo: FieldDescriptor("btle.extended_advertising.sync_info", "Sync Info", .group)
-        case .syncOffset:
-            FieldDescriptor(
-                "btle.extended_advertising_header.sync_info.sync_offset",
-                "Sync Packet Offset",
-                .unsigned(bits: 16),
-                base: .hex,
-                bitmask: 0x1FFF
-            )
-        case .syncOffsetUnits:
-            FieldDescriptor(
-                "btle.extended_advertising_header.sync_info.offset_units",
-                "Offset units 300 µs",
-                .boolean,
-                bitmask: 0x2000
-            )
-        case .syncOffsetAdjust:
-            FieldDescriptor(
-                "btle.extended_advertising_header.sync_info.offset_adjust",
-                "Offset adjust",
-                .boolean,
-                bitmask: 0x4000
-            )
-        case .syncInterval:
-            FieldDescriptor(
-                "btle.extended_advertising_header.sync_info.interval",
-                "Interval",
-                .unsigned(bits: 16),
-                base: .hex
-            )
-        case .syncChannelMap:
-            FieldDescriptor("btle.extended_advertising_header.sync_info.channel_map", "Channel Map", .bytes)
-        case .syncSCA:
-            FieldDescriptor(
-                "btle.extended_advertising_header.sync_info.sleep_clock_accuracy",
-                "Sleep Clock Accuracy",
-                .unsigned(bits: 8),
-                names: LinkLayerNames.sleepClockAccuracy,
-                bitmask: 0xE0
-            )
-        case .syncAccessAddress:
-            FieldDescriptor(
-                "btle.extended_advertising_header.sync_info.access_address",
-                "Access Address",
-                .unsigned(bits: 32),
-                base: .hex
-            )
-        case .syncCRCInit:
-            FieldDescriptor(
-                "btle.extended_advertising_header.sync_info.crc_init",
-                "CRC Init",
-                .unsigned(bits: 24),
-                base: .hex
-            )
-        case .syncEventCounter:
-            FieldDescriptor(
-                "btle.extended_advertising_header.sync_info.event_counter",
-                "Event Counter",
-                .unsigned(bits: 16)
-            )
-        case .txPower:
-            FieldDescriptor("btle.extended_advertising_header.tx_power", "TX Power", .signed(bits: 8), unit: "dBm")
+        case .syncOffset: .uint("btle.extended_advertising_header.sync_info.sync_offset", "Sync Packet Offset", 16, hex: true, mask: 0x1FFF)
+        case .syncOffsetUnits: .flag("btle.extended_advertising_header.sync_info.offset_units", "Offset units 300 µs", 0x2000)
+        case .syncOffsetAdjust: .flag("btle.extended_advertising_header.sync_info.offset_adjust", "Offset adjust", 0x4000)
+        case .syncInterval: .uint("btle.extended_advertising_header.sync_info.interval", "Interval", 16, hex: true)
+        case .syncChannelMap: FieldDescriptor("btle.extended_advertising_header.sync_info.channel_map", "Channel Map", .bytes)
+        case .syncSCA: .uint("btle.extended_advertising_header.sync_info.sleep_clock_accuracy", "Sleep Clock Accuracy", 8, names: LinkLayerNames.sleepClockAccuracy, mask: 0xE0)
+        case .syncAccessAddress: .uint("btle.extended_advertising_header.sync_info.access_address", "Access Address", 32, hex: true)
+        case .syncCRCInit: .uint("btle.extended_advertising_header.sync_info.crc_init", "CRC Init", 24, hex: true)
+        case .syncEventCounter: .uint("btle.extended_advertising_header.sync_info.event_counter", "Event Counter", 16)
+        case .txPower: .int("btle.extended_advertising_header.tx_power", "TX Power", 8, unit: "dBm")
         case .acad: FieldDescriptor("btle.extended_advertising_header.acad", "Additional Controller Data", .bytes)
         case .advData: FieldDescriptor("btle.advertising_data", "Advertising Data", .bytes)
         case .dataHeader: FieldDescriptor("btle.data_header", "Data Header", .group)
-        case .llid:
-            FieldDescriptor(
-                "btle.data_header.llid",
-                "LLID",
-                .unsigned(bits: 8),
-                base: .hex,
-                names: LinkLayerNames.llids,
-                bitmask: 0x03
-            )
-        case .nesn:
-            FieldDescriptor(
-                "btle.data_header.next_expected_sequence_number",
-                "Next Expected Sequence Number",
-                .unsigned(bits: 8),
-                bitmask: 0x04
-            )
-        case .sn:
-            FieldDescriptor("btle.data_header.sequence_number", "Sequence Number", .unsigned(bits: 8), bitmask: 0x08)
-        case .md: FieldDescriptor("btle.data_header.more_data", "More Data", .boolean, bitmask: 0x10)
-        case .cp: FieldDescriptor("btle.data_header.cte_info_present", "CTE Info Present", .boolean, bitmask: 0x20)
-        case .dataRFU: FieldDescriptor("btle.data_header.rfu", "RFU", .unsigned(bits: 8), bitmask: 0xC0)
-        case .dataLength: FieldDescriptor("btle.data_header.length", "Length", .unsigned(bits: 8))
-        case .dataCTEInfo: FieldDescriptor("btle.data_header.cte_info", "CTE Info", .unsigned(bits: 8), base: .hex)
-        case .crc:
-            FieldDescriptor(
-                "btle.crc",
-                "CRC",
-                .unsigned(bits: 24),
-                base: .hex,
-                help: "As Wireshark shows it: each byte's bits reversed, first byte highest"
-            )
-        case .centralAddress:
-            FieldDescriptor(
-                "btle.master_bd_addr",
-                "Central Address",
-                .address,
-                help: "From the connection's CONNECT_IND (Wireshark's name)"
-            )
-        case .peripheralAddress:
-            FieldDescriptor(
-                "btle.slave_bd_addr",
-                "Peripheral Address",
-                .address,
-                help: "From the connection's CONNECT_IND (Wireshark's name)"
-            )
-        case .connectionParametersIn:
-            FieldDescriptor("btle.connection_parameters_in", "Connection Parameters in frame", .unsigned(bits: 32))
-        case .fragmentCount:
-            FieldDescriptor("btle.l2cap.fragment.count", "L2CAP fragment count", .unsigned(bits: 32))
-        case .reassembledLength:
-            FieldDescriptor("btle.l2cap.reassembled.length", "Reassembled L2CAP length", .unsigned(bits: 32))
-        case .connection:
-            FieldDescriptor(
-                "ll.connection",
-                "Connection",
-                .unsigned(bits: 16),
-                help: "The connection's number in this capture, from 1, in the order they were seen"
-            )
-        case .channelIndex: FieldDescriptor("ll.channel", "Channel index", .unsigned(bits: 8))
-        case .sender:
-            FieldDescriptor("ll.sender", "Sender", .unsigned(bits: 8), names: LinkLayerNames.senders)
-        case .senderInferred:
-            FieldDescriptor(
-                "ll.sender_inferred",
-                "Sender inferred",
-                .boolean,
-                help:
-                    "The sniffer did not say who sent the packet; it is inferred from timing within the connection event"
-            )
-        case .crcValid:
-            FieldDescriptor(
-                "ll.crc_valid",
-                "CRC valid",
-                .boolean,
-                help: "From the sniffer, or computed when the CRC init is known"
-            )
-        case .encrypted:
-            FieldDescriptor("ll.encrypted", "Encrypted", .boolean, help: "Sent encrypted and not decrypted here")
+        case .llid: .uint("btle.data_header.llid", "LLID", 8, hex: true, names: LinkLayerNames.llids, mask: 0x03)
+        case .nesn: .uint("btle.data_header.next_expected_sequence_number", "Next Expected Sequence Number", 8, mask: 0x04)
+        case .sn: .uint("btle.data_header.sequence_number", "Sequence Number", 8, mask: 0x08)
+        case .md: .flag("btle.data_header.more_data", "More Data", 0x10)
+        case .cp: .flag("btle.data_header.cte_info_present", "CTE Info Present", 0x20)
+        case .dataRFU: .uint("btle.data_header.rfu", "RFU", 8, mask: 0xC0)
+        case .dataLength: .uint("btle.data_header.length", "Length", 8)
+        case .dataCTEInfo: .uint("btle.data_header.cte_info", "CTE Info", 8, hex: true)
+        case .crc: .uint("btle.crc", "CRC", 24, hex: true, help: "As Wireshark shows it: each byte's bits reversed, first byte highest")
+        case .centralAddress: FieldDescriptor("btle.master_bd_addr", "Central Address", .address, help: "From the connection's CONNECT_IND (Wireshark's name)")
+        case .peripheralAddress: FieldDescriptor("btle.slave_bd_addr", "Peripheral Address", .address, help: "From the connection's CONNECT_IND (Wireshark's name)")
+        case .connectionParametersIn: .uint("btle.connection_parameters_in", "Connection Parameters in frame", 32)
+        case .fragmentCount: .uint("btle.l2cap.fragment.count", "L2CAP fragment count", 32)
+        case .reassembledLength: .uint("btle.l2cap.reassembled.length", "Reassembled L2CAP length", 32)
+        case .connection: .uint("ll.connection", "Connection", 16, help: "The connection's number in this capture, from 1, in the order they were seen")
+        case .channelIndex: .uint("ll.channel", "Channel index", 8)
+        case .sender: .uint("ll.sender", "Sender", 8, names: LinkLayerNames.senders)
+        case .senderInferred: FieldDescriptor("ll.sender_inferred", "Sender inferred", .boolean, help: "The sniffer did not say who sent the packet; it is inferred from timing within the connection event")
+        case .crcValid: FieldDescriptor("ll.crc_valid", "CRC valid", .boolean, help: "From the sniffer, or computed when the CRC init is known")
+        case .encrypted: FieldDescriptor("ll.encrypted", "Encrypted", .boolean, help: "Sent encrypted and not decrypted here")
         case .encryptedData: FieldDescriptor("ll.encrypted_data", "Encrypted payload", .bytes)
-        case .mic: FieldDescriptor("ll.mic", "MIC", .unsigned(bits: 32), base: .hex)
-        case .retransmission:
-            FieldDescriptor(
-                "ll.retransmission",
-                "Retransmission",
-                .boolean,
-                help: "Same sequence number and payload as the sender's previous packet: not passed up again"
-            )
+        case .mic: .uint("ll.mic", "MIC", 32, hex: true)
+        case .retransmission: FieldDescriptor("ll.retransmission", "Retransmission", .boolean, help: "Same sequence number and payload as the sender's previous packet: not passed up again")
         case .pduName: FieldDescriptor("ll.pdu", "PDU", .string, help: "The PDU's name (AUX_ PDUs named by context)")
         }
     }

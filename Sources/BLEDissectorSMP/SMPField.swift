@@ -22,166 +22,44 @@ public enum SMPField: UInt16, FieldSet {
         short: "SMP"
     )
 
+    // swift-format-ignore
     public var descriptor: FieldDescriptor {
         switch self {
-        case .opcode:
-            .uint("btsmp.opcode", "Opcode", 8, hex: true, names: SMPNames.opcodes)
-        case .ioCapability:
-            .uint("btsmp.io_capability", "IO Capability", 8, hex: true, names: SMPNames.ioCapabilities)
-        case .oobDataFlags:
-            .uint(
-                "btsmp.oob_data_flags",
-                "OOB Data Flags",
-                8,
-                hex: true,
-                names: ValueNames([
-                    (0, "OOB Authentication data not present"),
-                    (1, "OOB Authentication data from remote device present"),
-                ])
-            )
-        case .authReq:
-            .uint("btsmp.authreq", "AuthReq", 8, hex: true)
-        case .bondingFlags:
-            .uint(
-                "btsmp.bonding_flags",
-                "Bonding Flags",
-                8,
-                hex: true,
-                names: ValueNames([(0, "No Bonding"), (1, "Bonding")]),
-                mask: 0x03
-            )
-        case .mitmFlag:
-            .flag("btsmp.mitm_flag", "MITM Flag", 0x04)
-        case .scFlag:
-            .flag("btsmp.sc_flag", "Secure Connection Flag", 0x08)
-        case .keypressFlag:
-            .flag("btsmp.keypress_flag", "Keypress Flag", 0x10)
-        case .ct2Flag:
-            .flag(
-                "btsmp.ct2_flag",
-                "CT2 Flag",
-                0x20,
-                help: "Supports the h7 function for cross-transport key derivation"
-            )
-        case .reservedFlags:
-            .uint("btsmp.reserved_flags", "Reserved", 8, hex: true, mask: 0xC0)
-        case .maxEncKeySize:
-            .uint("btsmp.max_enc_key_size", "Max Encryption Key Size", 8, help: "Bytes, 7 to 16")
-        case .initiatorKeyDistribution:
-            .uint("btsmp.initiator_key_distribution", "Initiator Key Distribution", 8, hex: true)
-        case .responderKeyDistribution:
-            .uint("btsmp.responder_key_distribution", "Responder Key Distribution", 8, hex: true)
-        case .keyDistEnc:
-            .flag(
-                "btsmp.key_dist_enc",
-                "Encryption Key (LTK)",
-                0x01,
-                help: "EncKey: LTK, EDIV and Rand (legacy); with Secure Connections, derive the LTK"
-            )
-        case .keyDistID:
-            .flag("btsmp.key_dist_id", "Id Key (IRK)", 0x02)
-        case .keyDistSign:
-            .flag("btsmp.key_dist_sign", "Signature Key (CSRK)", 0x04)
-        case .keyDistLinkKey:
-            .flag(
-                "btsmp.key_dist_linkkey",
-                "Link Key",
-                0x08,
-                help: "Derive the BR/EDR link key from the LE LTK (or the reverse on BR/EDR)"
-            )
-        case .keyDistReserved:
-            .uint("btsmp.key_dist_reserved", "Reserved", 8, hex: true, mask: 0xF0)
-        case .cfmValue:
-            FieldDescriptor("btsmp.cfm_value", "Confirm Value", .bytes)
-        case .randomValue:
-            FieldDescriptor(
-                "btsmp.random_value",
-                "Random Value",
-                .bytes,
-                help: "Mrand/Srand of Pairing Random, or the 8-byte Rand of Central Identification"
-            )
-        case .reason:
-            .uint("btsmp.reason", "Reason", 8, hex: true, names: SMPNames.reasons)
-        case .longTermKey:
-            FieldDescriptor(
-                "btsmp.long_term_key",
-                "Long Term Key",
-                .bytes,
-                help: "As sent, least significant byte first"
-            )
-        case .ediv:
-            .uint("btsmp.ediv", "Encrypted Diversifier (EDIV)", 16, hex: true)
-        case .idResolvingKey:
-            FieldDescriptor(
-                "btsmp.id_resolving_key",
-                "Identity Resolving Key",
-                .bytes,
-                help: "As sent, least significant byte first"
-            )
-        case .addressType:
-            .uint(
-                "btsmp.address_type",
-                "Address Type",
-                8,
-                hex: true,
-                names: ValueNames([(0, "Public"), (1, "Random (static)")])
-            )
-        case .bdAddr:
-            FieldDescriptor("btsmp.bd_addr", "BD_ADDR", .address, help: "The identity address")
-        case .signatureKey:
-            FieldDescriptor(
-                "btsmp.signature_key",
-                "Signature Key",
-                .bytes,
-                help: "CSRK, as sent, least significant byte first"
-            )
-        case .publicKeyX:
-            FieldDescriptor("btsmp.public_key_x", "Public Key X", .bytes, help: "P-256, least significant byte first")
-        case .publicKeyY:
-            FieldDescriptor("btsmp.public_key_y", "Public Key Y", .bytes, help: "P-256, least significant byte first")
-        case .dhkeyCheck:
-            FieldDescriptor("btsmp.dhkey_check", "DHKey Check", .bytes)
-        case .notificationType:
-            .uint(
-                "btsmp.notification_type",
-                "Notification Type",
-                8,
-                hex: true,
-                names: ValueNames([
-                    (0, "Passkey Entry Started"), (1, "Passkey Digit Entered"), (2, "Passkey Digit Erased"),
-                    (3, "Passkey Cleared"), (4, "Passkey Entry Completed"),
-                ])
-            )
-        case .pairingMethod:
-            .uint(
-                "smp.pairing_method",
-                "Pairing Method",
-                8,
-                names: SMPNames.methods,
-                help: "The association model that the Pairing Request (of the frame in smp.request_in_frame) and this "
-                    + "Pairing Response select: OOB flags, MITM flags and IO capabilities, as in Core Vol 3 Part H 2.3.5.1"
-            )
-        case .secureConnections:
-            FieldDescriptor(
-                "smp.secure_connections",
-                "LE Secure Connections",
-                .boolean,
-                help: "Both sides set the SC flag: LE Secure Connections pairing, otherwise LE legacy pairing"
-            )
-        case .encryptionKeySize:
-            .uint(
-                "smp.encryption_key_size",
-                "Encryption Key Size",
-                8,
-                help: "The smaller of the two Maximum Encryption Key Sizes, in bytes"
-            )
-        case .requestInFrame:
-            .uint(
-                "smp.request_in_frame",
-                "Pairing Request in Frame",
-                32,
-                help: "The frame of the Pairing Request this Pairing Response answers"
-            )
+        case .opcode: .uint("btsmp.opcode", "Opcode", 8, hex: true, names: SMPNames.opcodes)
+        case .ioCapability: .uint("btsmp.io_capability", "IO Capability", 8, hex: true, names: SMPNames.ioCapabilities)
+        case .oobDataFlags: .uint("btsmp.oob_data_flags", "OOB Data Flags", 8, hex: true, names: ValueNames([(0, "OOB Authentication data not present"), (1, "OOB Authentication data from remote device present")]))
+        case .authReq: .uint("btsmp.authreq", "AuthReq", 8, hex: true)
+        case .bondingFlags: .uint("btsmp.bonding_flags", "Bonding Flags", 8, hex: true, names: ValueNames([(0, "No Bonding"), (1, "Bonding")]), mask: 0x03)
+        case .mitmFlag: .flag("btsmp.mitm_flag", "MITM Flag", 0x04)
+        case .scFlag: .flag("btsmp.sc_flag", "Secure Connection Flag", 0x08)
+        case .keypressFlag: .flag("btsmp.keypress_flag", "Keypress Flag", 0x10)
+        case .ct2Flag: .flag("btsmp.ct2_flag", "CT2 Flag", 0x20, help: "Supports the h7 function for cross-transport key derivation")
+        case .reservedFlags: .uint("btsmp.reserved_flags", "Reserved", 8, hex: true, mask: 0xC0)
+        case .maxEncKeySize: .uint("btsmp.max_enc_key_size", "Max Encryption Key Size", 8, help: "Bytes, 7 to 16")
+        case .initiatorKeyDistribution: .uint("btsmp.initiator_key_distribution", "Initiator Key Distribution", 8, hex: true)
+        case .responderKeyDistribution: .uint("btsmp.responder_key_distribution", "Responder Key Distribution", 8, hex: true)
+        case .keyDistEnc: .flag("btsmp.key_dist_enc", "Encryption Key (LTK)", 0x01, help: "EncKey: LTK, EDIV and Rand (legacy); with Secure Connections, derive the LTK")
+        case .keyDistID: .flag("btsmp.key_dist_id", "Id Key (IRK)", 0x02)
+        case .keyDistSign: .flag("btsmp.key_dist_sign", "Signature Key (CSRK)", 0x04)
+        case .keyDistLinkKey: .flag("btsmp.key_dist_linkkey", "Link Key", 0x08, help: "Derive the BR/EDR link key from the LE LTK (or the reverse on BR/EDR)")
+        case .keyDistReserved: .uint("btsmp.key_dist_reserved", "Reserved", 8, hex: true, mask: 0xF0)
+        case .cfmValue: FieldDescriptor("btsmp.cfm_value", "Confirm Value", .bytes)
+        case .randomValue: FieldDescriptor("btsmp.random_value", "Random Value", .bytes, help: "Mrand/Srand of Pairing Random, or the 8-byte Rand of Central Identification")
+        case .reason: .uint("btsmp.reason", "Reason", 8, hex: true, names: SMPNames.reasons)
+        case .longTermKey: FieldDescriptor("btsmp.long_term_key", "Long Term Key", .bytes, help: "As sent, least significant byte first")
+        case .ediv: .uint("btsmp.ediv", "Encrypted Diversifier (EDIV)", 16, hex: true)
+        case .idResolvingKey: FieldDescriptor("btsmp.id_resolving_key", "Identity Resolving Key", .bytes, help: "As sent, least significant byte first")
+        case .addressType: .uint("btsmp.address_type", "Address Type", 8, hex: true, names: ValueNames([(0, "Public"), (1, "Random (static)")]))
+        case .bdAddr: FieldDescriptor("btsmp.bd_addr", "BD_ADDR", .address, help: "The identity address")
+        case .signatureKey: FieldDescriptor("btsmp.signature_key", "Signature Key", .bytes, help: "CSRK, as sent, least significant byte first")
+        case .publicKeyX: FieldDescriptor("btsmp.public_key_x", "Public Key X", .bytes, help: "P-256, least significant byte first")
+        case .publicKeyY: FieldDescriptor("btsmp.public_key_y", "Public Key Y", .bytes, help: "P-256, least significant byte first")
+        case .dhkeyCheck: FieldDescriptor("btsmp.dhkey_check", "DHKey Check", .bytes)
+        case .notificationType: .uint("btsmp.notification_type", "Notification Type", 8, hex: true, names: ValueNames([(0, "Passkey Entry Started"), (1, "Passkey Digit Entered"), (2, "Passkey Digit Erased"), (3, "Passkey Cleared"), (4, "Passkey Entry Completed")]))
+        case .pairingMethod: .uint("smp.pairing_method", "Pairing Method", 8, names: SMPNames.methods, help: "The association model that the Pairing Request (of the frame in smp.request_in_frame) and this Pairing Response select: OOB flags, MITM flags and IO capabilities, as in Core Vol 3 Part H 2.3.5.1")
+        case .secureConnections: FieldDescriptor("smp.secure_connections", "LE Secure Connections", .boolean, help: "Both sides set the SC flag: LE Secure Connections pairing, otherwise LE legacy pairing")
+        case .encryptionKeySize: .uint("smp.encryption_key_size", "Encryption Key Size", 8, help: "The smaller of the two Maximum Encryption Key Sizes, in bytes")
+        case .requestInFrame: .uint("smp.request_in_frame", "Pairing Request in Frame", 32, help: "The frame of the Pairing Request this Pairing Response answers")
         }
     }
 }

@@ -172,13 +172,7 @@ struct Compiler {
                     at: opRange
                 )
             }
-            if let other = try resolve(maskTerm) {
-                throw FilterError(
-                    .usage,
-                    "the bit mask after `&` must be a number, not the field \(other.text)",
-                    at: other.range
-                )
-            }
+            try requireValue(maskTerm, "the bit mask after `&` must be a number")
             let mask = try Literals.unsignedMask(maskTerm, bits: bits, compiler: self)
             return CompiledOperand(
                 operand: b.operand,
@@ -488,21 +482,11 @@ struct Compiler {
         _ opRange: Range<Int>,
         _ rhsTerm: Term
     ) throws(FilterError) -> Program {
-        if let rhs = try resolve(rhsTerm) {
-            throw FilterError(.usage, "`contains` needs a value after it, not the field \(rhs.text)", at: rhs.range)
-        }
-        switch lhs.type {
-        case .bytes, .string, .address:
-            let literal = try Literals.bytes(rhsTerm, for: lhs, compiler: self)
-            let (view, slice, _) = byteAccess(lhs)
-            return .bytes(lhs.operand, view, slice, q, .contains(literal))
-        default:
-            throw FilterError(
-                .usage,
-                "`contains` applies to bytes, strings, addresses and protocols; \(lhs.text) is a \(lhs.typeName)",
-                at: opRange
-            )
-        }
+        try requireValue(rhsTerm, "`contains` needs a value after it")
+        try Self.requireBytes(lhs, "`contains` applies to bytes, strings, addresses and protocols", opRange)
+        let literal = try Literals.bytes(rhsTerm, for: lhs, compiler: self)
+        let (view, slice, _) = byteAccess(lhs)
+        return .bytes(lhs.operand, view, slice, q, .contains(literal))
     }
 
     private mutating func matches(
@@ -511,31 +495,28 @@ struct Compiler {
         _ opRange: Range<Int>,
         _ rhsTerm: Term
     ) throws(FilterError) -> Program {
-        if let rhs = try resolve(rhsTerm) {
-            throw FilterError(
-                .usage,
-                "`matches` needs a regular expression in quotes, not the field \(rhs.text)",
-                at: rhs.range
-            )
-        }
+        try requireValue(rhsTerm, "`matches` needs a regular expression in quotes")
         guard case .string(_, let bytes) = rhsTerm else {
             throw FilterError(.usage, "`matches` needs a regular expression in double quotes", at: rhsTerm.range)
         }
         let pattern = String(decoding: bytes, as: UTF8.self)
         let box = try Literals.regex(pattern, range: rhsTerm.range)
-        switch lhs.type {
-        case .string:
-            return .stringMatches(lhs.operand, q, box)
-        case .bytes, .address:
-            let (view, slice, _) = byteAccess(lhs)
-            return .bytes(lhs.operand, view, slice, q, .matches(box))
-        default:
-            throw FilterError(
-                .usage,
-                "`matches` applies to strings, bytes and protocols; \(lhs.text) is a \(lhs.typeName)",
-                at: opRange
-            )
+        try Self.requireBytes(lhs, "`matches` applies to strings, bytes and protocols", opRange)
+        if case .string = lhs.type { return .stringMatches(lhs.operand, q, box) }
+        let (view, slice, _) = byteAccess(lhs)
+        return .bytes(lhs.operand, view, slice, q, .matches(box))
+    }
+
+    /// Throws "`needs`, not the field …" when `term` names a field where a value must stand.
+    private mutating func requireValue(_ term: Term, _ needs: String) throws(FilterError) {
+        if let field = try resolve(term) {
+            throw FilterError(.usage, "\(needs), not the field \(field.text)", at: field.range)
         }
+    }
+
+    /// Throws "`what`; x is a T" at `at` unless `lhs` has bytes to look in.
+    static func requireBytes(_ lhs: CompiledOperand, _ what: String, _ at: Range<Int>) throws(FilterError) {
+        guard lhs.type.hasBytes else { throw FilterError(.usage, "\(what); \(lhs.text) is a \(lhs.typeName)", at: at) }
     }
 
     /// A set's elements as ranges of the values `value` reads (a single value is a range of one);
@@ -574,9 +555,7 @@ struct Compiler {
     ) throws(FilterError) -> Program {
         for e in elements {
             for term in [e.low] + (e.high.map { [$0] } ?? []) {
-                if let f = try resolve(term) {
-                    throw FilterError(.usage, "set elements must be values, not the field \(f.text)", at: f.range)
-                }
+                try requireValue(term, "set elements must be values")
             }
         }
         switch lhs.type {

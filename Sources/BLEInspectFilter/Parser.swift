@@ -237,76 +237,48 @@ struct Parser {
         }
         let lhs = try parseValue(role: "a field name")
         let t = current
+        if let relation = Self.operandRelation(t) {
+            _ = advance()
+            return TestExpression(
+                quantifier: quantifier,
+                lhs: lhs,
+                relation: relation(t.range, try parseOperand(after: t))
+            )
+        }
+        let notIn = isWord("not", t) && isWord("in", tokens[min(index + 1, tokens.count - 1)])
+        if notIn || isWord("in", t) {
+            try requireEntity(lhs, before: t)
+            _ = advance()
+            let end = notIn ? advance().range.upperBound : t.range.upperBound
+            return TestExpression(
+                quantifier: quantifier,
+                lhs: lhs,
+                relation: try parseSet(negated: notIn, operatorRange: t.range.lowerBound..<end)
+            )
+        }
+        if let q = quantifier {
+            throw FilterError(
+                .syntax,
+                "`\(q == .any ? "any" : "all")` needs a comparison after the field, such as `all btatt.handle > 3`",
+                at: t.range
+            )
+        }
+        return TestExpression(quantifier: nil, lhs: lhs, relation: nil)
+    }
+
+    /// The relation an operator that takes one operand after it names (`==`, `eq`, `~`,
+    /// `contains`, `matches`), given the operator's range and that operand; nil for any other token.
+    private static func operandRelation(_ t: Token) -> ((Range<Int>, Term) -> Relation)? {
         switch t.kind {
-        case .comparison(let op):
-            _ = advance()
-            return TestExpression(
-                quantifier: quantifier,
-                lhs: lhs,
-                relation: .compare(op, operatorRange: t.range, try parseOperand(after: t))
-            )
-        case .tilde:
-            _ = advance()
-            return TestExpression(
-                quantifier: quantifier,
-                lhs: lhs,
-                relation: .matches(operatorRange: t.range, try parseOperand(after: t))
-            )
+        case .comparison(let op): return { .compare(op, operatorRange: $0, $1) }
+        case .tilde: return Relation.matches
         case .word:
             let word = t.text.lowercased()
-            if let op = ComparisonOperator.keyword(word) {
-                _ = advance()
-                return TestExpression(
-                    quantifier: quantifier,
-                    lhs: lhs,
-                    relation: .compare(op, operatorRange: t.range, try parseOperand(after: t))
-                )
-            }
-            if word == "contains" {
-                _ = advance()
-                return TestExpression(
-                    quantifier: quantifier,
-                    lhs: lhs,
-                    relation: .contains(operatorRange: t.range, try parseOperand(after: t))
-                )
-            }
-            if word == "matches" {
-                _ = advance()
-                return TestExpression(
-                    quantifier: quantifier,
-                    lhs: lhs,
-                    relation: .matches(operatorRange: t.range, try parseOperand(after: t))
-                )
-            }
-            if word == "in" {
-                try requireEntity(lhs, before: t)
-                _ = advance()
-                return TestExpression(
-                    quantifier: quantifier,
-                    lhs: lhs,
-                    relation: try parseSet(negated: false, operatorRange: t.range)
-                )
-            }
-            if word == "not", isWord("in", tokens[min(index + 1, tokens.count - 1)]) {
-                try requireEntity(lhs, before: t)
-                _ = advance()
-                let inToken = advance()
-                return TestExpression(
-                    quantifier: quantifier,
-                    lhs: lhs,
-                    relation: try parseSet(negated: true, operatorRange: t.range.lowerBound..<inToken.range.upperBound)
-                )
-            }
-            fallthrough
-        default:
-            if let q = quantifier {
-                throw FilterError(
-                    .syntax,
-                    "`\(q == .any ? "any" : "all")` needs a comparison after the field, such as `all btatt.handle > 3`",
-                    at: t.range
-                )
-            }
-            return TestExpression(quantifier: nil, lhs: lhs, relation: nil)
+            if let op = ComparisonOperator.keyword(word) { return { .compare(op, operatorRange: $0, $1) } }
+            if word == "contains" { return Relation.contains }
+            if word == "matches" { return Relation.matches }
+            return nil
+        default: return nil
         }
     }
 

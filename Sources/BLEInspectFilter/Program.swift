@@ -156,9 +156,7 @@ enum NumberPredicate: Sendable {
     @inline(__always) func holds(_ v: Number) -> Bool {
         switch self {
         case .compare(let c, let literal): return c.holds(v, literal)
-        case .ranges(let ranges, let outside):
-            for r in ranges where r.contains(v) { return !outside }
-            return outside
+        case .ranges(let ranges, let outside): return ranges.contains { $0.contains(v) } != outside
         case .nonZero: return !v.isZero
         }
     }
@@ -174,9 +172,7 @@ enum RealPredicate: Sendable {
     @inline(__always) func holds(_ v: Double) -> Bool {
         switch self {
         case .compare(let c, let literal): return c.holds(v, literal)
-        case .ranges(let ranges, let outside):
-            for r in ranges where r.contains(v) { return !outside }
-            return outside
+        case .ranges(let ranges, let outside): return ranges.contains { $0.contains(v) } != outside
         }
     }
 }

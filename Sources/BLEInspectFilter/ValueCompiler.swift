@@ -156,14 +156,18 @@ extension Compiler {
                 )
             )
         case .contains(let opRange, let rhsTerm):
-            try Self.requireBytes(lhs, "`contains` applies to bytes, strings, addresses and protocols", opRange)
+            try Self.requireBytes(
+                lhs.asOperand,
+                "`contains` applies to bytes, strings, addresses and protocols",
+                opRange
+            )
             let rhs = try typed(rhsTerm, expected: lhs)
             guard rhs.type.hasBytes else {
                 throw FilterError(.usage, "\(rhs.text) (\(rhs.typeName)) has no bytes to look for", at: rhs.range)
             }
             relation = .contains(rhs.expr)
         case .matches(let opRange, let rhsTerm):
-            try Self.requireBytes(lhs, "`matches` applies to strings, bytes and protocols", opRange)
+            try Self.requireBytes(lhs.asOperand, "`matches` applies to strings, bytes and protocols", opRange)
             let pattern: String
             switch rhsTerm {
             case .string(_, let bytes): pattern = String(decoding: bytes, as: UTF8.self)
@@ -214,11 +218,6 @@ extension Compiler {
             return negated ? .not(test) : test
         }
         return .general(GeneralTest(lhs: lhs.expr, quantifier: any, relation: relation, order: order))
-    }
-
-    /// Throws `what` applies to (and what `lhs` is) unless `lhs` has bytes to look in.
-    private static func requireBytes(_ lhs: TypedValue, _ what: String, _ at: Range<Int>) throws(FilterError) {
-        guard lhs.type.hasBytes else { throw FilterError(.usage, "\(what); \(lhs.text) is a \(lhs.typeName)", at: at) }
     }
 
     /// A value alone: a slice or layer that yields something, `x & mask` not zero.

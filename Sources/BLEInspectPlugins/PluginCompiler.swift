@@ -204,7 +204,7 @@ extension Compilation {
             return
         }
         guard let uuid = reader.uuid(uuidNode, "uuid") else { return }
-        let name = display(e["name"].flatMap { reader.string($0, "name") } ?? "")
+        let name = entryName(e)
         let mark = uuidNode.mark
         if !name.isEmpty {
             names.append(
@@ -213,18 +213,7 @@ extension Compilation {
         }
         guard let fieldsNode = e["fields"] else { return }
         guard let layout = topLayout(fieldsNode) else { return }
-        bindings.append(
-            PluginBinding(
-                target: .attribute(uuid),
-                prefix: [],
-                name: name,
-                line: mark?.line ?? 0,
-                column: mark?.column ?? 0,
-                overrides: e["override"].flatMap { flag($0, "override") } ?? false,
-                layout: layout,
-                framing: nil
-            )
-        )
+        bindings.append(binding(.attribute(uuid), e, at: uuidNode, name: name, layout: layout))
     }
 
     mutating func advertising(_ node: Node, _ bindings: inout [PluginBinding]) {
@@ -257,19 +246,7 @@ extension Compilation {
             return
         }
         guard let layout = topLayout(fieldsNode) else { return }
-        let mark = keyNode.mark
-        bindings.append(
-            PluginBinding(
-                target: target,
-                prefix: prefix,
-                name: display(e["name"].flatMap { reader.string($0, "name") } ?? ""),
-                line: mark?.line ?? 0,
-                column: mark?.column ?? 0,
-                overrides: e["override"].flatMap { flag($0, "override") } ?? false,
-                layout: layout,
-                framing: nil
-            )
-        )
+        bindings.append(binding(target, e, at: keyNode, name: entryName(e), layout: layout, prefix: prefix))
     }
 
     mutating func channel(_ node: Node, _ bindings: inout [PluginBinding]) {
@@ -301,18 +278,36 @@ extension Compilation {
             return
         }
         guard let layout = topLayout(fieldsNode) else { return }
-        let mark = psmNode.mark
         bindings.append(
-            PluginBinding(
-                target: .psm(UInt16(psm)),
-                prefix: [],
-                name: display(e["name"].flatMap { reader.string($0, "name") } ?? ""),
-                line: mark?.line ?? 0,
-                column: mark?.column ?? 0,
-                overrides: e["override"].flatMap { flag($0, "override") } ?? false,
-                layout: layout,
-                framing: framing
-            )
+            binding(.psm(UInt16(psm)), e, at: psmNode, name: entryName(e), layout: layout, framing: framing)
+        )
+    }
+
+    /// An entry's `name:`, made safe to show; empty when it has none.
+    mutating func entryName(_ e: [String: Node]) -> String {
+        display(e["name"].flatMap { reader.string($0, "name") } ?? "")
+    }
+
+    /// The binding entry `e` declares: `layout` on `target`, placed at `key`'s line and column,
+    /// with the entry's `override:` flag.
+    mutating func binding(
+        _ target: PluginBinding.Target,
+        _ e: [String: Node],
+        at key: Node,
+        name: String,
+        layout: Layout,
+        prefix: [UInt8] = [],
+        framing: Framing? = nil
+    ) -> PluginBinding {
+        PluginBinding(
+            target: target,
+            prefix: prefix,
+            name: name,
+            line: key.mark?.line ?? 0,
+            column: key.mark?.column ?? 0,
+            overrides: e["override"].flatMap { flag($0, "override") } ?? false,
+            layout: layout,
+            framing: framing
         )
     }
 

@@ -43,25 +43,21 @@ public struct FieldFormatter: Sendable {
         texts: [String],
         bytes: () -> ArraySlice<UInt8>
     ) -> String {
-        let facts = FieldFacts(d)
-        let valueName = Self.valueName(node.value, d, facts)
         var name = d.name
-        var unit = facts.hasUnit ? TerminalSafeText.escape(d.unit) : ""
-        return Self.string(node.value, facts, bytes) { bytes, out in
+        var unit = FieldFacts(d).hasUnit ? TerminalSafeText.escape(d.unit) : ""
+        return Self.string(node, d, bytes) { facts, valueName, bytes, out in
             name.withUTF8 { name in
                 unit.withUTF8 { unit in
-                    Self.withUTF8(of: valueName) { valueName in
-                        FieldText.appendLabel(
-                            node.value,
-                            facts,
-                            name: name,
-                            valueName: valueName,
-                            unit: unit,
-                            texts: texts,
-                            bytes: bytes,
-                            to: &out
-                        )
-                    }
+                    FieldText.appendLabel(
+                        node.value,
+                        facts,
+                        name: name,
+                        valueName: valueName,
+                        unit: unit,
+                        texts: texts,
+                        bytes: bytes,
+                        to: &out
+                    )
                 }
             }
         }
@@ -74,19 +70,8 @@ public struct FieldFormatter: Sendable {
         texts: [String],
         bytes: () -> ArraySlice<UInt8>
     ) -> String {
-        let facts = FieldFacts(d)
-        let valueName = Self.valueName(node.value, d, facts)
-        return Self.string(node.value, facts, bytes) { bytes, out in
-            Self.withUTF8(of: valueName) { valueName in
-                FieldText.appendValueText(
-                    node.value,
-                    facts,
-                    valueName: valueName,
-                    texts: texts,
-                    bytes: bytes,
-                    to: &out
-                )
-            }
+        Self.string(node, d, bytes) { facts, valueName, bytes, out in
+            FieldText.appendValueText(node.value, facts, valueName: valueName, texts: texts, bytes: bytes, to: &out)
         }
     }
 
@@ -95,6 +80,21 @@ public struct FieldFormatter: Sendable {
         if case .uuid(let u) = value { return uuidName(u) }
         guard let key = FieldText.nameKey(value, facts) else { return nil }
         return d.valueNames?.lookup(key)
+    }
+
+    /// The text `body` writes for a node of field `d`, given the field's facts, the value's name
+    /// (`valueName`, nil when it has none) and the node's bytes when showing the value reads them.
+    private static func string(
+        _ node: FieldNode,
+        _ d: FieldDescriptor,
+        _ bytes: () -> ArraySlice<UInt8>,
+        _ body: (FieldFacts, UnsafeBufferPointer<UInt8>?, UnsafeBufferPointer<UInt8>, inout TextBuffer) -> Void
+    ) -> String {
+        let facts = FieldFacts(d)
+        let valueName = Self.valueName(node.value, d, facts)
+        return string(node.value, facts, bytes) { bytes, out in
+            withUTF8(of: valueName) { body(facts, $0, bytes, &out) }
+        }
     }
 
     private static func withUTF8(of string: String?, _ body: (UnsafeBufferPointer<UInt8>?) -> Void) {

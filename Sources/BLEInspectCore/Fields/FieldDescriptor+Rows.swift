@@ -1,5 +1,6 @@
 // Short forms of `FieldDescriptor.init` for the common kinds, so that a field set's `descriptor`
-// switch stays one row per field: `.uint("btatt.handle", "Handle", 16, hex: true)`.
+// switch stays one row per field: `.uint("btatt.handle", "Handle", 16, hex: true)`. Other kinds
+// are short already with the initialiser: `FieldDescriptor("btatt.value", "Value", .bytes)`.
 
 extension FieldDescriptor {
     /// An unsigned integer field of `bits` bits, shown in hex or decimal; `mask` selects the bits of the parent value it shows.
@@ -10,7 +11,8 @@ extension FieldDescriptor {
         hex: Bool = false,
         names: ValueNames? = nil,
         mask: UInt64 = 0,
-        help: String = ""
+        help: String = "",
+        unit: String = ""
     ) -> FieldDescriptor {
         FieldDescriptor(
             abbrev,
@@ -19,7 +21,8 @@ extension FieldDescriptor {
             base: hex ? .hex : .decimal,
             names: names,
             bitmask: mask,
-            help: help
+            help: help,
+            unit: unit
         )
     }
 
@@ -29,9 +32,10 @@ extension FieldDescriptor {
         _ name: String,
         _ bits: UInt8,
         names: ValueNames? = nil,
-        help: String = ""
+        help: String = "",
+        unit: String = ""
     ) -> FieldDescriptor {
-        FieldDescriptor(abbrev, name, .signed(bits: bits), names: names, help: help)
+        FieldDescriptor(abbrev, name, .signed(bits: bits), names: names, help: help, unit: unit)
     }
 
     /// One flag bit (or bits) of the parent value: a boolean with its mask.
