@@ -73,9 +73,19 @@ public enum AdvertisingModule: DissectorModule {
         }
         registry.bind(to: StandardTables.advertisingData, key: UInt8(blockKey), label: "Advertising data") { s in
             recordPayloadHandoffs(&s)
-            return ADBlockDissector(f: ad, builtIn: builtIn, decodes: decodes, types: s.handoff(into: StandardTables.adType))
+            return ADBlockDissector(
+                f: ad,
+                builtIn: builtIn,
+                decodes: decodes,
+                types: s.handoff(into: StandardTables.adType)
+            )
         }
-        registry.bind(AppleDissector(f: apple, beacon: iBeacon), to: StandardTables.companyID, key: 0x004C, label: "Apple")
+        registry.bind(
+            AppleDissector(f: apple, beacon: iBeacon),
+            to: StandardTables.companyID,
+            key: 0x004C,
+            label: "Apple"
+        )
         registry.bind(
             MicrosoftDissector(f: swiftPair),
             to: StandardTables.companyID,

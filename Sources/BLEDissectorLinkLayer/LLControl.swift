@@ -18,7 +18,12 @@ public enum LLControl {
         // address, registered (with the link layer's fields) before these.
         let advertiser = registry.fieldNames.firstIndex(of: "btle.advertising_address").map { FieldID(UInt32($0)) }
         for layout in LLControlLayouts.all {
-            registry.bind(LLControlPDU(layout, f, advertiser: advertiser), to: table, key: layout.opcode, label: layout.name)
+            registry.bind(
+                LLControlPDU(layout, f, advertiser: advertiser),
+                to: table,
+                key: layout.opcode,
+                label: layout.name
+            )
         }
         return f
     }

@@ -12,12 +12,19 @@ public enum SMPModule: DissectorModule {
         let f = registry.register(SMPField.self)
         for (cid, label) in [(UInt16(0x0006), "SMP"), (0x0007, "SMP (BR/EDR)")] {
             registry.bind(to: StandardTables.l2capCID, key: cid, label: label) { s in
-                SMPDissector(f: f, next: s.handoff(into: StandardTables.smpOpcode, keyAt: KeyPosition(offset: 0, payload: 1)))
+                SMPDissector(
+                    f: f,
+                    next: s.handoff(into: StandardTables.smpOpcode, keyAt: KeyPosition(offset: 0, payload: 1))
+                )
             }
         }
         registry.declareOpcodes(SMPOpcodes.table.facts)
         for dissector in SMPOpcodes.dissectors(f) {
-            registry.bind(to: StandardTables.smpOpcode, key: UInt8(truncatingIfNeeded: dissector.opcode), label: dissector.name) { s in
+            registry.bind(
+                to: StandardTables.smpOpcode,
+                key: UInt8(truncatingIfNeeded: dissector.opcode),
+                label: dissector.name
+            ) { s in
                 s.usesCaptureState()  // the pairing request, kept until its response
                 return dissector
             }

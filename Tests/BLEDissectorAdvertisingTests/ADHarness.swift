@@ -17,7 +17,7 @@ enum AD {
     static func block(_ bytes: [UInt8], state: CaptureState = CaptureState()) -> FrameSnapshot {
         PDUFeeder(registry: registry, state: state).feed(
             bytes,
-            to: StandardTables.advertisingData,
+            to: StandardTables.advertisingData.id,
             key: DissectorKey(0),
             direction: .controllerToHost,
             kind: .hciEvent

@@ -53,9 +53,12 @@ struct ProbeAD: Dissector {
 enum ProbeModule: DissectorModule {
     static let name = "probe"
     static func register(_ registry: inout RegistryBuilder) {
+        // In place of the L2CAP and Advertising modules, which own these tables.
+        registry.declare(StandardTables.l2cap, "probe: L2CAP PDUs")
+        registry.declare(StandardTables.advertisingData, "probe: advertising data")
         let f = registry.register(ProbeField.self)
-        registry.bind(ProbeL2CAP(f: f), to: StandardTables.l2cap, key: DissectorKey(0))
-        registry.bind(ProbeAD(f: f), to: StandardTables.advertisingData, key: DissectorKey(0))
+        registry.bind(ProbeL2CAP(f: f), to: StandardTables.l2cap, key: 0)
+        registry.bind(ProbeAD(f: f), to: StandardTables.advertisingData, key: 0)
     }
 }
 

@@ -278,25 +278,25 @@ struct HCIArbitraryBytesTests {
         var frames: [CapturedFrame] = []
         func bytes(_ n: Int) -> [UInt8] { (0..<n).map { _ in UInt8.random(in: 0...255, using: &g) } }
         for _ in 0..<12 {
-            for op in Self.keys(StandardTables.hciCommand) {
+            for op in Self.keys(StandardTables.hciCommand.id) {
                 let p = bytes(Int.random(in: 0...48, using: &g))
                 var f = HCIHarness.cmd("")
                 f.bytes = [UInt8(op & 0xFF), UInt8(op >> 8), UInt8(p.count)] + p
                 frames.append(f)
             }
-            for op in Self.keys(StandardTables.hciCommandComplete) {
+            for op in Self.keys(StandardTables.hciCommandComplete.id) {
                 let p = [0x01, UInt8(op & 0xFF), UInt8(op >> 8), 0x00] + bytes(Int.random(in: 0...40, using: &g))
                 var f = HCIHarness.evt("")
                 f.bytes = [0x0E, UInt8(p.count)] + p
                 frames.append(f)
             }
-            for code in Self.keys(StandardTables.hciEvent) {
+            for code in Self.keys(StandardTables.hciEvent.id) {
                 let p = bytes(Int.random(in: 0...48, using: &g))
                 var f = HCIHarness.evt("")
                 f.bytes = [UInt8(code), UInt8(p.count)] + p
                 frames.append(f)
             }
-            for sub in Self.keys(StandardTables.leMetaSubevent) {
+            for sub in Self.keys(StandardTables.leMetaSubevent.id) {
                 let p = [UInt8(sub)] + bytes(Int.random(in: 0...60, using: &g))
                 var f = HCIHarness.evt("")
                 f.bytes = [0x3E, UInt8(p.count)] + p

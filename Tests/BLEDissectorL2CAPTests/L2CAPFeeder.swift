@@ -25,7 +25,7 @@ extension PDUFeeder {
     ) -> FrameSnapshot {
         feed(
             bytes,
-            to: StandardTables.l2cap,
+            to: StandardTables.l2cap.id,
             key: DissectorKey(0),
             packet: .on(handle: handle, controller: controller),
             direction: direction,

@@ -311,7 +311,7 @@ struct LLControlTests {
 
     @Test func opcodeTable() throws {
         let registry = Dissect.registry()
-        let table = try #require(registry.tables[LLControl.table])
+        let table = try #require(registry.tables[LLControl.table.id])
         #expect(table.owner == "btle")
         #expect(table.bindings.count == 0x40)
         for opcode in UInt8(0x00)...0x3F {

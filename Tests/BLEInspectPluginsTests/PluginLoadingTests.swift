@@ -108,7 +108,7 @@ import Testing
         let plugin = try PluginCompiler.compile(text, file: "applex.yaml").get()
         let registry = try Toolkit().registry(plugins: PluginCatalog(plugins: [plugin]))
         let override = try #require(registry.overrides.first)
-        #expect(override.table == StandardTables.companyID && override.key == DissectorKey(0x004C))
+        #expect(override.table == StandardTables.companyID.id && override.key == DissectorKey(0x004C))
         #expect(override.plugin == "applex" && override.builtIn == "advertising")
         func report(_ manufacturerData: String) -> CapturedFrame {
             let ad = Hex.bytes("FF 4C 00 " + manufacturerData)

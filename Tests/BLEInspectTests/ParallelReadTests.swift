@@ -127,7 +127,10 @@ private enum StatefulADModule: DissectorModule {
         func dissect(_ reader: inout ByteReader, _ context: inout DissectionContext) throws(DecodeError) {}
     }
     static func register(_ registry: inout RegistryBuilder) {
-        registry.bind(Counter(), to: StandardTables.adType, key: DissectorKey(0xFE))
+        registry.bind(to: StandardTables.adType, key: 0xFE) { scope in
+            scope.usesCaptureState()
+            return Counter()
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 import BLECapture
 import BLECaptureIO
-import BLEInspectCore
+@_spi(Feeding) import BLEInspectCore
 import BLEInspectPipeline
 import BLEInspectRender
 import BLEInspectSession
@@ -49,7 +49,7 @@ struct RobustnessTests {
                     ctx.packet.connection = ConnectionKey(controller: 0, handle: 0x40)
                     ctx.packet.cid = 0x0040
                     var reader = ByteReader(bytes)
-                    ctx.dispatch(table, key, &reader)
+                    ctx.feed(table, key, &reader)
                     runs += 1
                     if ctx.tree.nodes.contains(where: { $0.field == registry.core[.malformed] }) { malformed += 1 }
                     #expect(ctx.tree.depth == 0, "\(table) \(key): tree depth left at \(ctx.tree.depth)")

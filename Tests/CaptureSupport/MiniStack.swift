@@ -1,5 +1,5 @@
 public import BLEDissectorTestSupport
-public import BLEInspectCore
+@_spi(Feeding) public import BLEInspectCore
 
 /// A stand-in for the HCI and L2CAP layers, for tests on whole captures: it reassembles ACL
 /// fragments into L2CAP PDUs and hands those on fixed channels 4, 6 and 7 to the registry's
@@ -74,9 +74,9 @@ public enum MiniStack {
                             cidSeen = cid
                             if att {
                                 ctx.packet.psm = 0x001F
-                                ctx.dispatch(StandardTables.l2capPSM, DissectorKey(0x001F), &reader)
+                                ctx.feed(StandardTables.l2capPSM.id, DissectorKey(0x001F), &reader)
                             } else {
-                                ctx.dispatch(StandardTables.l2capCID, DissectorKey(cid), &reader)
+                                ctx.feed(StandardTables.l2capCID.id, DissectorKey(cid), &reader)
                             }
                         }
                     } else if pdu.count < 70_000 {

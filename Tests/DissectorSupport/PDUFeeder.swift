@@ -1,4 +1,4 @@
-public import BLEInspectCore
+@_spi(Feeding) public import BLEInspectCore
 
 /// Feeds PDUs straight into one of the registry's dispatch tables, as the layer below would,
 /// keeping one capture state across calls. The frame's bytes are the PDU, so ranges of source 0
@@ -47,7 +47,7 @@ public final class PDUFeeder {
         )
         ctx.packet = packet
         var reader = ByteReader(bytes)
-        ctx.dispatch(table, key, &reader)
+        ctx.feed(table, key, &reader)
         return FrameSnapshot(
             frame: frame,
             nodes: ctx.tree.nodes,
@@ -74,13 +74,13 @@ public final class PDUFeeder {
         if let psm {
             return feed(
                 bytes,
-                to: StandardTables.l2capPSM,
+                to: StandardTables.l2capPSM.id,
                 key: DissectorKey(psm),
                 packet: packet,
                 direction: direction
             )
         }
-        return feed(bytes, to: StandardTables.l2capCID, key: DissectorKey(cid), packet: packet, direction: direction)
+        return feed(bytes, to: StandardTables.l2capCID.id, key: DissectorKey(cid), packet: packet, direction: direction)
     }
 
     /// Forgets a connection, as Disconnection Complete does.

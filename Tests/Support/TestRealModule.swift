@@ -59,13 +59,7 @@ public enum TestRealModule: DissectorModule {
 
     public static func register(_ registry: inout RegistryBuilder) {
         let f = registry.register(TestRealField.self)
-        registry.bind(
-            TestRealDissector(f: f),
-            to: StandardTables.companyID,
-            key: DissectorKey(company),
-            label: "Acme test sensor",
-            keepsNoState: true
-        )
+        registry.bind(TestRealDissector(f: f), to: StandardTables.companyID, key: company, label: "Acme test sensor")
     }
 
     /// The standard modules and this one.

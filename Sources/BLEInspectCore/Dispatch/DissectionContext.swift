@@ -253,6 +253,21 @@ public struct DissectionContext {
         return true
     }
 
+    /// Hands `reader` to the binding of `key` in the table named `table`, as a handoff would: for
+    /// test harnesses and tools that feed one table directly. A dissector hands off through the
+    /// `Handoff`s its scope gave it, so that the registry knows the layer graph.
+    @_spi(Feeding)
+    @discardableResult
+    public mutating func feed(_ table: TableID, _ key: DissectorKey, _ reader: inout ByteReader) -> Bool {
+        guard let slot = registry.slot(of: table) else {
+            if !reader.isAtEnd {
+                tree.add(core[.data], .bytes, reader.offset..<(reader.offset + reader.remaining), source: reader.source)
+            }
+            return false
+        }
+        return dispatch(slot: slot, key, &reader)
+    }
+
     /// Runs `binding`'s dissector with the state right its scope gave. Beneath a binding that
     /// keeps no state, every binding must keep none too: one that does was reached by a handoff
     /// its scope did not record, and the registry counted the binding above as stateless wrongly.

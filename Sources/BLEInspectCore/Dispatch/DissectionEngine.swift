@@ -31,6 +31,9 @@ public struct DissectionEngine {
         if let slot = registry.slot(of: table), slot < 64 { skippedTables |= 1 << UInt64(slot) }
     }
 
+    /// Skips every dispatch into `table` (see `skip(_:)`).
+    public mutating func skip<K>(_ table: Table<K>) { skip(table.id) }
+
     /// Skips every stateless binding (`Binding.keepsNoState`) whose fields, and those of the
     /// bindings beneath it, belong to none of the modules `owners`: for callers that need only
     /// those modules' fields. A stateless binding leaves no trace in the capture state, so

@@ -287,4 +287,7 @@ extension DissectorRegistry {
 
     /// The facts of `opcode` in `table`, if that table has opcode facts and a row for it.
     public func opcode(_ opcode: UInt16, in table: TableID) -> OpcodeInfo? { opcodeTables[table]?[opcode] }
+
+    /// The facts of `opcode` in `table`.
+    public func opcode<K>(_ opcode: UInt16, in table: Table<K>) -> OpcodeInfo? { self.opcode(opcode, in: table.id) }
 }

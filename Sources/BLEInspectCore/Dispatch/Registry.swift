@@ -314,6 +314,19 @@ public struct RegistryBuilder: Sendable {
         bind(to: table, key: key, label: label) { _ in dissector }
     }
 
+    /// Binds `dissector`, which hands nothing off and uses no capture state, to the untyped `key`
+    /// in `table`; the key's kind is checked against the table's when the registry freezes.
+    public mutating func bind<K>(_ dissector: any Dissector, to table: Table<K>, key: DissectorKey, label: String = "")
+    {
+        bind(to: table.id, key: key, kind: nil, label: label, coOwners: []) { _ in dissector }
+    }
+
+    /// Binds `dissector`, which hands nothing off and uses no capture state, by table name and
+    /// untyped key (a plugin's vendor opcode, say).
+    public mutating func bind(_ dissector: any Dissector, to table: TableID, key: DissectorKey, label: String = "") {
+        bind(to: table, key: key, kind: nil, label: label, coOwners: []) { _ in dissector }
+    }
+
     /// Binds by table name and untyped key (for plugins, whose tables are named in files); the
     /// key's kind is checked against the table's when the registry freezes.
     public mutating func bind(
@@ -710,6 +723,9 @@ public final class DissectorRegistry: Sendable {
 
     /// The dissector bound to `key` in `table`, if any.
     public func binding<K>(_ table: Table<K>, _ key: K) -> Binding? { binding(table.id, key.dissectorKey) }
+
+    /// The dissector bound to `key` in `table`, if any (an untyped key, as listings hold them).
+    public func binding<K>(_ table: Table<K>, _ key: DissectorKey) -> Binding? { binding(table.id, key) }
 
     /// For an integer key within its table's dense range: the binding's position in
     /// `denseBindings`, or -1 when the key has none. Nil outside the dense range.

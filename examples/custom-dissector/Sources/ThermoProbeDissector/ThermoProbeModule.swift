@@ -21,12 +21,11 @@ public enum ThermoProbeModule: DissectorModule {
 
     public static func register(_ registry: inout RegistryBuilder) {
         let fields = registry.register(ThermoProbeField.self)
-        registry.bind(
-            ThermoProbeSDUDissector(f: fields),
-            to: StandardTables.l2capPSM,
-            key: DissectorKey(psm),
-            label: "LE CoC demo stream"
-        )
+        // The stream's sequence numbers are followed across SDUs: capture state.
+        registry.bind(to: StandardTables.l2capPSM, key: psm, label: "LE CoC demo stream") { scope in
+            scope.usesCaptureState()
+            return ThermoProbeSDUDissector(f: fields)
+        }
         registry.name(service, "CoC Demo Service")
     }
 }
