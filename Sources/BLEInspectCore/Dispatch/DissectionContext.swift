@@ -324,10 +324,11 @@ public struct DissectionContext {
 /// A few (standard table slot, key) pairs, packed as `slot << 16 | key`: plain bits, so that
 /// passing them to every frame's context costs nothing.
 public struct SkippedKeys: Sendable, BitwiseCopyable {
-    /// The most pairs kept; more are ignored (and so not skipped). Eight: the stateless bindings a
-    /// filter on one protocol can skip (advertising reports, vendor events, …) fit, with room.
-    public static let capacity = 8
-    private var entries: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    /// The most pairs kept; more are ignored (and so not skipped). Twelve: the stateless bindings
+    /// a filter on one protocol can skip (advertising reports, Number Of Completed Packets, vendor
+    /// events, the monitor's index records, …) fit, with room.
+    public static let capacity = 12
+    private var entries: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
     public private(set) var count = 0
 
     public init() {}
@@ -340,7 +341,9 @@ public struct SkippedKeys: Sendable, BitwiseCopyable {
         case 0: entries.0 |= value
         case 1: entries.1 |= value
         case 2: entries.2 |= value
-        default: entries.3 |= value
+        case 3: entries.3 |= value
+        case 4: entries.4 |= value
+        default: entries.5 |= value
         }
         count += 1
     }
@@ -351,6 +354,7 @@ public struct SkippedKeys: Sendable, BitwiseCopyable {
         let pair = UInt64(entry) | UInt64(entry) << 32
         return lanes(entries.0 ^ pair, from: 0) || (count > 2 && lanes(entries.1 ^ pair, from: 2))
             || (count > 4 && lanes(entries.2 ^ pair, from: 4)) || (count > 6 && lanes(entries.3 ^ pair, from: 6))
+            || (count > 8 && lanes(entries.4 ^ pair, from: 8)) || (count > 10 && lanes(entries.5 ^ pair, from: 10))
     }
 
     /// Whether a lane of `difference` (a word XOR-ed with the entry twice) is zero, for the lanes

@@ -38,18 +38,22 @@ public struct DissectionEngine {
     /// bindings beneath it, belong to none of the modules `owners`: for callers that need only
     /// those modules' fields. A stateless binding leaves no trace in the capture state, so
     /// leaving it out changes nothing else. Bindings beneath another skipped one need no entry
-    /// of their own; past `SkippedKeys.capacity` entries, the rest (in table and key order) run.
+    /// of their own. Past `SkippedKeys.capacity` entries the rest run: those with most bindings
+    /// beneath them (the most work saved, such as advertising reports) come first, then table
+    /// and key order.
     public mutating func skipStateless(unlessOwnedBy owners: Set<String>) {
-        var skippable: [(slot: Int, table: TableID, key: DissectorKey, beneath: [TableID])] = []
+        var skippable: [(weight: Int, slot: Int, table: TableID, key: DissectorKey, beneath: [TableID])] = []
         for (id, table) in registry.tables {
-            let slot = table.slot
             for (key, binding) in table.bindings
             where binding.keepsNoState && registry.ownersBeneath(binding).isDisjoint(with: owners) {
-                skippable.append((slot, id, key, binding.dispatchesInto))
+                let weight = binding.dispatchesInto.reduce(0) { $0 + (registry.tables[$1]?.bindings.count ?? 0) }
+                skippable.append((-weight, table.slot, id, key, binding.dispatchesInto))
             }
         }
         let covered = Set(skippable.flatMap(\.beneath))
-        skippable.sort { ($0.slot, $0.key.high, $0.key.low) < ($1.slot, $1.key.high, $1.key.low) }
+        skippable.sort {
+            ($0.weight, $0.slot, $0.key.high, $0.key.low) < ($1.weight, $1.slot, $1.key.high, $1.key.low)
+        }
         for s in skippable where !covered.contains(s.table) { skip(s.table, key: s.key) }
     }
 

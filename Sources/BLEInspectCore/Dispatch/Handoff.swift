@@ -26,23 +26,19 @@ public struct KeyPosition: Sendable, Hashable {
 
 /// The right to hand payloads into one table, given to a dissector while its binding is made
 /// (`BindingScope.handoff(into:)`): the registry learns the layer graph from these, and dispatch
-/// finds the table by its slot.
-public struct Handoff<Key: TableKey>: Sendable {
-    public let table: Table<Key>
+/// finds the table by its slot. Plain bits (the slot only, no name), so that a dissector holding
+/// some costs nothing to copy.
+public struct Handoff<Key: TableKey>: Sendable, BitwiseCopyable {
     @usableFromInline let slot: Int
 
-    init(_ table: Table<Key>, slot: Int) {
-        self.table = table
-        self.slot = slot
-    }
+    init(_ table: Table<Key>, slot: Int) { self.slot = slot }
 
     /// This handoff with `key` fixed, for layouts (`LayoutItem.dispatchRest`).
-    public func with(key: Key) -> KeyedHandoff { KeyedHandoff(table: table.id, slot: slot, key: key.dissectorKey) }
+    public func with(key: Key) -> KeyedHandoff { KeyedHandoff(slot: slot, key: key.dissectorKey) }
 }
 
 /// A handoff with its key fixed: what a layout row hands its rest to.
 public struct KeyedHandoff: Sendable, Hashable {
-    public let table: TableID
     @usableFromInline let slot: Int
     public let key: DissectorKey
 }
