@@ -58,6 +58,12 @@ import Testing
         )
     }
 
+    /// Builds a registry of `module` alone and dissects one event frame with it (in exit tests).
+    static func dissectOneFrame(with module: any DissectorModule.Type) throws {
+        var engine = DissectionEngine(registry: try RegistryBuilder.build(modules: [module]))
+        engine.dissect(frame([1]), wantsInfo: false) { _ in }
+    }
+
     @Test("the engine follows the graph by the key's place: a frame is stateless when what it reaches is")
     func statelessByKey() throws {
         let registry = try RegistryBuilder.build(modules: [Layered.self])
@@ -82,9 +88,7 @@ import Testing
                     registry.bind(HandoffTests.Layered.Counting(), to: StandardTables.hciPacketType, key: 4)
                 }
             }
-            let registry = try RegistryBuilder.build(modules: [Sneaky.self])
-            var engine = DissectionEngine(registry: registry)
-            engine.dissect(HandoffTests.frame([1]), wantsInfo: false) { _ in }
+            try HandoffTests.dissectOneFrame(with: Sneaky.self)
         }
         // The same dissector, its binding asking for state: it runs.
         await #expect(processExitsWith: .success) {
@@ -97,9 +101,7 @@ import Testing
                     }
                 }
             }
-            let registry = try RegistryBuilder.build(modules: [Honest.self])
-            var engine = DissectionEngine(registry: registry)
-            engine.dissect(HandoffTests.frame([1]), wantsInfo: false) { _ in }
+            try HandoffTests.dissectOneFrame(with: Honest.self)
         }
     }
 
@@ -118,9 +120,7 @@ import Testing
                     }
                 }
             }
-            let registry = try RegistryBuilder.build(modules: [Unrecorded.self])
-            var engine = DissectionEngine(registry: registry)
-            engine.dissect(HandoffTests.frame([1]), wantsInfo: false) { _ in }
+            try HandoffTests.dissectOneFrame(with: Unrecorded.self)
         }
     }
 
