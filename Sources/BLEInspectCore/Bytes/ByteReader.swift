@@ -125,6 +125,9 @@ public struct ByteReader: Sendable {
     /// Reads a little-endian unsigned integer of `count` bytes (1...8).
     @inlinable
     public mutating func readUnsigned(bytes count: Int) throws(DecodeError) -> UInt64 {
+        // The common widths without the loop.
+        if count == 1 { return UInt64(try readUInt8()) }
+        if count == 2 { return UInt64(try readUInt16()) }
         precondition(count >= 1 && count <= 8)
         try need(count)
         var v: UInt64 = 0

@@ -6,7 +6,54 @@
 /// before any registry gives it ids).
 public final class FieldLayout: Sendable {
     public let items: [LayoutItem]
-    public init(_ items: [LayoutItem]) { self.items = items }
+    /// `items` as the run reads them: plain bits, one per item, so that a plain integer field is
+    /// read without copying its item (and retaining what the item holds).
+    let steps: [LayoutStep]
+
+    public init(_ items: [LayoutItem]) {
+        self.items = items
+        steps = items.map(LayoutStep.init)
+    }
+}
+
+/// One layout item reduced to plain bits: an integer field with no condition and no bits, or
+/// reserved bytes; every other item is `.other` and is read from the item itself.
+struct LayoutStep: BitwiseCopyable {
+    enum Kind: UInt8 {
+        case integer
+        case skip
+        case other
+    }
+
+    var kind = Kind.other
+    var width = 0
+    var signed = false
+    var bigEndian = false
+    /// The bits shown (all for an unmasked integer).
+    var mask = UInt64.max
+    var id = FieldID(0)
+    /// Where the value is kept for later references; -1: not kept.
+    var slot = -1
+
+    init(_ item: LayoutItem) {
+        switch item {
+        case .skip(let n):
+            kind = .skip
+            width = n
+        case .field(let f) where f.condition == nil && f.bits.isEmpty:
+            switch f.value {
+            case .integer(let width, let signed, let bigEndian):
+                (self.width, self.signed, self.bigEndian) = (width, signed, bigEndian)
+            case .masked(let width, let mask):
+                (self.width, self.mask) = (width, mask)
+            default: return
+            }
+            kind = .integer
+            id = f.id
+            slot = f.slot ?? -1
+        default: break
+        }
+    }
 }
 
 /// One entry of a layout.

@@ -72,8 +72,24 @@ public struct LayoutRun {
         guard depth <= limits.depth else {
             throw DecodeError(.limitExceeded, offset: r.offset, limits.depthMessage)
         }
-        for item in layout.items {
-            switch item {
+        let steps = layout.steps
+        for i in steps.indices {
+            let step = steps[i]
+            switch step.kind {
+            case .integer:
+                try count(r)
+                let start = r.offset
+                let raw = try r.readUnsigned(bytes: step.width, bigEndian: step.bigEndian) & step.mask
+                let shown: FieldValue = step.signed ? .signed(Self.signExtend(raw, step.width)) : .unsigned(raw)
+                keep(raw, shown, slot: step.slot)
+                c.tree.add(id(step.id), shown, start..<r.offset, source: r.source)
+                continue
+            case .skip:
+                try r.skip(step.width)
+                continue
+            case .other: break
+            }
+            switch layout.items[i] {
             case .field(let f):
                 if let condition = f.condition, !holds(condition) { continue }
                 try field(f, &r, &c, host: &host, depth: depth)
@@ -86,7 +102,7 @@ public struct LayoutRun {
                     try run(each, &r, &c, host: &host, depth: depth + 1)
                 }
             case .skip(let n):
-                try r.skip(n)
+                try r.skip(n)  // read as a step above
             case .dispatch(let handoff, let extent):
                 var data = try r.readSlice(try length(extent, r))
                 c.handOff(handoff, &data)
@@ -116,9 +132,7 @@ public struct LayoutRun {
             try value(f.value, fid, &r, &c, host: &host, depth: depth)
             return
         }
-        previous = raw
-        // A signed value is kept as its bit pattern, as case values and `equals:` are.
-        if let slot = f.slot, slot < slots.count { slots[slot] = shown.unsignedValue ?? raw }
+        keep(raw, shown, slot: f.slot ?? -1)
         let range = start..<r.offset
         if f.bits.isEmpty {
             c.tree.add(fid, shown, range, source: r.source)
@@ -143,6 +157,15 @@ public struct LayoutRun {
         }
         if case .hidden = f.parent { return }
         c.tree.close()
+    }
+
+    /// Keeps an integer field's value for later references: as the previous value, and in `slot`
+    /// (-1: none).
+    @inline(__always)
+    mutating func keep(_ raw: UInt64, _ shown: FieldValue, slot: Int) {
+        previous = raw
+        // A signed value is kept as its bit pattern, as case values and `equals:` are.
+        if slot >= 0, slot < slots.count { slots[slot] = shown.unsignedValue ?? raw }
     }
 
     /// Decodes one value of any kind but a referenced integer (arrays use it for their elements).
