@@ -49,6 +49,7 @@ public final class BTSnoopReader: FrameReader {
         try records.next(input, header: 24, "header", read: record)
     }
 
+    @inline(__always)
     private func record(number: Int) throws(CaptureError) -> RecordStream.Record {
         let originalLength = Int(input.uint32BE(at: 0))
         let includedLength = Int(input.uint32BE(at: 4))

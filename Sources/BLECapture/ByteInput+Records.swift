@@ -7,31 +7,25 @@ extension ByteInput {
     /// Makes the next record's `count`-byte header available. Returns false at a clean end of the
     /// input (no byte left); throws `.truncated` ("record `what` cut short: n of `count` bytes")
     /// when only part of the header is there. `frame` is the record's number, for the error.
+    @inline(__always)
     public func ensureRecordHeader(_ count: Int, _ what: String, frame: Int) throws(CaptureError) -> Bool {
         let have = try ensure(count)
+        if have >= count { return true }
         if have == 0 { return false }
-        guard have >= count else {
-            throw CaptureError(
-                .truncated,
-                "record \(what) cut short: \(have) of \(count) bytes",
-                frame: frame,
-                offset: position
-            )
-        }
-        return true
+        throw CaptureError(
+            .truncated,
+            "record \(what) cut short: \(have) of \(count) bytes",
+            frame: frame,
+            offset: position
+        )
     }
 
     /// Makes the whole record (a `header`-byte header, then `length` bytes) available. Throws
     /// `.badLength` when the length field is outside `allowed`, and `.truncated` ("record cut
     /// short: n of `length` bytes") when the input ends first.
+    @inline(__always)
     public func ensureRecord(header: Int, length: Int, allowed: ClosedRange<Int>, frame: Int) throws(CaptureError) {
-        guard allowed.contains(length) else {
-            let bounds =
-                allowed.lowerBound == 0
-                ? "is over the limit of \(allowed.upperBound)"
-                : "is outside \(allowed.lowerBound)...\(allowed.upperBound)"
-            throw CaptureError(.badLength, "record length \(length) \(bounds)", frame: frame, offset: position)
-        }
+        guard allowed.contains(length) else { throw badRecordLength(length, allowed: allowed, frame: frame) }
         let total = header + length
         let got = try ensure(total)
         guard got >= total else {
@@ -42,6 +36,14 @@ extension ByteInput {
                 offset: position
             )
         }
+    }
+
+    private func badRecordLength(_ length: Int, allowed: ClosedRange<Int>, frame: Int) -> CaptureError {
+        let bounds =
+            allowed.lowerBound == 0
+            ? "is over the limit of \(allowed.upperBound)"
+            : "is outside \(allowed.lowerBound)...\(allowed.upperBound)"
+        return CaptureError(.badLength, "record length \(length) \(bounds)", frame: frame, offset: position)
     }
 
     /// Copies the record's bytes from `from` to `total` into `out` (reusing its storage, as
@@ -79,6 +81,7 @@ struct RecordStream {
     /// `what` in errors) available, then `read` checks the record (given its frame number), makes
     /// all of it available (`ensureRecord`) and says what it holds. After a throw the stream is
     /// finished, and returns nil from then on.
+    @inline(__always)
     mutating func next(
         _ input: ByteInput,
         header: Int,

@@ -90,6 +90,7 @@ public final class PacketLoggerReader: FrameReader {
         byteOrder == .big ? input.uint32BE(at: i) : input.uint32LE(at: i)
     }
 
+    @inline(__always)
     private func record(number: Int) throws(CaptureError) -> RecordStream.Record {
         let length = Int(uint32(at: 0))
         try input.ensureRecord(
