@@ -136,7 +136,9 @@ struct TrackerCore {
     var connections: [ConnectionKey: ConnectionEntry] = [:]
     var lastConnection: (key: ConnectionKey, entry: ConnectionEntry)?
     var syncs: [SyncKey: SyncEntry] = [:]
-    var roles: FieldRoles?
+    /// Each field's role by `FieldID.rawValue` (`FieldRoles.byField`), built the first time
+    /// frames reach the tracker; empty before.
+    var roles: [FieldRole] = []
 
     var facts = FrameFacts()
     var reports: [ReportFacts] = []
@@ -151,8 +153,8 @@ struct TrackerCore {
 
     /// Reads the frame's tree, updates what is known, and adds the frame's device nodes.
     mutating func process(_ f: Fields<DeviceField>, _ ctx: inout DissectionContext) {
-        if roles == nil { roles = FieldRoles(ctx.registry) }
-        guard let roles else { return }
+        if roles.isEmpty { roles = FieldRoles(ctx.registry).byField(count: ctx.registry.fields.count) }
+        let roles = self.roles
         ctx.tree.withNodes { scan($0, ctx.tree.texts, roles) }
         guard facts.layer != .none else { return }
         if !refs.isEmpty { refs.removeAll(keepingCapacity: true) }
@@ -178,7 +180,7 @@ struct TrackerCore {
     // MARK: - One pass over the nodes
 
     /// Fills `facts`, `reports` and `handles` from the frame's nodes.
-    mutating func scan(_ nodes: UnsafeBufferPointer<FieldNode>, _ texts: [String], _ roles: FieldRoles) {
+    mutating func scan(_ nodes: UnsafeBufferPointer<FieldNode>, _ texts: [String], _ roles: [FieldRole]) {
         func text(_ ref: TextRef) -> String { Int(ref.index) < texts.count ? texts[Int(ref.index)] : "" }
         facts = FrameFacts()
         if !reports.isEmpty { reports.removeAll(keepingCapacity: true) }
@@ -189,7 +191,8 @@ struct TrackerCore {
         // Through the buffer in place: the many nodes this tracker ignores are not copied.
         for i in nodes.indices {
             if inReport && nodes[i].depth <= reportDepth { inReport = false }
-            let role = roles.role(nodes[i].field)
+            let raw = Int(nodes[i].field.rawValue)
+            let role = raw < roles.count ? roles[raw] : .none
             if role == .none { continue }
             let node = nodes[i]
             switch role {

@@ -58,6 +58,9 @@ extension FieldLookup<FieldRole> {
     /// Aliases resolve to their target, so only the canonical name counts.
     init(_ registry: DissectorRegistry) { self.init(registry, names: Self.names, canonicalOnly: true) }
 
-    @inline(__always)
-    func role(_ id: FieldID) -> FieldRole { role(of: id) ?? FieldRole.none }
+    /// Every field's role, by `FieldID.rawValue`: `.none` for the fields the tracker does not
+    /// read. The tracker scans with this plain table.
+    func byField(count: Int) -> [FieldRole] {
+        (0..<count).map { role(of: FieldID(UInt32(truncatingIfNeeded: $0))) ?? FieldRole.none }
+    }
 }
