@@ -32,7 +32,9 @@ public protocol FrameRendering {
 }
 
 extension FrameRendering {
-    /// Writes one frame to `out`.
+    /// Writes one frame to `out`. Inlinable, so that a runner's call is specialized for its
+    /// format and reaches the format's `render` directly.
+    @inlinable
     public func render(
         _ frame: CapturedFrame,
         _ tree: borrowing ProtocolTree,

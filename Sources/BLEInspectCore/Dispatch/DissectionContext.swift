@@ -330,11 +330,15 @@ public struct SkippedKeys: Sendable, BitwiseCopyable {
     public static let capacity = 12
     private var entries: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
     public private(set) var count = 0
+    /// Bit `slot % 64` is set for the slot of each pair: most lookups are of a table with no
+    /// pair, and this one test answers them.
+    private var slots: UInt64 = 0
 
     public init() {}
 
     mutating func insert(_ entry: UInt32) {
         guard !contains(entry), count < Self.capacity else { return }
+        slots |= Self.slotBit(entry)
         let shift = UInt64(count % 2) * 32
         let value = UInt64(entry) << shift
         switch count / 2 {
@@ -350,12 +354,16 @@ public struct SkippedKeys: Sendable, BitwiseCopyable {
 
     @inline(__always)
     func contains(_ entry: UInt32) -> Bool {
+        guard slots & Self.slotBit(entry) != 0 else { return false }
         // Each word holds two entries; unused lanes are never compared.
         let pair = UInt64(entry) | UInt64(entry) << 32
         return lanes(entries.0 ^ pair, from: 0) || (count > 2 && lanes(entries.1 ^ pair, from: 2))
             || (count > 4 && lanes(entries.2 ^ pair, from: 4)) || (count > 6 && lanes(entries.3 ^ pair, from: 6))
             || (count > 8 && lanes(entries.4 ^ pair, from: 8)) || (count > 10 && lanes(entries.5 ^ pair, from: 10))
     }
+
+    @inline(__always)
+    private static func slotBit(_ entry: UInt32) -> UInt64 { 1 << UInt64(entry >> 16 & 63) }
 
     /// Whether a lane of `difference` (a word XOR-ed with the entry twice) is zero, for the lanes
     /// in use of the word holding entries `first` and `first + 1`.
