@@ -5,6 +5,7 @@ import BLEInspectViews
 
 struct Conns: StandardView {
     static let configuration = CommandConfiguration(
+        commandName: "conns",
         abstract: "Summarise each connection in a capture: parameters, security, ATT and credit-based channels.",
         discussion: """
             One block per connection, in the order the connections began: the peer, the local

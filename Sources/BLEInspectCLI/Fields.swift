@@ -5,6 +5,7 @@ import BLEInspectSession
 
 struct Fields: ToolCommand {
     static let configuration = CommandConfiguration(
+        commandName: "fields",
         abstract: "List every field bleinspect decodes, with its type and description.",
         discussion: """
             Field names are the names used by -T fields -e and by filters. Where Wireshark has the

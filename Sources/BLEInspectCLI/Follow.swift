@@ -7,6 +7,7 @@ extension FollowDirection: ExpressibleByArgument {}
 
 struct Follow: ToolCommand {
     static let configuration = CommandConfiguration(
+        commandName: "follow",
         abstract: "Follow one L2CAP credit-based channel's SDUs or one attribute's values through a capture.",
         discussion: """
             With --l2cap or --psm: the SDUs of LE (and enhanced) credit-based channels, as the

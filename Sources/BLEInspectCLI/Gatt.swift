@@ -5,6 +5,7 @@ import BLEInspectViews
 
 struct Gatt: StandardView {
     static let configuration = CommandConfiguration(
+        commandName: "gatt",
         abstract: "Rebuild each device's GATT database from the discovery traffic in a capture.",
         discussion: """
             For each device: its services with their handle ranges, includes, characteristics

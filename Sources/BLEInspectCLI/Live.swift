@@ -8,6 +8,7 @@ import BLEInspectSession
 /// `bleinspect live SOURCE`: decodes a controller's HCI traffic, or a live stream, as it happens.
 struct Live: ToolCommand {
     static let configuration = CommandConfiguration(
+        commandName: "live",
         abstract: "Show live HCI traffic as it happens, filtered, and save it while watching.",
         discussion: """
             Sources:

@@ -6,6 +6,7 @@ import BLEInspectSession
 
 struct Plugins: ToolCommand {
     static let configuration = CommandConfiguration(
+        commandName: "plugins",
         abstract: "List the plugins found, with their fields and bindings, and every plugin rejected.",
         discussion: """
             Plugins are YAML profiles that name custom UUIDs and decode characteristic values,

@@ -17,6 +17,7 @@ enum TextFormat: String, ExpressibleByArgument, CaseIterable {
 
 struct Read: ToolCommand {
     static let configuration = CommandConfiguration(
+        commandName: "read",
         abstract: "Print the frames of one or more captures, one line each, and optionally save them.",
         discussion: """
             Each line shows the frame number, the time, the direction (< host to controller,

@@ -12,6 +12,7 @@ import BLEInspectSession
 /// `bleinspect replay FILE --serve tcp://HOST:PORT`: serves a capture as a live btsnoop stream.
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "replay",
         abstract: "Serve a capture as a live btsnoop stream over TCP, for demos and for testing live pipelines.",
         discussion: """
             Listens on tcp://HOST:PORT and sends each client a btsnoop stream, as the

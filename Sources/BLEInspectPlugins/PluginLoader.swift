@@ -59,9 +59,12 @@ public struct PluginCatalog: Sendable {
 
 public enum PluginLoader {
     /// Finds, reads and checks every plugin of `search`. `reservedNamespaces` are the built-in
-    /// protocols' names. A plugin with any problem, or clashing with one loaded before it, is
-    /// rejected whole.
-    public static func load(_ search: PluginSearch, reservedNamespaces: Set<String>) -> PluginCatalog {
+    /// protocols' names, worked out only when there is a plugin to check. A plugin with any
+    /// problem, or clashing with one loaded before it, is rejected whole.
+    public static func load(
+        _ search: PluginSearch,
+        reservedNamespaces: @autoclosure () -> Set<String>
+    ) -> PluginCatalog {
         var rejected: [PluginRejection] = []
         var explicitRejected = false
         var seen = Set<String>()
@@ -91,7 +94,7 @@ public enum PluginLoader {
         }
         // Files are read and compiled at once, each on its own (start-up time); the clashes
         // between them are then settled in precedence order.
-        let compiled = compileAll(files.map(\.path), reserved: reservedNamespaces)
+        let compiled = files.isEmpty ? [] : compileAll(files.map(\.path), reserved: reservedNamespaces())
         var accepted: [CompiledPlugin] = []
         for (file, result) in zip(files, compiled) {
             switch result {

@@ -59,8 +59,13 @@ public struct Toolkit: Sendable {
     /// The protocol names the modules' fields and tables use (`btatt`, `frame`, …), which plugins
     /// may not take as their namespace.
     public var reservedNamespaces: Set<String> {
-        var names = Set(registered.fieldNames.compactMap { $0.split(separator: ".").first.map(String.init) })
-        names.formUnion(registered.tableNames.compactMap { $0.name.split(separator: ".").first.map(String.init) })
+        // The part before the first dot, found in the UTF-8 bytes (a name is ASCII).
+        func namespace(_ name: String) -> String? {
+            let end = name.utf8.firstIndex(of: UInt8(ascii: ".")) ?? name.utf8.endIndex
+            return end == name.utf8.startIndex ? nil : String(name[..<end])
+        }
+        var names = Set(registered.fieldNames.compactMap(namespace))
+        names.formUnion(registered.tableNames.compactMap { namespace($0.name) })
         names.formUnion(["frame", "data", "_ws", "bleinspect", "plugins"])
         return names
     }
