@@ -20,9 +20,7 @@ struct HCIACLPacket: Dissector {
         ctx.tree.add(a[.pbFlag], .unsigned(UInt64(pb)), s..<r.offset, source: r.source)
         ctx.tree.add(a[.bcFlag], .unsigned(UInt64(word >> 14)), s..<r.offset, source: r.source)
         let length = try ctx.addUInt16(a[.length], &r)
-        let dir = ctx.directionWord(unknown: "")
-        ctx.setInfo(parts: dir, dir.isEmpty ? "" : " ", "ACL Data, Handle ")
-        if ctx.wantsInfo { ctx.tree.appendInfoHex(UInt64(handle), digits: 4) }
+        HCIPacket.dataInfo("ACL Data", handle: handle, &ctx)
         let complete = r.remaining >= Int(length)
         var payload = try HCIPacket.parameters(Int(length), &r, &ctx)
 
@@ -176,13 +174,9 @@ struct HCISCOPacket: Dissector {
         ctx.tree.add(c[.chandle], .unsigned(UInt64(word & 0x0FFF)), s..<r.offset, source: r.source)
         ctx.tree.add(c[.packetStatus], .unsigned(UInt64((word >> 12) & 0x3)), s..<r.offset, source: r.source)
         let length = try ctx.addUInt8(c[.length], &r)
-        let dir = ctx.directionWord(unknown: "")
-        ctx.setInfo((dir.isEmpty ? "" : dir + " ") + "SCO Data, Handle " + HCIPacket.hex16(word & 0x0FFF))
+        HCIPacket.dataInfo("SCO Data", handle: word & 0x0FFF, &ctx)
         var data = try HCIPacket.parameters(Int(length), &r, &ctx)
-        if !data.isAtEnd {
-            let rest = data.readRest()
-            ctx.tree.add(ctx.core[.data], .bytes, rest.offset..<(rest.offset + rest.remaining), source: rest.source)
-        }
+        ctx.addRest(ctx.core[.data], &data)
         ctx.tree.close()
     }
 }
@@ -206,8 +200,7 @@ struct HCIISOPacket: Dissector {
         let ls = r.offset
         let length = try r.readUInt16() & 0x3FFF
         ctx.tree.add(c[.dataLength], .unsigned(UInt64(length)), ls..<r.offset, source: r.source)
-        let dir = ctx.directionWord(unknown: "")
-        ctx.setInfo((dir.isEmpty ? "" : dir + " ") + "ISO Data, Handle " + HCIPacket.hex16(handle))
+        HCIPacket.dataInfo("ISO Data", handle: handle, &ctx)
         var load = try HCIPacket.parameters(Int(length), &r, &ctx)
         if pb == 0 || pb == 2 {
             let d = f.isoData
@@ -220,10 +213,7 @@ struct HCIISOPacket: Dissector {
             ctx.tree.add(d[.statusFlag], .unsigned(UInt64(sdu >> 14)), ss..<load.offset, source: load.source)
             ctx.tree.close()
         }
-        if !load.isAtEnd {
-            let rest = load.readRest()
-            ctx.tree.add(ctx.core[.data], .bytes, rest.offset..<(rest.offset + rest.remaining), source: rest.source)
-        }
+        ctx.addRest(ctx.core[.data], &load)
         ctx.tree.close()
     }
 }
