@@ -25,10 +25,7 @@ struct Conns: StandardView {
             """
     )
 
-    @Argument(help: "Capture files to read, in order; - reads standard input.")
-    var files: [String]
-
-    @OptionGroup var frames: ViewFrameOptions
+    @OptionGroup var input: ViewInput
 
     @Flag(help: "Print the connections as JSON (schema bleinspect.conns/1, see docs/VIEWS.md).")
     var json = false

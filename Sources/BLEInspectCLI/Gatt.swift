@@ -22,10 +22,7 @@ struct Gatt: StandardView {
             """
     )
 
-    @Argument(help: "Capture files to read, in order; - reads standard input.")
-    var files: [String]
-
-    @OptionGroup var frames: ViewFrameOptions
+    @OptionGroup var input: ViewInput
 
     @Flag(help: "Print the databases as JSON (schema bleinspect.gatt/1, see docs/VIEWS.md).")
     var json = false
