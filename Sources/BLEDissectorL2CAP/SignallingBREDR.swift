@@ -93,7 +93,7 @@ extension SignallingDissector {
             request,
             mode: .bredr,
             requester: requester,
-            request.endpoint(scid),
+            scid: scid,
             Endpoint(cid: dcid, mtu: 0, mps: 0, credits: 0),
             &context,
             start..<r.offset,

@@ -57,16 +57,7 @@ extension SignallingDissector {
         guard result == 0, let scid = request.cids.first else { return }
         checkLimits(mtu: mtu, mps: mps, minimum: 23, &context, range, r.source)
         let responderEnd = Endpoint(cid: dcid, mtu: mtu, mps: mps, credits: Int(credits))
-        open(
-            request,
-            mode: .leCredit,
-            requester: requester,
-            request.endpoint(scid),
-            responderEnd,
-            &context,
-            range,
-            r.source
-        )
+        open(request, mode: .leCredit, requester: requester, scid: scid, responderEnd, &context, range, r.source)
     }
 
     func flowControlCredit(_ r: inout ByteReader, _ context: inout DissectionContext) throws(DecodeError) {
@@ -219,7 +210,7 @@ extension SignallingDissector {
                 request,
                 mode: .enhancedCredit,
                 requester: requester,
-                request.endpoint(scid),
+                scid: scid,
                 responderEnd,
                 &context,
                 range,
@@ -370,16 +361,19 @@ extension SignallingDissector {
         return .local
     }
 
+    /// Opens the channel a response accepts: the requester's endpoint `scid` (with the limits and
+    /// credits of the request) and the responder's `responderEnd`.
     func open(
         _ request: PendingRequest,
         mode: ChannelMode,
         requester: Side,
-        _ requesterEnd: Endpoint,
+        scid: UInt16,
         _ responderEnd: Endpoint,
         _ context: inout DissectionContext,
         _ range: Range<Int>,
         _ source: Int
     ) {
+        let requesterEnd = request.endpoint(scid)
         let local = requester == .local ? requesterEnd : responderEnd
         let peer = requester == .local ? responderEnd : requesterEnd
         let state = context.l2capState
