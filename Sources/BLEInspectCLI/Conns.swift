@@ -30,7 +30,7 @@ struct Conns: StandardView {
     @Flag(help: "Print the connections as JSON (schema bleinspect.conns/1, see docs/VIEWS.md).")
     var json = false
 
-    static func run(scan: CaptureScan, json: Bool, output: OutputSink, errorOutput: (String) -> Void) -> ExitStatus {
-        ConnsCommandRunner.run(scan: scan, json: json, output: output, errorOutput: errorOutput)
-    }
+    typealias Runner = ConnsCommandRunner
 }
+
+extension ConnsCommandRunner: ViewRunner {}

@@ -27,7 +27,7 @@ struct Gatt: StandardView {
     @Flag(help: "Print the databases as JSON (schema bleinspect.gatt/1, see docs/VIEWS.md).")
     var json = false
 
-    static func run(scan: CaptureScan, json: Bool, output: OutputSink, errorOutput: (String) -> Void) -> ExitStatus {
-        GATTCommandRunner.run(scan: scan, json: json, output: output, errorOutput: errorOutput)
-    }
+    typealias Runner = GATTCommandRunner
 }
+
+extension GATTCommandRunner: ViewRunner {}

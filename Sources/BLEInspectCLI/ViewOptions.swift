@@ -45,12 +45,17 @@ enum ViewArguments {
     }
 }
 
+/// A view's command runner (`ConnsCommandRunner`, say): reads `scan` and writes text, or JSON.
+protocol ViewRunner {
+    static func run(scan: CaptureScan, json: Bool, output: OutputSink, errorOutput: (String) -> Void) -> ExitStatus
+}
+
 /// A view that reads files with `-Y` and `-c` and writes text or `--json` to standard output.
 protocol StandardView: ToolCommand {
+    /// Runs the view.
+    associatedtype Runner: ViewRunner
     var input: ViewInput { get }
     var json: Bool { get }
-    /// Runs the view: its `CommandRunner.run`.
-    static func run(scan: CaptureScan, json: Bool, output: OutputSink, errorOutput: (String) -> Void) -> ExitStatus
 }
 
 extension StandardView {
@@ -59,7 +64,7 @@ extension StandardView {
     }
 
     func run(with toolkit: Toolkit) throws {
-        let status = Self.run(
+        let status = Runner.run(
             scan: try input.frames.scan(input.files, toolkit),
             json: json,
             output: OutputSink(fd: 1, ownsDescriptor: false),
