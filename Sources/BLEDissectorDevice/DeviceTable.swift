@@ -28,6 +28,12 @@ enum NameRank {
     static let fromDevice: UInt8 = 3
 }
 
+/// An address with its type (`AddressType`; `AddressType.unknown` when no frame said).
+struct TypedAddress: Equatable {
+    var address: BDAddr
+    var type: UInt8
+}
+
 /// One remote device: an address seen over the air (or an identity address it was linked to).
 struct DeviceRecord {
     var address: BDAddr
@@ -37,8 +43,7 @@ struct DeviceRecord {
     var firstSeen: Int
     /// The identity address this address was linked to (itself for a device whose identity
     /// address is the one it uses).
-    var identity: BDAddr?
-    var identityType: UInt8
+    var identity: TypedAddress?
     /// Least-recently-used list: slot indices, -1 for none.
     var newer: Int32
     var older: Int32
@@ -93,7 +98,6 @@ struct DeviceTable {
             nameRank: NameRank.none,
             firstSeen: frame,
             identity: nil,
-            identityType: AddressType.unknown,
             newer: -1,
             older: -1
         )

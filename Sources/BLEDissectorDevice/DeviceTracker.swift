@@ -72,16 +72,14 @@ struct DeviceRef {
     var slot: Int32
     var handle: UInt16?
     var span: NodeSpan
-    var identity: BDAddr?
-    var identityType: UInt8
+    var identity: TypedAddress?
 }
 
 /// A connection from its connection-complete event to its Disconnection Complete.
 struct ConnectionEntry {
     var address: BDAddr
     var addressType: UInt8
-    var identity: BDAddr?
-    var identityType: UInt8
+    var identity: TypedAddress?
     var openedInFrame: Int
 }
 
@@ -315,8 +313,8 @@ struct TrackerCore {
                     let type = AddressType.fromHCI(report.hciType)
                     guard let slot = addRef(&ctx, a, type: type, span: report.span) else { continue }
                     // Types 2 and 3: the controller resolved the address, so it is an identity address.
-                    if report.hciType == 2 || report.hciType == 3, table[slot].identity != a {
-                        link(&ctx, slot: slot, identity: a, type: type, span: report.span)
+                    if report.hciType == 2 || report.hciType == 3, table[slot].identity?.address != a {
+                        link(&ctx, slot: slot, identity: TypedAddress(address: a, type: type), span: report.span)
                     }
                     if let name = report.name { learn(name: name, rank: report.nameRank, slot: slot) }
                 }
@@ -326,18 +324,15 @@ struct TrackerCore {
                 if facts.status == 0, let h = handles.first?.handle, let peer = facts.address {
                     var overAir = peer
                     var type = AddressType.fromHCI(facts.hciType)
-                    var identity: BDAddr? = nil
-                    var identityType = AddressType.unknown
+                    var identity: TypedAddress? = nil
                     if let rpa = facts.peerRPA, rpa.rawValue != 0, rpa != peer {
                         // The controller resolved the peer's private address: Peer_Address is
                         // the identity address, Peer_RPA the address used over the air.
                         overAir = rpa
                         type = AddressType.random
-                        identity = peer
-                        identityType = AddressType.fromHCI(facts.hciType)
+                        identity = TypedAddress(address: peer, type: AddressType.fromHCI(facts.hciType))
                     } else if facts.hciType == 2 || facts.hciType == 3 {
-                        identity = peer
-                        identityType = type
+                        identity = TypedAddress(address: peer, type: type)
                     }
                     openConnection(
                         &ctx,
@@ -346,7 +341,6 @@ struct TrackerCore {
                             address: overAir,
                             addressType: type,
                             identity: identity,
-                            identityType: identityType,
                             openedInFrame: frame
                         )
                     )
@@ -398,7 +392,6 @@ struct TrackerCore {
                         address: peer,
                         addressType: AddressType.public,
                         identity: nil,
-                        identityType: AddressType.unknown,
                         openedInFrame: frame
                     )
                 )
@@ -461,16 +454,14 @@ struct TrackerCore {
             learn(name: name, rank: NameRank.fromDevice, slot: ref.slot)
         }
         if facts.smpOpcode == 0x09, let identity = facts.smpAddress, let h = ref.handle {
-            let type = facts.smpType <= 1 ? facts.smpType : AddressType.unknown
+            let typed = TypedAddress(address: identity, type: facts.smpType <= 1 ? facts.smpType : AddressType.unknown)
             let key = ConnectionKey(controller: ctx.controller, handle: h)
             if var c = connection(key) {
-                c.identity = identity
-                c.identityType = type
+                c.identity = typed
                 setConnection(key, c)
             }
-            link(&ctx, slot: ref.slot, identity: identity, type: type, span: ref.span)
-            refs[0].identity = identity
-            refs[0].identityType = type
+            link(&ctx, slot: ref.slot, identity: typed, span: ref.span)
+            refs[0].identity = typed
         }
     }
 
@@ -502,8 +493,7 @@ struct TrackerCore {
                 type: c.addressType,
                 span: h.span,
                 handle: h.handle,
-                identity: c.identity,
-                identityType: c.identityType
+                identity: c.identity
             )
         }
     }
@@ -516,18 +506,14 @@ struct TrackerCore {
         type: UInt8,
         span: NodeSpan,
         handle: UInt16? = nil,
-        identity: BDAddr? = nil,
-        identityType: UInt8 = AddressType.unknown
+        identity: TypedAddress? = nil
     ) -> Int32? {
         for i in refs.indices where refs[i].address == address {
             if refs[i].handle == nil, let handle {
                 refs[i].handle = handle
                 refs[i].span = span
             }
-            if refs[i].identity == nil, let identity {
-                refs[i].identity = identity
-                refs[i].identityType = identityType
-            }
+            if refs[i].identity == nil, let identity { refs[i].identity = identity }
             return refs[i].slot
         }
         guard refs.count < DeviceState.maximumRefsPerFrame else {
@@ -545,8 +531,7 @@ struct TrackerCore {
                         slot: -1,
                         handle: nil,
                         span: span,
-                        identity: nil,
-                        identityType: AddressType.unknown
+                        identity: nil
                     )
                 )
             }
@@ -559,8 +544,7 @@ struct TrackerCore {
                 slot: slot,
                 handle: handle,
                 span: span,
-                identity: identity,
-                identityType: identityType
+                identity: identity
             )
         )
         return slot
@@ -591,7 +575,7 @@ struct TrackerCore {
     private mutating func learn(name: String, rank: UInt8, slot: Int32) {
         table.learn(name: name, rank: rank, slot: slot)
         let record = table[slot]
-        if let id = record.identity, id != record.address, let idSlot = table.slot(of: id) {
+        if let id = record.identity?.address, id != record.address, let idSlot = table.slot(of: id) {
             table.learn(name: name, rank: rank, slot: idSlot)
         }
     }
@@ -601,15 +585,13 @@ struct TrackerCore {
     private mutating func link(
         _ ctx: inout DissectionContext,
         slot: Int32,
-        identity: BDAddr,
-        type: UInt8,
+        identity: TypedAddress,
         span: NodeSpan
     ) {
         table[slot].identity = identity
-        table[slot].identityType = type
         let record = table[slot]
-        guard identity != record.address else { return }
-        let idSlot = touch(&ctx, identity, type: type, span: span)
+        guard identity.address != record.address else { return }
+        let idSlot = touch(&ctx, identity.address, type: identity.type, span: span)
         // The device was first seen under whichever address came first.
         table[idSlot].firstSeen = min(table[idSlot].firstSeen, record.firstSeen)
         if let name = record.name { table.learn(name: name, rank: record.nameRank, slot: idSlot) }
@@ -639,7 +621,7 @@ struct TrackerCore {
         setConnection(key, entry)
         let slot = touch(&ctx, entry.address, type: entry.addressType, span: NodeSpan())
         if let identity = entry.identity {
-            link(&ctx, slot: slot, identity: identity, type: entry.identityType, span: NodeSpan())
+            link(&ctx, slot: slot, identity: identity, span: NodeSpan())
         }
     }
 
@@ -654,7 +636,6 @@ struct TrackerCore {
             // The slot may have been reused if the table is tiny; then only the address is known.
             let valid = Int(ref.slot) < table.records.count && table[ref.slot].address == ref.address
             var identity = ref.identity
-            var identityType = ref.identityType
             var name: String? = nil
             var rank = NameRank.none
             var firstSeen = ctx.frameNumber
@@ -663,21 +644,18 @@ struct TrackerCore {
                 if record.addressType != AddressType.unknown {
                     ctx.tree.add(f[.addrType], .unsigned(UInt64(record.addressType)), range, source: source)
                 }
-                if identity == nil {
-                    identity = record.identity
-                    identityType = record.identityType
-                }
+                if identity == nil { identity = record.identity }
                 name = record.name
                 rank = record.nameRank
                 firstSeen = record.firstSeen
             }
             if let id = identity {
-                if id != ref.address {
-                    ctx.tree.add(f[.addr], .address(id), range, source: source)
-                    if identityType != AddressType.unknown {
-                        ctx.tree.add(f[.addrType], .unsigned(UInt64(identityType)), range, source: source)
+                if id.address != ref.address {
+                    ctx.tree.add(f[.addr], .address(id.address), range, source: source)
+                    if id.type != AddressType.unknown {
+                        ctx.tree.add(f[.addrType], .unsigned(UInt64(id.type)), range, source: source)
                     }
-                    if let idSlot = table.slot(of: id) {
+                    if let idSlot = table.slot(of: id.address) {
                         table.markUsed(idSlot)
                         let idRecord = table[idSlot]
                         if idRecord.nameRank > rank {
@@ -687,7 +665,7 @@ struct TrackerCore {
                         firstSeen = min(firstSeen, idRecord.firstSeen)
                     }
                 }
-                ctx.tree.add(f[.identityAddr], .address(id), range, source: source)
+                ctx.tree.add(f[.identityAddr], .address(id.address), range, source: source)
             }
             if let name { ctx.tree.add(f[.name], text: name, range, source: source) }
             if let h = ref.handle { ctx.tree.add(f[.connection], .unsigned(UInt64(h)), range, source: source) }

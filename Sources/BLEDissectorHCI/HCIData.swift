@@ -11,18 +11,13 @@ struct HCIACLPacket: Dissector {
 
     func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
         let a = f.acl
-        HCIPacket.open(f, 2, a.layer, r, &ctx)
-        let s = r.offset
-        let word = try r.readUInt16()
+        let (word, range) = try HCIPacket.openData(f, 2, a.layer, handle: a[.chandle], &r, &ctx)
         let handle = word & 0x0FFF
         let pb = UInt8((word >> 12) & 0x3)
-        ctx.tree.add(a[.chandle], .unsigned(UInt64(handle)), s..<r.offset, source: r.source)
-        ctx.tree.add(a[.pbFlag], .unsigned(UInt64(pb)), s..<r.offset, source: r.source)
-        ctx.tree.add(a[.bcFlag], .unsigned(UInt64(word >> 14)), s..<r.offset, source: r.source)
+        ctx.tree.add(a[.pbFlag], .unsigned(UInt64(pb)), range, source: r.source)
+        ctx.tree.add(a[.bcFlag], .unsigned(UInt64(word >> 14)), range, source: r.source)
         let length = try ctx.addUInt16(a[.length], &r)
-        let dir = ctx.directionWord(unknown: "")
-        ctx.setInfo(parts: dir, dir.isEmpty ? "" : " ", "ACL Data, Handle ")
-        if ctx.wantsInfo { ctx.tree.appendInfoHex(UInt64(handle), digits: 4) }
+        HCIPacket.dataInfo("ACL Data", handle: handle, &ctx)
         let complete = r.remaining >= Int(length)
         var payload = try HCIPacket.parameters(Int(length), &r, &ctx)
 
@@ -170,19 +165,12 @@ struct HCISCOPacket: Dissector {
 
     func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
         let c = f.sco
-        HCIPacket.open(f, 3, c.layer, r, &ctx)
-        let s = r.offset
-        let word = try r.readUInt16()
-        ctx.tree.add(c[.chandle], .unsigned(UInt64(word & 0x0FFF)), s..<r.offset, source: r.source)
-        ctx.tree.add(c[.packetStatus], .unsigned(UInt64((word >> 12) & 0x3)), s..<r.offset, source: r.source)
+        let (word, range) = try HCIPacket.openData(f, 3, c.layer, handle: c[.chandle], &r, &ctx)
+        ctx.tree.add(c[.packetStatus], .unsigned(UInt64((word >> 12) & 0x3)), range, source: r.source)
         let length = try ctx.addUInt8(c[.length], &r)
-        let dir = ctx.directionWord(unknown: "")
-        ctx.setInfo((dir.isEmpty ? "" : dir + " ") + "SCO Data, Handle " + HCIPacket.hex16(word & 0x0FFF))
+        HCIPacket.dataInfo("SCO Data", handle: word & 0x0FFF, &ctx)
         var data = try HCIPacket.parameters(Int(length), &r, &ctx)
-        if !data.isAtEnd {
-            let rest = data.readRest()
-            ctx.tree.add(ctx.core[.data], .bytes, rest.offset..<(rest.offset + rest.remaining), source: rest.source)
-        }
+        ctx.addRest(ctx.core[.data], &data)
         ctx.tree.close()
     }
 }
@@ -194,20 +182,16 @@ struct HCIISOPacket: Dissector {
 
     func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
         let c = f.iso
-        HCIPacket.open(f, 5, c.layer, r, &ctx)
-        let s = r.offset
-        let word = try r.readUInt16()
+        let (word, range) = try HCIPacket.openData(f, 5, c.layer, handle: c[.chandle], &r, &ctx)
         let handle = word & 0x0FFF
         let pb = (word >> 12) & 0x3
         let ts = (word >> 14) & 0x1
-        ctx.tree.add(c[.chandle], .unsigned(UInt64(handle)), s..<r.offset, source: r.source)
-        ctx.tree.add(c[.pbFlag], .unsigned(UInt64(pb)), s..<r.offset, source: r.source)
-        ctx.tree.add(c[.tsFlag], .unsigned(UInt64(ts)), s..<r.offset, source: r.source)
+        ctx.tree.add(c[.pbFlag], .unsigned(UInt64(pb)), range, source: r.source)
+        ctx.tree.add(c[.tsFlag], .unsigned(UInt64(ts)), range, source: r.source)
         let ls = r.offset
         let length = try r.readUInt16() & 0x3FFF
         ctx.tree.add(c[.dataLength], .unsigned(UInt64(length)), ls..<r.offset, source: r.source)
-        let dir = ctx.directionWord(unknown: "")
-        ctx.setInfo((dir.isEmpty ? "" : dir + " ") + "ISO Data, Handle " + HCIPacket.hex16(handle))
+        HCIPacket.dataInfo("ISO Data", handle: handle, &ctx)
         var load = try HCIPacket.parameters(Int(length), &r, &ctx)
         if pb == 0 || pb == 2 {
             let d = f.isoData
@@ -220,10 +204,7 @@ struct HCIISOPacket: Dissector {
             ctx.tree.add(d[.statusFlag], .unsigned(UInt64(sdu >> 14)), ss..<load.offset, source: load.source)
             ctx.tree.close()
         }
-        if !load.isAtEnd {
-            let rest = load.readRest()
-            ctx.tree.add(ctx.core[.data], .bytes, rest.offset..<(rest.offset + rest.remaining), source: rest.source)
-        }
+        ctx.addRest(ctx.core[.data], &load)
         ctx.tree.close()
     }
 }

@@ -101,6 +101,32 @@ enum HCIPacket {
         ctx.tree.open(layer, .none, r.offset..<(r.offset + r.remaining), source: r.source)
     }
 
+    /// Opens a data packet (ACL, SCO, ISO) as `open` does and reads the first word of its header:
+    /// the connection handle, added as `handleField`, with flags above it. Returns the word and
+    /// its bytes, for the flags.
+    static func openData(
+        _ f: HCIFieldIDs,
+        _ type: UInt8,
+        _ layer: FieldID,
+        handle handleField: FieldID,
+        _ r: inout ByteReader,
+        _ ctx: inout DissectionContext
+    ) throws(DecodeError) -> (word: UInt16, range: Range<Int>) {
+        open(f, type, layer, r, &ctx)
+        let start = r.offset
+        let word = try r.readUInt16()
+        ctx.tree.add(handleField, .unsigned(UInt64(word & 0x0FFF)), start..<r.offset, source: r.source)
+        return (word, start..<r.offset)
+    }
+
+    /// Sets a data packet's summary: the direction word when the capture knows it, `kind`, then
+    /// the handle ("Sent ACL Data, Handle 0x0040"), without building a string.
+    static func dataInfo(_ kind: String, handle: UInt16, _ ctx: inout DissectionContext) {
+        let dir = ctx.directionWord(unknown: "")
+        ctx.setInfo(parts: dir, dir.isEmpty ? "" : " ", kind, ", Handle ")
+        if ctx.wantsInfo { ctx.tree.appendInfoHex(UInt64(handle), digits: 4) }
+    }
+
     /// Adds the H4 layer: packet type, and direction when the capture knows it.
     static func addH4(_ f: HCIFieldIDs, _ type: UInt8, _ ctx: inout DissectionContext) {
         ctx.tree.open(f.h4.layer, .none, 0..<0)

@@ -139,6 +139,12 @@ struct PendingRequest {
     var frame: Int
 }
 
+extension PendingRequest {
+    /// The requester's endpoint `cid`, with the receive limits and credits the request gave
+    /// (zeros for a BR/EDR request).
+    func endpoint(_ cid: UInt16) -> Endpoint { Endpoint(cid: cid, mtu: mtu, mps: mps, credits: Int(credits)) }
+}
+
 /// Key of one endpoint in the channel table.
 struct EndpointKey: Hashable {
     var controller: UInt16

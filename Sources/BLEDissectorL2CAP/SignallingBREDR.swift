@@ -84,28 +84,17 @@ extension SignallingDissector {
         context.appendInfoDetail(
             "DCID \(Format.hex16(dcid)), SCID \(Format.hex16(scid)), \(L2CAPNames.name(L2CAPNames.connectionResult, result))"
         )
-        let state = context.l2capState
-        let connection = context.l2capConnection
-        let responder = Side(context.direction)
-        guard
-            let request = state.takePending(
-                connection,
-                ident: ident,
-                kind: .bredr,
-                responder: responder,
-                keep: result == 1
-            )
+        // A pending result (1): the final response comes later.
+        guard let (request, requester) = answeredRequest(.bredr, ident: ident, keep: result == 1, &context),
+            result == 0, request.cids.first == scid
         else { return }
-        guard result == 0, request.cids.first == scid else { return }
-        let requester = Self.requesterSide(request.side, responder)
-        let requesterEnd = Endpoint(cid: scid, mtu: 0, mps: 0, credits: 0)
-        let responderEnd = Endpoint(cid: dcid, mtu: 0, mps: 0, credits: 0)
+        // A BR/EDR request carries no limits or credits: its endpoint gets zeros, as the responder's.
         open(
             request,
             mode: .bredr,
             requester: requester,
-            requesterEnd,
-            responderEnd,
+            scid: scid,
+            Endpoint(cid: dcid, mtu: 0, mps: 0, credits: 0),
             &context,
             start..<r.offset,
             r.source

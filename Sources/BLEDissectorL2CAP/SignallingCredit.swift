@@ -43,15 +43,7 @@ extension SignallingDissector {
                 + L2CAPNames.name(L2CAPNames.leResult, result)
         )
         let range = start..<r.offset
-        let responder = Side(context.direction)
-        guard
-            let request = context.l2capState.takePending(
-                context.l2capConnection,
-                ident: ident,
-                kind: .leCredit,
-                responder: responder
-            )
-        else {
+        guard let (request, requester) = answeredRequest(.leCredit, ident: ident, &context) else {
             if result == 0 {
                 context.expert(
                     .note,
@@ -64,10 +56,8 @@ extension SignallingDissector {
         }
         guard result == 0, let scid = request.cids.first else { return }
         checkLimits(mtu: mtu, mps: mps, minimum: 23, &context, range, r.source)
-        let requester = Self.requesterSide(request.side, responder)
-        let requesterEnd = Endpoint(cid: scid, mtu: request.mtu, mps: request.mps, credits: Int(request.credits))
         let responderEnd = Endpoint(cid: dcid, mtu: mtu, mps: mps, credits: Int(credits))
-        open(request, mode: .leCredit, requester: requester, requesterEnd, responderEnd, &context, range, r.source)
+        open(request, mode: .leCredit, requester: requester, scid: scid, responderEnd, &context, range, r.source)
     }
 
     func flowControlCredit(_ r: inout ByteReader, _ context: inout DissectionContext) throws(DecodeError) {
@@ -192,16 +182,8 @@ extension SignallingDissector {
                 + ", " + L2CAPNames.name(L2CAPNames.ecfcResult, result)
         )
         let range = start..<r.offset
-        let responder = Side(context.direction)
         let pendingResult = (0x000D...0x000F).contains(result)
-        guard
-            let request = context.l2capState.takePending(
-                context.l2capConnection,
-                ident: ident,
-                kind: .enhancedCredit,
-                responder: responder,
-                keep: pendingResult
-            )
+        guard let (request, requester) = answeredRequest(.enhancedCredit, ident: ident, keep: pendingResult, &context)
         else {
             if dcids.contains(where: { $0 != 0 }) {
                 context.expert(
@@ -222,15 +204,13 @@ extension SignallingDissector {
                 source: r.source
             )
         }
-        let requester = Self.requesterSide(request.side, responder)
         for (scid, dcid) in zip(request.cids, dcids) where dcid != 0 {
-            let requesterEnd = Endpoint(cid: scid, mtu: request.mtu, mps: request.mps, credits: Int(request.credits))
             let responderEnd = Endpoint(cid: dcid, mtu: mtu, mps: mps, credits: Int(credits))
             open(
                 request,
                 mode: .enhancedCredit,
                 requester: requester,
-                requesterEnd,
+                scid: scid,
                 responderEnd,
                 &context,
                 range,
@@ -254,13 +234,11 @@ extension SignallingDissector {
     {
         let result = try context.addUInt16(coc[.reconfResult], &r)
         context.appendInfoDetail(L2CAPNames.name(L2CAPNames.reconfigureResult, result))
+        guard let (request, requester) = answeredRequest(.reconfigure, ident: ident, &context), result == 0 else {
+            return
+        }
         let state = context.l2capState
         let connection = context.l2capConnection
-        let responder = Side(context.direction)
-        guard let request = state.takePending(connection, ident: ident, kind: .reconfigure, responder: responder),
-            result == 0
-        else { return }
-        let requester = Self.requesterSide(request.side, responder)
         for cid in request.cids {
             // The listed CIDs are the requester's own endpoints, whose receive limits change.
             guard let (channel, side) = state.owning(connection, cid: cid, sender: requester) else { continue }
@@ -353,6 +331,28 @@ extension SignallingDissector {
         }
     }
 
+    /// The request of `kind` with identifier `ident` that the current response answers (left
+    /// pending when `keep`: the response says more will come), with the requester's side; nil
+    /// when no such request was seen.
+    func answeredRequest(
+        _ kind: PendingRequest.Kind,
+        ident: UInt8,
+        keep: Bool = false,
+        _ context: inout DissectionContext
+    ) -> (request: PendingRequest, requester: Side)? {
+        let responder = Side(context.direction)
+        guard
+            let request = context.l2capState.takePending(
+                context.l2capConnection,
+                ident: ident,
+                kind: kind,
+                responder: responder,
+                keep: keep
+            )
+        else { return nil }
+        return (request, Self.requesterSide(request.side, responder))
+    }
+
     /// The requester's side: the one the request came from, else the opposite of the responder,
     /// else (direction unknown) the local host.
     static func requesterSide(_ requestSide: Side, _ responder: Side) -> Side {
@@ -361,16 +361,19 @@ extension SignallingDissector {
         return .local
     }
 
+    /// Opens the channel a response accepts: the requester's endpoint `scid` (with the limits and
+    /// credits of the request) and the responder's `responderEnd`.
     func open(
         _ request: PendingRequest,
         mode: ChannelMode,
         requester: Side,
-        _ requesterEnd: Endpoint,
+        scid: UInt16,
         _ responderEnd: Endpoint,
         _ context: inout DissectionContext,
         _ range: Range<Int>,
         _ source: Int
     ) {
+        let requesterEnd = request.endpoint(scid)
         let local = requester == .local ? requesterEnd : responderEnd
         let peer = requester == .local ? responderEnd : requesterEnd
         let state = context.l2capState

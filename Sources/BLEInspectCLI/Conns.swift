@@ -26,15 +26,12 @@ struct Conns: StandardView {
             """
     )
 
-    @Argument(help: "Capture files to read, in order; - reads standard input.")
-    var files: [String]
-
-    @OptionGroup var frames: ViewFrameOptions
+    @OptionGroup var input: ViewInput
 
     @Flag(help: "Print the connections as JSON (schema bleinspect.conns/1, see docs/VIEWS.md).")
     var json = false
 
-    static func run(scan: CaptureScan, json: Bool, output: OutputSink, errorOutput: (String) -> Void) -> ExitStatus {
-        ConnsCommandRunner.run(scan: scan, json: json, output: output, errorOutput: errorOutput)
-    }
+    typealias Runner = ConnsCommandRunner
 }
+
+extension ConnsCommandRunner: ViewRunner {}

@@ -23,15 +23,12 @@ struct Gatt: StandardView {
             """
     )
 
-    @Argument(help: "Capture files to read, in order; - reads standard input.")
-    var files: [String]
-
-    @OptionGroup var frames: ViewFrameOptions
+    @OptionGroup var input: ViewInput
 
     @Flag(help: "Print the databases as JSON (schema bleinspect.gatt/1, see docs/VIEWS.md).")
     var json = false
 
-    static func run(scan: CaptureScan, json: Bool, output: OutputSink, errorOutput: (String) -> Void) -> ExitStatus {
-        GATTCommandRunner.run(scan: scan, json: json, output: output, errorOutput: errorOutput)
-    }
+    typealias Runner = GATTCommandRunner
 }
+
+extension GATTCommandRunner: ViewRunner {}

@@ -28,6 +28,14 @@ struct ViewFrameOptions: ParsableArguments {
     }
 }
 
+/// What a standard view reads: the capture files, then the frame options.
+struct ViewInput: ParsableArguments {
+    @Argument(help: "Capture files to read, in order; - reads standard input.")
+    var files: [String]
+
+    @OptionGroup var frames: ViewFrameOptions
+}
+
 /// Checks the views share.
 enum ViewArguments {
     static func validate(files: [String], count: Int?) throws {
@@ -37,23 +45,27 @@ enum ViewArguments {
     }
 }
 
+/// A view's command runner (`ConnsCommandRunner`, say): reads `scan` and writes text, or JSON.
+protocol ViewRunner {
+    static func run(scan: CaptureScan, json: Bool, output: OutputSink, errorOutput: (String) -> Void) -> ExitStatus
+}
+
 /// A view that reads files with `-Y` and `-c` and writes text or `--json` to standard output.
 protocol StandardView: ToolCommand {
-    var files: [String] { get }
-    var frames: ViewFrameOptions { get }
+    /// Runs the view.
+    associatedtype Runner: ViewRunner
+    var input: ViewInput { get }
     var json: Bool { get }
-    /// Runs the view: its `CommandRunner.run`.
-    static func run(scan: CaptureScan, json: Bool, output: OutputSink, errorOutput: (String) -> Void) -> ExitStatus
 }
 
 extension StandardView {
     func validate() throws {
-        try ViewArguments.validate(files: files, count: frames.count)
+        try ViewArguments.validate(files: input.files, count: input.frames.count)
     }
 
     func run(with toolkit: Toolkit) throws {
-        let status = Self.run(
-            scan: try frames.scan(files, toolkit),
+        let status = Runner.run(
+            scan: try input.frames.scan(input.files, toolkit),
             json: json,
             output: OutputSink(fd: 1, ownsDescriptor: false),
             errorOutput: { StandardError.print($0) }

@@ -4,10 +4,7 @@ extension DissectionContext {
     @discardableResult
     @inlinable
     public mutating func addUInt8(_ id: FieldID, _ r: inout ByteReader) throws(DecodeError) -> UInt8 {
-        let start = r.offset
-        let v = try r.readUInt8()
-        tree.add(id, .unsigned(UInt64(v)), start..<r.offset, source: r.source)
-        return v
+        try addUnsigned(id, &r, bigEndian: false)
     }
 
     @discardableResult
@@ -15,38 +12,46 @@ extension DissectionContext {
     public mutating func addUInt16(_ id: FieldID, _ r: inout ByteReader, bigEndian: Bool = false)
         throws(DecodeError) -> UInt16
     {
-        let start = r.offset
-        let v = bigEndian ? try r.readUInt16BE() : try r.readUInt16()
-        tree.add(id, .unsigned(UInt64(v)), start..<r.offset, source: r.source)
-        return v
+        try addUnsigned(id, &r, bigEndian: bigEndian)
     }
 
     @discardableResult
+    @inlinable
     public mutating func addUInt24(_ id: FieldID, _ r: inout ByteReader, bigEndian: Bool = false)
         throws(DecodeError) -> UInt32
     {
-        let start = r.offset
-        let v = bigEndian ? try r.readUInt24BE() : try r.readUInt24()
-        tree.add(id, .unsigned(UInt64(v)), start..<r.offset, source: r.source)
-        return v
+        try addUnsigned(id, &r, bytes: 3, bigEndian: bigEndian)
     }
 
     @discardableResult
+    @inlinable
     public mutating func addUInt32(_ id: FieldID, _ r: inout ByteReader, bigEndian: Bool = false)
         throws(DecodeError) -> UInt32
     {
-        let start = r.offset
-        let v = bigEndian ? try r.readUInt32BE() : try r.readUInt32()
-        tree.add(id, .unsigned(UInt64(v)), start..<r.offset, source: r.source)
-        return v
+        try addUnsigned(id, &r, bigEndian: bigEndian)
     }
 
     @discardableResult
+    @inlinable
     public mutating func addUInt64(_ id: FieldID, _ r: inout ByteReader) throws(DecodeError) -> UInt64 {
+        try addUnsigned(id, &r, bigEndian: false)
+    }
+
+    /// The one body of `addUInt8` to `addUInt64`: reads an unsigned value of `bytes` bytes (the
+    /// width of `T` unless given) in either byte order and adds it. Generic and inlined, so each
+    /// caller gets the fixed-width read it names.
+    @inlinable
+    @inline(__always)
+    mutating func addUnsigned<T: FixedWidthInteger & UnsignedInteger>(
+        _ id: FieldID,
+        _ r: inout ByteReader,
+        bytes: Int = T.bitWidth / 8,
+        bigEndian: Bool
+    ) throws(DecodeError) -> T {
         let start = r.offset
-        let v = try r.readUInt64()
+        let v = try r.readUnsigned(bytes: bytes, bigEndian: bigEndian)
         tree.add(id, .unsigned(v), start..<r.offset, source: r.source)
-        return v
+        return T(truncatingIfNeeded: v)
     }
 
     @discardableResult
