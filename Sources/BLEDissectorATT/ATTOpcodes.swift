@@ -4,7 +4,10 @@ import BLEInspectCore
 /// length rule and runs the row's decoder, a method of `ATTParameters`. The decoders pair
 /// requests with responses, learn the GATT database from discovery responses, and name the
 /// attribute behind every handle they show.
-struct ATTOpcodeDissector: Dissector {
+///
+/// A class: each PDU's decoding holds the row, and holding a class costs one reference count,
+/// not a copy of every property.
+final class ATTOpcodeDissector: Dissector {
     let f: Fields<ATTField>
     let opcode: UInt8
     /// The row's name ("Read Request").
@@ -13,6 +16,22 @@ struct ATTOpcodeDissector: Dissector {
     /// The request this PDU answers (its row's `answers`), if it answers one.
     let answers: UInt8?
     let decode: ATTOpcodes.Decode
+
+    init(
+        f: Fields<ATTField>,
+        opcode: UInt8,
+        name: String,
+        length: OpcodeLength,
+        answers: UInt8?,
+        decode: ATTOpcodes.Decode
+    ) {
+        self.f = f
+        self.opcode = opcode
+        self.name = name
+        self.length = length
+        self.answers = answers
+        self.decode = decode
+    }
 
     func dissect(_ reader: inout ByteReader, _ context: inout DissectionContext) throws(DecodeError) {
         let here = reader.offset..<(reader.offset + reader.remaining)

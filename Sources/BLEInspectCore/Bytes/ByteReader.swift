@@ -125,9 +125,14 @@ public struct ByteReader: Sendable {
     /// Reads a little-endian unsigned integer of `count` bytes (1...8).
     @inlinable
     public mutating func readUnsigned(bytes count: Int) throws(DecodeError) -> UInt64 {
-        // The common widths without the loop.
-        if count == 1 { return UInt64(try readUInt8()) }
-        if count == 2 { return UInt64(try readUInt16()) }
+        // The common widths without the loop (a constant count folds to one read).
+        switch count {
+        case 1: return UInt64(try readUInt8())
+        case 2: return UInt64(try readUInt16())
+        case 4: return UInt64(try readUInt32())
+        case 8: return try readUInt64()
+        default: break
+        }
         precondition(count >= 1 && count <= 8)
         try need(count)
         var v: UInt64 = 0
@@ -140,6 +145,12 @@ public struct ByteReader: Sendable {
     @inlinable
     public mutating func readUnsigned(bytes count: Int, bigEndian: Bool) throws(DecodeError) -> UInt64 {
         guard bigEndian else { return try readUnsigned(bytes: count) }
+        switch count {
+        case 1: return UInt64(try readUInt8())
+        case 2: return UInt64(try readUInt16BE())
+        case 4: return UInt64(try readUInt32BE())
+        default: break
+        }
         precondition(count >= 1 && count <= 8)
         try need(count)
         var v: UInt64 = 0

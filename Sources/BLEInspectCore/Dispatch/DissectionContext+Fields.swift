@@ -3,12 +3,14 @@
 extension DissectionContext {
     @discardableResult
     @inlinable
+    @inline(__always)
     public mutating func addUInt8(_ id: FieldID, _ r: inout ByteReader) throws(DecodeError) -> UInt8 {
         try addUnsigned(id, &r, bigEndian: false)
     }
 
     @discardableResult
     @inlinable
+    @inline(__always)
     public mutating func addUInt16(_ id: FieldID, _ r: inout ByteReader, bigEndian: Bool = false)
         throws(DecodeError) -> UInt16
     {
@@ -17,6 +19,7 @@ extension DissectionContext {
 
     @discardableResult
     @inlinable
+    @inline(__always)
     public mutating func addUInt24(_ id: FieldID, _ r: inout ByteReader, bigEndian: Bool = false)
         throws(DecodeError) -> UInt32
     {
@@ -25,6 +28,7 @@ extension DissectionContext {
 
     @discardableResult
     @inlinable
+    @inline(__always)
     public mutating func addUInt32(_ id: FieldID, _ r: inout ByteReader, bigEndian: Bool = false)
         throws(DecodeError) -> UInt32
     {
@@ -33,6 +37,7 @@ extension DissectionContext {
 
     @discardableResult
     @inlinable
+    @inline(__always)
     public mutating func addUInt64(_ id: FieldID, _ r: inout ByteReader) throws(DecodeError) -> UInt64 {
         try addUnsigned(id, &r, bigEndian: false)
     }
