@@ -79,6 +79,24 @@ import Testing
         #expect(registry.ownersBeneath(header) == ["layered"])
     }
 
+    @Test("a table's dense range ends at its highest key: a key past it has no binding, and its bytes stay data")
+    func denseRange() throws {
+        let registry = try RegistryBuilder.build(modules: [Layered.self])
+        #expect(registry.binding(Layered.table, 2) != nil)
+        #expect(registry.binding(Layered.table, 0) == nil)
+        #expect(registry.binding(Layered.table, 3) == nil)
+        #expect(registry.binding(Layered.table, 0xFF) == nil)
+        #expect(registry.binding(Layered.table, DissectorKey(0x1_0000)) == nil)
+        var engine = DissectionEngine(registry: registry)
+        engine.runsPostDissectors = false
+        #expect(!engine.decodesWithoutState(Self.frame([0xFF, 0xAA])))
+        var names: [String] = []
+        engine.dissect(Self.frame([0xFF, 0xAA, 0xBB]), wantsInfo: false) { tree in
+            names = tree.nodes.map { registry.descriptor($0.field).abbrev }
+        }
+        #expect(names.last == "data.data")
+    }
+
     @Test("a dissector that reads capture state without its binding asking traps")
     func unaskedState() async {
         await #expect(processExitsWith: .failure) {

@@ -126,7 +126,9 @@ public struct DissectorTable: Sendable {
 extension DissectorTable {
     @usableFromInline
     func lookup(_ key: DissectorKey) -> Binding? {
-        if !key.isUUID, key.high == 0, key.low < UInt64(dense.count) {
+        // A dense table holds every integer key it binds: one past its range has none.
+        if !dense.isEmpty, !key.isUUID {
+            guard key.high == 0, key.low < UInt64(dense.count) else { return nil }
             let slot = Int(dense[Int(key.low)])
             return slot == 0 ? nil : denseBindings[slot - 1]
         }

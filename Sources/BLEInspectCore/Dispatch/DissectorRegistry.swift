@@ -165,12 +165,13 @@ public final class DissectorRegistry: Sendable {
     /// The dissector bound to `key` in `table`, if any (an untyped key, as listings hold them).
     public func binding<K>(_ table: Table<K>, _ key: DissectorKey) -> Binding? { binding(table.id, key) }
 
-    /// For an integer key within its table's dense range: the binding's position in
-    /// `denseBindings`, or -1 when the key has none. Nil outside the dense range.
+    /// For an integer key of a table with a dense range: the binding's position in
+    /// `denseBindings`, or -1 when the key has none (past the range, none has). Nil for a table
+    /// without one.
     @inlinable @inline(__always)
     func densePosition(slot: Int, _ key: DissectorKey) -> Int? {
-        guard slot >= 0, slot < denseCount.count, !key.isUUID, key.high == 0, key.low < UInt64(denseCount[slot])
-        else { return nil }
+        guard slot >= 0, slot < denseCount.count, !key.isUUID, denseCount[slot] != 0 else { return nil }
+        guard key.high == 0, key.low < UInt64(denseCount[slot]) else { return -1 }
         let i = Int(denseIndex[denseStart[slot] &+ Int(key.low)])
         return i == 0 ? -1 : bindingStart[slot] &+ i &- 1
     }

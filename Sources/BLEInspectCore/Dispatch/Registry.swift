@@ -351,7 +351,10 @@ public struct RegistryBuilder: Sendable {
         settleStatelessness()
         for (id, var t) in tables {
             if case .integer(let bits) = t.keyKind, bits <= 16, t.bindings.count < Int(UInt16.max) {
-                var dense = [UInt16](repeating: 0, count: 1 << Int(bits))
+                // Up to the highest key bound: every key is then in range, and a key past it has
+                // no binding (`DissectorTable.lookup`).
+                let highest = t.bindings.keys.lazy.filter { !$0.isUUID && $0.high == 0 }.map(\.low).max() ?? 0
+                var dense = [UInt16](repeating: 0, count: Int(min(highest, (1 << UInt64(bits)) - 1)) + 1)
                 var list: [Binding] = []
                 for (k, b) in t.bindings where !k.isUUID && k.low < UInt64(dense.count) {
                     list.append(b)
