@@ -28,17 +28,17 @@ public struct AdvBudgetCommand: ParsableCommand {
 /// The help text and output of both commands.
 public enum AdvBudgetHelp {
     public static let discussion = """
-        Reads plan files (YAML or JSON; schema in docs/ADV-BUDGET.md) describing
-        adverts, and the startAdvertising calls of Swift and Objective-C sources
-        (--sources; Objective-C is read through clang). For each advert and platform
-        profile it shows the bytes that go on air with their offsets, what is cut
-        ("com.example.corebluetooth" → "com.exam" (0x08)), which service UUIDs go to
-        Apple's overflow area and who still sees them, and the bytes left. A value
-        the sources do not fix gives the verdict that holds for every value it can
-        take, or says that it cannot tell. Every finding has a rule id and a
+        Reads plan files (YAML or JSON; schema in docs/ADV-BUDGET.md) describing \
+        adverts, and the startAdvertising calls of Swift and Objective-C sources \
+        (--sources; Objective-C is read through clang). For each advert and platform \
+        profile it shows the bytes that go on air with their offsets, what is cut \
+        ("com.example.corebluetooth" → "com.exam" (0x08)), which service UUIDs go to \
+        Apple's overflow area and who still sees them, and the bytes left. A value \
+        the sources do not fix gives the verdict that holds for every value it can \
+        take, or says that it cannot tell. Every finding has a rule id and a \
         severity; facts that are not established give warnings, never errors.
 
-        Profiles (--platform, comma-separated or repeated; default: each advert's
+        Profiles (--platform, comma-separated or repeated; default: each advert's \
         own `platforms`, else ios,android; sources are checked with ios):
           ios       iOS foreground and background (startAdvertising)
           android   BluetoothLeAdvertiser.startAdvertising, legacy
@@ -46,9 +46,9 @@ public enum AdvBudgetHelp {
           extended  the plan as written, 254 bytes per PDU, 1650 in total
                     or --controller-max
 
-        Exit status: 0 something was checked and no finding reached --fail-on,
-        1 a finding reached it, 2 nothing was checked (no startAdvertising call
-        found, no source readable, and no plan), 64 usage error, 65 invalid plan
+        Exit status: 0 something was checked and no finding reached --fail-on, \
+        1 a finding reached it, 2 nothing was checked (no startAdvertising call \
+        found, no source readable, and no plan), 64 usage error, 65 invalid plan \
         file, 66 unreadable plan file or source path.
         """
 

@@ -15,8 +15,8 @@ struct AdvBudget: ToolCommand {
         discussion: AdvBudgetHelp.discussion + """
 
 
-            --capture reads the adverts a host set or received from captures and
-            checks them against the legacy or extended limits. The same check without
+            --capture reads the adverts a host set or received from captures and \
+            checks them against the legacy or extended limits. The same check without \
             captures is `bleinspect-adv`, which builds on macOS.
             """
     )

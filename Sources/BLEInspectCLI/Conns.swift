@@ -8,15 +8,15 @@ struct Conns: StandardView {
         commandName: "conns",
         abstract: "Summarise each connection in a capture: parameters, security, ATT and credit-based channels.",
         discussion: """
-            One block per connection, in the order the connections began: the peer, the local
-            host's role, start, end, duration and disconnection reason; the connection
-            parameters and every update or request, ATT MTU, PHY and data length; encryption and
-            the pairing method; ATT counts and request→response times (min, median, max); for
-            each L2CAP credit-based channel its PSM, SDUs and bytes in each direction and the
-            time each sender was stalled at 0 credits with an SDU unfinished; and the time from
+            One block per connection, in the order the connections began: the peer, the local \
+            host's role, start, end, duration and disconnection reason; the connection \
+            parameters and every update or request, ATT MTU, PHY and data length; encryption and \
+            the pairing method; ATT counts and request→response times (min, median, max); for \
+            each L2CAP credit-based channel its PSM, SDUs and bytes in each direction and the \
+            time each sender was stalled at 0 credits with an SDU unfinished; and the time from \
             the peer's first advertisement to the connection and to the first ATT exchange.
 
-            Each connection is written as soon as it ends, so memory stays flat however long
+            Each connection is written as soon as it ends, so memory stays flat however long \
             the capture.
 
             Examples:

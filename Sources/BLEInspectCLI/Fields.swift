@@ -8,7 +8,7 @@ struct Fields: ToolCommand {
         commandName: "fields",
         abstract: "List every field bleinspect decodes, with its type and description.",
         discussion: """
-            Field names are the names used by -T fields -e and by filters. Where Wireshark has the
+            Field names are the names used by -T fields -e and by filters. Where Wireshark has the \
             field, the name is Wireshark's abbreviation, so existing filters carry over.
 
             Examples:

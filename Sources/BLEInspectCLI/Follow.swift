@@ -10,25 +10,25 @@ struct Follow: ToolCommand {
         commandName: "follow",
         abstract: "Follow one L2CAP credit-based channel's SDUs or one attribute's values through a capture.",
         discussion: """
-            With --l2cap or --psm: the SDUs of LE (and enhanced) credit-based channels, as the
-            L2CAP dissector reassembled them, in capture order. With --att: the values of one
-            attribute, in order: read responses, writes (Write Request, Write Command, Signed
-            Write), notifications and indications. Each item names its frame, its time, its
-            direction (sent: from the capturing host; received: to it) and, when the connection's
+            With --l2cap or --psm: the SDUs of LE (and enhanced) credit-based channels, as the \
+            L2CAP dissector reassembled them, in capture order. With --att: the values of one \
+            attribute, in order: read responses, writes (Write Request, Write Command, Signed \
+            Write), notifications and indications. Each item names its frame, its time, its \
+            direction (sent: from the capturing host; received: to it) and, when the connection's \
             roles are known, central and peripheral.
 
-            HANDLE, CID and PSM are hex with 0x, or decimal. --att takes a handle (0x0010, 16),
-            a 16-bit UUID as four hex digits without 0x (2A19), a 128-bit UUID, or handle:N or
+            HANDLE, CID and PSM are hex with 0x, or decimal. --att takes a handle (0x0010, 16), \
+            a 16-bit UUID as four hex digits without 0x (2A19), a 128-bit UUID, or handle:N or \
             uuid:U to say which.
 
-            --raw writes the bytes alone; with both directions they are concatenated in capture
+            --raw writes the bytes alone; with both directions they are concatenated in capture \
             order, so give --direction to get one side's stream.
 
             Examples:
               bleinspect follow --psm 0x0085 btsnoop_hci.log
-              bleinspect follow --l2cap 0x0001:0x0040 --direction sent --raw sent.bin capture.btsnoop
-              bleinspect follow --att 2A19 --text capture.pklg
-              bleinspect follow --att 0x0010 --json -Y 'device.name == "Polar H10"' capture.btsnoop
+              bleinspect follow --l2cap 1:0x40 --direction sent --raw sent.bin coc.btsnoop
+              bleinspect follow --att 0x0010 --text capture.pklg
+              bleinspect follow --att 2A37 --json -Y 'device.name == "Polar H10"' h10.log
             """
     )
 

@@ -21,11 +21,11 @@ struct Live: ToolCommand {
               --follow FILE    a capture file still being written (btsnoop_hci.log),
                                across rotation and truncation
 
-            Each frame is printed as soon as it is read. Ctrl-C or SIGTERM stops: the
-            -w file is closed as a valid capture, and a summary (frames, dropped,
-            duration) goes to stderr. If hciN goes away, the capture waits for it to
-            return. Monitor read errors that may pass (ENETDOWN, ENODEV, EIO, ...) are
-            reported and retried; after 100 in a row (about 9 s) with no record, the
+            Each frame is printed as soon as it is read. Ctrl-C or SIGTERM stops: the \
+            -w file is closed as a valid capture, and a summary (frames, dropped, \
+            duration) goes to stderr. If hciN goes away, the capture waits for it to \
+            return. Monitor read errors that may pass (ENETDOWN, ENODEV, EIO, ...) are \
+            reported and retried; after 100 in a row (about 9 s) with no record, the \
             capture ends with status 74.
 
             Examples:
@@ -37,10 +37,9 @@ struct Live: ToolCommand {
               bleinspect live tcp://127.0.0.1:8872
               bleinspect live --follow btsnoop_hci.log
 
-            Exit status: 0 stopped, 64 usage, 65 damaged input, 66 source not opened,
-            68 no such controller, 69 no Bluetooth in the kernel, 73 output not
+            Exit status: 0 stopped, 64 usage, 65 damaged input, 66 source not opened, \
+            68 no such controller, 69 no Bluetooth in the kernel, 73 output not \
             written, 74 read error, 77 no permission.
-
             """
     )
 

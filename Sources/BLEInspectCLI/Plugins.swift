@@ -9,14 +9,14 @@ struct Plugins: ToolCommand {
         commandName: "plugins",
         abstract: "List the plugins found, with their fields and bindings, and every plugin rejected.",
         discussion: """
-            Plugins are YAML profiles that name custom UUIDs and decode characteristic values,
-            advertising data and L2CAP channels (see docs/PLUGINS.md). They are loaded from, in
-            this order: --plugin FILE|DIR, the directories of $BLEINSPECT_PLUGIN_PATH, and
-            ~/.config/bleinspect/plugins ($XDG_CONFIG_HOME/bleinspect/plugins). When two plugins
+            Plugins are YAML profiles that name custom UUIDs and decode characteristic values, \
+            advertising data and L2CAP channels (see docs/PLUGINS.md). They are loaded from, in \
+            this order: --plugin FILE|DIR, the directories of $BLEINSPECT_PLUGIN_PATH, and \
+            ~/.config/bleinspect/plugins ($XDG_CONFIG_HOME/bleinspect/plugins). When two plugins \
             clash, the one found first is kept and the other is rejected whole.
 
-            Exits 78 when any plugin was rejected, so that `bleinspect plugins --plugin DIR`
-            checks plugins in CI.
+            Exits 78 when any plugin was rejected, so that this checks plugins in CI:
+              bleinspect plugins --plugin DIR
 
             Examples:
               bleinspect plugins --plugin profiles

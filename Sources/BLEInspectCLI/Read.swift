@@ -20,22 +20,22 @@ struct Read: ToolCommand {
         commandName: "read",
         abstract: "Print the frames of one or more captures, one line each, and optionally save them.",
         discussion: """
-            Each line shows the frame number, the time, the direction (< host to controller,
+            Each line shows the frame number, the time, the direction (< host to controller, \
             > controller to host, ? unknown), the controller and a summary.
 
             Examples:
               bleinspect read btsnoop_hci.log
               bleinspect read -c 20 capture.pklg
               bleinspect read --count capture.pcapng
-              bleinspect read -t a capture.btsnoop            # wall-clock times (UTC)
-              bleinspect read -V capture.btsnoop              # every field of every frame
+              bleinspect read -t a capture.btsnoop  # wall-clock times (UTC)
+              bleinspect read -V capture.btsnoop    # every field of every frame
               bleinspect read -Y 'btatt.opcode == "Write Request"' capture.pklg
               bleinspect read -Y 'device.name contains "Polar"' -w polar.pcapng android.log
               bleinspect read -Y 'btl2cap.cmd_code == 0x16' --count coc.btsnoop
-              bleinspect read -T json capture.pcapng | jq .    # NDJSON, one object per frame
-              bleinspect read -T fields -e frame.number -e btatt.opcode -e btatt.handle capture.log
+              bleinspect read -T json capture.pcapng | jq .  # NDJSON, one object per frame
+              bleinspect read -T fields -e frame.number -e btatt.opcode capture.log
               cat btsnoop_hci.log | bleinspect read -
-              bleinspect read capture.pklg -w capture.pcapng   # convert; format from the extension
+              bleinspect read in.pklg -w out.pcapng  # convert; format from the extension
               bleinspect read capture.pklg -w - -F btsnoop | bleinspect read -
               bleinspect read --resource-report -Y btatt --count big.btsnoop
             """

@@ -15,23 +15,23 @@ struct Replay: ParsableCommand {
         commandName: "replay",
         abstract: "Serve a capture as a live btsnoop stream over TCP, for demos and for testing live pipelines.",
         discussion: """
-            Listens on tcp://HOST:PORT and sends each client a btsnoop stream, as the
-            Android emulator's and a rooted phone's btsnoop servers do: the header,
-            then every frame of FILE, paced by the frames' own timestamps. --speed
+            Listens on tcp://HOST:PORT and sends each client a btsnoop stream, as the \
+            Android emulator's and a rooted phone's btsnoop servers do: the header, \
+            then every frame of FILE, paced by the frames' own timestamps. --speed \
             divides the gaps; max sends as fast as the client reads.
 
-            FILE is any capture bleinspect reads. HCI frames go out as btsnoop
-            datalink 1002 (H4). A Linux monitor capture (btsnoop 2001, pcap or pcapng
-            link type 254) goes out as datalink 2001, so controller indexes and index
-            records stay. Records a 1002 stream has no place for (PacketLogger notes,
+            FILE is any capture bleinspect reads. HCI frames go out as btsnoop \
+            datalink 1002 (H4). A Linux monitor capture (btsnoop 2001, pcap or pcapng \
+            link type 254) goes out as datalink 2001, so controller indexes and index \
+            records stay. Records a 1002 stream has no place for (PacketLogger notes, \
             sniffer frames) are counted in a note.
 
-            The address is printed on standard error before any client connects
+            The address is printed on standard error before any client connects \
             (PORT 0 picks a free port), and a summary line when a client is done:
               bleinspect: serving cap.btsnoop on tcp://127.0.0.1:40917 (...)
               bleinspect: served 100 frames to 127.0.0.1:52814 in 3.66 s
 
-            Without --loop, replay exits once its first client is served or
+            Without --loop, replay exits once its first client is served or \
             disconnects; with --loop it waits for the next one. Ctrl-C stops it.
 
             Examples:
@@ -40,9 +40,9 @@ struct Replay: ParsableCommand {
               bleinspect replay capture.pcapng --serve tcp://[::1]:0 --speed 10
               bleinspect replay btmon.log --serve tcp://0.0.0.0:8872 --speed max --loop
 
-            Exit status: 0 served or stopped (a client that disconnects is not an
-            error), 64 usage error, 65 damaged input (after sending every frame
-            before the damage), 66 unreadable input, 73 the address cannot be
+            Exit status: 0 served or stopped (a client that disconnects is not an \
+            error), 64 usage error, 65 damaged input (after sending every frame \
+            before the damage), 66 unreadable input, 73 the address cannot be \
             served (in use, not resolvable).
             """
     )
