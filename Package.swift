@@ -268,6 +268,8 @@ let package = Package(
             dependencies: [
                 "BLEInspectSession", "BLECaptureIO", "BLEInspectRender", "BLEInspectViews", "BLEInspectPipeline",
                 "BLEAdvBudgetCapture", "BLEInspectCLI", "BLEInspectTestSupport", "BLEInspectFuzz", "bleinspect",
+                // HelpTextTests renders every command's help.
+                "BLEAdvBudgetCommand", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
                 + dissectorDependencies
         ),
