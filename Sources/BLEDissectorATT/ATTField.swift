@@ -45,7 +45,7 @@ public enum ATTField: UInt16, FieldSet {
     case userDescription
     case manufacturerName, modelNumber, serialNumber, firmwareRevision, hardwareRevision, softwareRevision
     case txPowerLevel
-    case gattL2CAPPSM
+    case gattL2CAPPSM, gattL2CAPPSMEncoding, gattL2CAPPSMMember
 
     public static let layer = FieldDescriptor(
         "btatt",
@@ -132,7 +132,9 @@ public enum ATTField: UInt16, FieldSet {
         case .hardwareRevision: FieldDescriptor("btatt.hardware_revision_string", "Hardware Revision String", .string)
         case .softwareRevision: FieldDescriptor("btatt.software_revision_string", "Software Revision String", .string)
         case .txPowerLevel: .int("btatt.tx_power_level", "Tx Power Level", 8, help: "dBm")
-        case .gattL2CAPPSM: .uint("gatt.l2cap_psm", "L2CAP PSM", 16, hex: true, help: "The value of Apple CoreBluetooth's L2CAP PSM characteristic (ABDD3056-28FA-441D-A470-55A75A52553A): the PSM to open an LE credit-based channel on")
+        case .gattL2CAPPSM: .uint("gatt.l2cap_psm", "L2CAP PSM", 16, hex: true, help: "The value of Apple CoreBluetooth's L2CAP PSM characteristic (ABDD3056-28FA-441D-A470-55A75A52553A): the PSM to open an LE credit-based channel on, in whichever encoding the app published it (gatt.l2cap_psm.encoding)")
+        case .gattL2CAPPSMEncoding: .uint("gatt.l2cap_psm.encoding", "Encoding", 8, names: PSMValue.Encoding.names, help: "How the PSM is written: 1 little-endian uint16 (Apple's), 2 big-endian uint16, 3 ASCII decimal, 4 ASCII hex, 5 JSON")
+        case .gattL2CAPPSMMember: FieldDescriptor("gatt.l2cap_psm.json_member", "JSON Member", .string, help: "The JSON member the PSM was taken from")
         }
     }
 }

@@ -142,17 +142,7 @@ struct GATTValueDissector: Dissector {
             try reader.expectEnd("Tx Power Level value")
 
         case .l2capPSM:
-            let psm = try context.addUInt16(f[.gattL2CAPPSM], &reader)
-            context.appendInfo("L2CAP PSM: " + ATTNames.hex16(psm))
-            if psm < 0x0080 || psm > 0x00FF {
-                context.expert(
-                    .warning,
-                    "PSM " + ATTNames.hex16(psm) + " is outside the LE dynamic range 0x0080..0x00ff",
-                    at..<(at + 2),
-                    source: src
-                )
-            }
-            try reader.expectEnd("L2CAP PSM value")
+            try l2capPSM(&reader, &context)
 
         case .characteristicDeclaration:
             // As Wireshark does: the value handle is shown and recorded under the characteristic's
@@ -185,5 +175,63 @@ struct GATTValueDissector: Dissector {
             context.addATTUUID(f, uuid, .uuid16, .uuid128, at..<(at + count), source: src)
             context.appendUUIDInfo(uuid)
         }
+    }
+
+    /// A PSM in any encoding `PSMValue` knows, published for the L2CAP layer (`PublishedPSMs`)
+    /// when a server sends it (read, notified or indicated).
+    private func l2capPSM(_ reader: inout ByteReader, _ context: inout DissectionContext) throws(DecodeError) {
+        let (src, at, count) = (reader.source, reader.offset, reader.remaining)
+        guard let value = PSMValue.decode(reader.remainingSlice) else {
+            throw DecodeError(
+                .malformed,
+                offset: at,
+                "an L2CAP PSM value in no known encoding (little- or big-endian uint16, decimal or 0x hex text, JSON with a psm member)"
+            )
+        }
+        try reader.skip(count)
+        let r = at..<(at + count)
+        context.tree.add(f[.gattL2CAPPSM], .unsigned(UInt64(value.psm)), r, source: src)
+        context.tree.add(f[.gattL2CAPPSMEncoding], .unsigned(UInt64(value.encoding.rawValue)), r, source: src)
+        if let member = value.member { context.tree.add(f[.gattL2CAPPSMMember], text: member, r, source: src) }
+        var info = "L2CAP PSM: " + ATTNames.hex16(value.psm)
+        if value.encoding != .littleEndian {
+            info += " (" + (PSMValue.Encoding.names.lookup(UInt64(value.encoding.rawValue)) ?? "")
+            if let member = value.member { info += " \"" + TerminalSafeText.escape(member) + "\"" }
+            info += ")"
+        }
+        context.appendInfo(info)
+        if !(0x0080...0x00FF).contains(value.psm) {
+            context.expert(
+                .warning,
+                "PSM " + ATTNames.hex16(value.psm) + " is outside the LE dynamic range 0x0080..0x00ff",
+                r,
+                source: src
+            )
+        }
+        let state = ATTState.of(context)
+        let via: PublishedPSMs.Via? =
+            switch state.valueOpcode {
+            case 0x1B, 0x23: .notification
+            case 0x1D: .indication
+            case 0x09, 0x0B, 0x0D, 0x0F, 0x21: .read
+            default: nil
+            }
+        guard let via else { return }
+        let byLocal: Bool? =
+            switch context.direction {
+            case .hostToController: true
+            case .controllerToHost: false
+            case .unknown: nil
+            }
+        context.state.module(PublishedPSMs.self) { PublishedPSMs() }.publish(
+            PublishedPSMs.Publication(
+                psm: value.psm,
+                frame: context.frameNumber,
+                time: context.timestamp,
+                connection: state.valueConnection,
+                byLocal: byLocal,
+                via: via
+            )
+        )
     }
 }

@@ -99,6 +99,10 @@ final class Channel {
     let initiator: Side
     /// BR/EDR retransmission mode from configuration (0 basic).
     var bredrMode: UInt8 = 0
+    /// Where the other side published the PSM, if that was seen.
+    var publication: PublishedPSMs.Publication? = nil
+    /// The other channel of a dual-role pair (`PublishedPSMs.opened`).
+    var dualRoleWith: UInt32? = nil
     /// The local (capturing) host's endpoint.
     var local: Endpoint
     /// The peer's endpoint.

@@ -162,6 +162,7 @@ public enum L2CAPNames {
     ])
 
     public static let side = ValueNames([(0, "Unknown"), (1, "Local host"), (2, "Peer")])
+    static let publishedVia = ValueNames([(1, "Read"), (2, "Notification"), (3, "Indication"), (4, "Advertising")])
 
     public static let channelMode = ValueNames([
         (1, "LE Credit Based Flow Control"),

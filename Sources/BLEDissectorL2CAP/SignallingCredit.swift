@@ -27,6 +27,7 @@ extension SignallingDissector {
             )
         }
         remember(.leCredit, ident: ident, psm: psm, cids: [scid], mtu: mtu, mps: mps, credits: credits, &context, r)
+        notePublication(psm, &context, start..<(start + 2), r.source)
     }
 
     func leCreditResponse(_ ident: UInt8, _ r: inout ByteReader, _ context: inout DissectionContext)
@@ -166,6 +167,76 @@ extension SignallingDissector {
         )
         checkLimits(mtu: mtu, mps: mps, minimum: 64, &context, start..<r.offset, r.source)
         remember(.enhancedCredit, ident: ident, psm: psm, cids: cids, mtu: mtu, mps: mps, credits: credits, &context, r)
+        notePublication(psm, &context, start..<(start + 2), r.source)
+    }
+
+    // MARK: - Published PSMs
+
+    /// Whether `side` is the capturing host; nil when the capture does not say.
+    static func isLocal(_ side: Side) -> Bool? {
+        switch side {
+        case .local: true
+        case .peer: false
+        case .unknown: nil
+        }
+    }
+
+    /// Names where the other side published the PSM a connection request asks for.
+    func notePublication(_ psm: UInt16, _ context: inout DissectionContext, _ range: Range<Int>, _ source: Int) {
+        let published = context.state.module(PublishedPSMs.self) { PublishedPSMs() }
+        let requester = Self.isLocal(Side(context.direction))
+        guard let p = published.publication(of: psm, requestedByLocal: requester, on: context.l2capConnection)
+        else { return }
+        addPublication(p, &context, range, source)
+        context.appendInfo("PSM \(p.via.text) in #\(p.frame)")
+    }
+
+    func addPublication(
+        _ p: PublishedPSMs.Publication,
+        _ context: inout DissectionContext,
+        _ range: Range<Int>,
+        _ source: Int
+    ) {
+        context.tree.add(f[.psmPublishedIn], .unsigned(UInt64(p.frame)), range, source: source)
+        context.tree.add(f[.psmPublishedVia], .unsigned(UInt64(p.via.rawValue)), range, source: source)
+    }
+
+    /// Records a credit-based channel that has just opened, with where its PSM was published, and
+    /// notes the dual-role pattern when this channel completes one.
+    func recordOpened(
+        _ channel: Channel,
+        _ request: PendingRequest,
+        _ context: inout DissectionContext,
+        _ range: Range<Int>,
+        _ source: Int
+    ) {
+        let published = context.state.module(PublishedPSMs.self) { PublishedPSMs() }
+        let byLocal = Self.isLocal(channel.initiator)
+        channel.publication = published.publication(of: channel.psm, requestedByLocal: byLocal, on: channel.connection)
+        let opened = PublishedPSMs.OpenedChannel(
+            channel: channel.number,
+            psm: channel.psm,
+            frame: request.frame,
+            time: context.timestamp,
+            connection: channel.connection,
+            byLocal: byLocal,
+            publication: channel.publication
+        )
+        guard let other = published.opened(opened) else { return }
+        channel.dualRoleWith = other.channel
+        func described(_ c: PublishedPSMs.OpenedChannel, _ number: UInt32) -> String {
+            "channel \(number) (PSM \(Format.hex16(c.psm)), opened by the \(c.byLocal == true ? "local host" : "peer") "
+                + "on connection \(Format.hex16(c.connection.handle)) in #\(c.frame))"
+        }
+        context.expert(
+            .warning,
+            "Dual-role channels: " + described(opened, channel.number) + " and " + described(other, other.channel)
+                + " each use the PSM the other side published: one app is central and peripheral at once. "
+                + "If each side writes only where it is the peripheral, each channel carries data one way (see conns)",
+            range,
+            source: source
+        )
+        context.appendInfo("dual-role channels: this and channel \(other.channel) (#\(other.frame))")
     }
 
     func enhancedResponse(_ ident: UInt8, _ r: inout ByteReader, _ context: inout DissectionContext)
@@ -403,6 +474,7 @@ extension SignallingDissector {
                     source: source
                 )
             }
+            if mode.isCreditBased { recordOpened(channel, request, &context, range, source) }
             emitChannel(channel, sender: nil, &context, range, source)
         }
     }
@@ -426,6 +498,12 @@ extension SignallingDissector {
         if channel.mode.isCreditBased {
             context.tree.add(coc[.txCredits], .unsigned(UInt64(channel.peer.credits)), range, source: source)
             context.tree.add(coc[.rxCredits], .unsigned(UInt64(channel.local.credits)), range, source: source)
+        }
+        if sender == nil {
+            if let p = channel.publication { addPublication(p, &context, range, source) }
+            if let other = channel.dualRoleWith {
+                context.tree.add(coc[.dualRoleWith], .unsigned(UInt64(other)), range, source: source)
+            }
         }
         context.tree.close()
     }

@@ -33,6 +33,9 @@ final class ConnsBuilder {
         case sduLength = "coc.sdu_len", localCID = "coc.local_cid", peerCID = "coc.peer_cid"
         case initiator = "coc.initiator", mode = "coc.mode", linkType = "bthci_evt.link_type"
         case device, deviceAddress = "device.addr"
+        case psmValue = "gatt.l2cap_psm", psmEncoding = "gatt.l2cap_psm.encoding"
+        case psmPublishedIn = "btl2cap.psm_published_in", psmPublishedVia = "btl2cap.psm_published_via"
+        case dualRoleWith = "coc.dual_role_with"
         // Sniffed connections (the link layer).
         case llConnection = "ll.connection", llCRCValid = "ll.crc_valid"
         case llPDUType = "btle.advertising_header.pdu_type", llAdvA = "btle.advertising_address"
@@ -53,6 +56,8 @@ final class ConnsBuilder {
     private let f: FieldLookup<Field>
     private let devices: DeviceNodeFields
     private let finished: (ConnsRecord) -> Void
+    /// What links connections: peers, published PSMs, dual-role channels.
+    let links = ConnsCaptureLinks()
     private var open: [UInt32: ConnsRecord] = [:]
     private var sightings = AdvertisingSightings()
     private var nextNumber = 1
@@ -77,6 +82,7 @@ final class ConnsBuilder {
         let moment = lastMoment
         for record in open.values.sorted(by: { $0.number < $1.number }) {
             record.finish(.captureEnded, at: moment ?? record.last)
+            links.ended(record)
             finished(record)
         }
         open = [:]
@@ -258,6 +264,7 @@ final class ConnsBuilder {
         open[Self.key(frame, r.handle)] = nil
         // Advertisements the peer sent during the connection do not count for the next one.
         sightings.forget(r.peerAddresses)
+        links.ended(r)
         finished(r)
     }
 
@@ -416,6 +423,17 @@ final class ConnsBuilder {
         default: break
         }
         if let mtu = value(.mtu, walk), r.mtu.last?.mtu != mtu { r.mtu.append(.init(moment: moment, mtu: mtu)) }
+        if let psm = value(.psmValue, walk), let via = ConnsPSMPublication.via(opcode) {
+            r.psmPublications.append(
+                ConnsPSMPublication(
+                    moment: moment,
+                    psm: psm,
+                    encoding: value(.psmEncoding, walk),
+                    byLocal: local,
+                    via: via
+                )
+            )
+        }
     }
 
     private func smp(_ opcode: UInt8, _ r: ConnsRecord, _ moment: ConnsMoment, _ walk: TreeWalk, local: Bool) {
@@ -465,6 +483,15 @@ final class ConnsBuilder {
         if let cid = value(.peerCID, walk, in: range) { channel.peerCID = UInt16(truncatingIfNeeded: cid) }
         if let who = value(.initiator, walk, in: range) { channel.openedByLocal = who == 1 }
         if let mode = value(.mode, walk, in: range) { channel.mode = mode }
+        if let frame = value(.psmPublishedIn, walk, in: range), channel.psmPublishedIn == nil {
+            channel.psmPublishedIn = Int(clamping: frame)
+            channel.psmPublishedVia = value(.psmPublishedVia, walk, in: range)
+            links.opened(channel, on: r)
+        }
+        if let other = value(.dualRoleWith, walk, in: range), channel.dualRoleWith == nil {
+            channel.dualRoleWith = other
+            links.opened(channel, on: r)
+        }
         // 1: the local host sent this K-frame or credit packet; 2: the peer did.
         let sender = value(.sender, walk, in: range)
         var unfinished: UInt64? = nil

@@ -145,8 +145,16 @@ final class ConnsChannel {
     var opened: ConnsMoment?
     /// [0]: what the local host sent; [1]: what the peer sent.
     var sides = [ConnsChannelSide(), ConnsChannelSide()]
+    /// Where the other side published the PSM (`btl2cap.psm_published_in`), and how.
+    var psmPublishedIn: Int?
+    var psmPublishedVia: UInt64?
+    /// The other channel of a dual-role pair (`coc.dual_role_with`).
+    var dualRoleWith: UInt64?
 
     init(number: UInt64) { self.number = number }
+
+    /// Whether `side` (0 local host, 1 peer) sent anything on the channel.
+    func sent(_ side: Int) -> Bool { sides[side].kFrames > 0 }
 }
 
 /// One direction of a credit-based channel.
@@ -349,6 +357,8 @@ final class ConnsRecord {
     /// [0]: sent by the local host; [1]: by the peer.
     var att = [ATTCounts(), ATTCounts()]
     var latency = LatencySamples()
+    /// PSM values sent on the connection (`gatt.l2cap_psm`).
+    var psmPublications = CappedList<ConnsPSMPublication>(limit: listLimit)
     private(set) var channels: [ConnsChannel] = []
     private var channelIndex: [UInt64: Int] = [:]
     var channelsDropped = 0

@@ -55,6 +55,8 @@ final class ConnsWriter {
     let json: Bool
     let sink: OutputSink
     let names: ConnsNames
+    /// The capture-wide links (set before the first connection is taken).
+    var links = ConnsCaptureLinks()
     private var waiting: [Int: ConnsRecord] = [:]
     private var nextNumber = 1
     private(set) var written = 0
@@ -102,6 +104,7 @@ final class ConnsWriter {
             if builder.failedAttempts.dropped > 0 {
                 tail.append(("failed_attempts_not_listed", .int(builder.failedAttempts.dropped)))
             }
+            tail += ConnsJSON.links(links)
             let body = JSONValue.object(tail).text.dropFirst(2).dropLast(3)  // the members only
             sink.append(written == 0 ? "],\n" : "\n  ],\n")
             sink.append(String(body) + "\n}\n")
@@ -119,6 +122,7 @@ final class ConnsWriter {
                     "\(builder.untracked) frames of connections past the first \(ConnsBuilder.maximumOpen) open at once were not followed.\n"
                 )
             }
+            sink.append(ConnsText.links(links))
         }
         sink.flush()
     }
@@ -127,11 +131,11 @@ final class ConnsWriter {
         start()
         if json {
             sink.append(written == 0 ? "\n    " : ",\n    ")
-            let text = ConnsJSON.connection(r, names).text.dropLast()
+            let text = ConnsJSON.connection(r, names, links).text.dropLast()
             sink.append(String(text.replacing("\n", with: "\n    ")))
         } else {
             if written > 0 { sink.append("\n") }
-            sink.append(ConnsText.block(r, names))
+            sink.append(ConnsText.block(r, names, links))
         }
         written += 1
         sink.flushIfFull()
@@ -189,7 +193,7 @@ enum ConnsTime {
 
 /// The text block of one connection.
 enum ConnsText {
-    static func block(_ r: ConnsRecord, _ names: ConnsNames) -> String {
+    static func block(_ r: ConnsRecord, _ names: ConnsNames, _ links: ConnsCaptureLinks) -> String {
         var lines: [String] = []
         func line(_ label: String, _ text: String) {
             lines.append("  " + label.padding(toLength: 13) + text)
@@ -318,6 +322,8 @@ enum ConnsText {
                 )
             }
         }
+        for p in r.psmPublications.items { line("L2CAP PSM:", psmPublication(p, links)) }
+        dropped(r.psmPublications.dropped, more)
         for c in r.channels { channel(c, r, origin, into: &lines) }
         if r.channelsDropped > 0 { lines.append("  (\(r.channelsDropped) frames of further channels not followed)") }
         return lines.joined(separator: "\n") + "\n"
@@ -411,6 +417,9 @@ enum ConnsText {
         if let cid = c.peerCID { head += ", peer CID " + ViewText.handle(cid) }
         if let local = c.openedByLocal { head += ", opened by the " + (local ? "local host" : "peer") }
         if let opened = c.opened { head += " " + ConnsTime.offset(opened, from: origin) + " (frame \(opened.frame))" }
+        if let published = c.psmPublishedIn {
+            head += ", PSM " + ConnsPSMPublication.viaText(c.psmPublishedVia) + " in frame \(published)"
+        }
         if c.mode == 3 {
             // A BR/EDR channel in basic mode: no credits, and its frames are not K-frames.
             lines.append(head + "; BR/EDR, not credit based")
@@ -471,7 +480,7 @@ enum ConnsJSON {
         return .object([("frame", .int(m.frame)), ("time_us", .optional(m.time))])
     }
 
-    static func connection(_ r: ConnsRecord, _ names: ConnsNames) -> JSONValue {
+    static func connection(_ r: ConnsRecord, _ names: ConnsNames, _ links: ConnsCaptureLinks) -> JSONValue {
         let origin = r.origin
         var members: [(String, JSONValue)] = [
             ("number", .int(r.number)),
@@ -545,6 +554,7 @@ enum ConnsJSON {
             ),
             ("pairing", r.pairing.map { pairing($0, count: r.pairings, names) } ?? .null),
             ("att", att(r)),
+            ("psm_publications", .array(r.psmPublications.items.map { psmPublication($0, links) })),
             ("channels", .array(r.channels.map(channel))),
         ]
         if r.channelsDropped > 0 { members.append(("channel_frames_not_followed", .int(r.channelsDropped))) }
@@ -652,6 +662,9 @@ enum ConnsJSON {
             ("local_cid", .optional(c.localCID)), ("peer_cid", .optional(c.peerCID)),
             ("opened_by", .optional(c.openedByLocal.map { $0 ? "local" : "peer" })),
             ("first_seen", moment(c.opened)),
+            ("psm_published_in_frame", .optional(c.psmPublishedIn)),
+            ("psm_published_via", .optional(c.psmPublishedVia.map { ConnsPSMPublication.viaText($0) })),
+            ("dual_role_with", .optional(c.dualRoleWith)),
             ("sent", side(c.sides[0])), ("received", side(c.sides[1])),
         ])
     }
@@ -670,6 +683,7 @@ public enum ConnsCommandRunner {
         let status = scan.runView("conns", errorOutput: errorOutput) { registry in
             let w = ConnsWriter(json: json, sink: output, names: ConnsNames(registry))
             let b = ConnsBuilder(registry: registry) { w.take($0) }
+            w.links = b.links
             writer = w
             builder = b
             return .success(.init(missing: b.missingFields, take: { b.add($0, $1) }))

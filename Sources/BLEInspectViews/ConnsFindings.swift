@@ -1,0 +1,304 @@
+import BLEInspectCore
+
+/// A PSM value sent on a connection: the L2CAP PSM characteristic read, notified or indicated.
+struct ConnsPSMPublication {
+    var moment: ConnsMoment
+    var psm: UInt64
+    /// `gatt.l2cap_psm.encoding`.
+    var encoding: UInt64?
+    /// True when the capturing host sent it (its GATT server published the PSM).
+    var byLocal: Bool
+    var via: String
+
+    /// How an ATT PDU with `opcode` publishes a value, or nil when it does not (a write).
+    static func via(_ opcode: UInt8) -> String? {
+        switch ATTKind(opcode) {
+        case .response: "read"
+        case .notification: "notified"
+        case .indication: "indicated"
+        default: nil
+        }
+    }
+
+    static let encodings = ["", "little-endian uint16", "big-endian uint16", "ASCII decimal", "ASCII hex", "JSON"]
+
+    var encodingName: String? { encoding.flatMap { $0 < Self.encodings.count ? Self.encodings[Int($0)] : nil } }
+}
+
+/// What `conns` keeps across connections: the channels opened on published PSMs and the
+/// dual-role pairs (from the L2CAP layer's fields), and the peers' connections. Bounded.
+final class ConnsCaptureLinks {
+    /// A channel with the connection it is on.
+    struct ChannelRef {
+        let channel: ConnsChannel
+        let connection: Int
+        let handle: UInt16
+        let localIsCentral: Bool?
+    }
+
+    /// One peer device and its connections, by identity address, else by address.
+    struct Peer {
+        let address: BDAddr
+        let identity: Bool
+        var connections: [Int]
+    }
+
+    static let limit = 4096
+
+    private(set) var byNumber: [UInt64: ChannelRef] = [:]
+    /// The channels opened on the PSM each frame published.
+    private(set) var byPublication: [Int: [ChannelRef]] = [:]
+    private(set) var peers: [Peer] = []
+    private var peerIndex: [BDAddr: Int] = [:]
+    private(set) var peersDropped = 0
+
+    /// Keeps a channel that names where its PSM was published or its dual-role counterpart.
+    func opened(_ c: ConnsChannel, on r: ConnsRecord) {
+        guard byNumber[c.number] == nil, byNumber.count < Self.limit else { return }
+        let ref = ChannelRef(channel: c, connection: r.number, handle: r.handle, localIsCentral: r.localIsCentral)
+        byNumber[c.number] = ref
+        if let frame = c.psmPublishedIn { byPublication[frame, default: []].append(ref) }
+    }
+
+    /// Files a finished connection under its peer.
+    func ended(_ r: ConnsRecord) {
+        guard let address = r.peerIdentity ?? r.peerAddress else { return }
+        if let i = peerIndex[address] {
+            peers[i].connections.append(r.number)
+        } else if peers.count < Self.limit {
+            peerIndex[address] = peers.count
+            peers.append(Peer(address: address, identity: r.peerIdentity != nil, connections: [r.number]))
+        } else {
+            peersDropped &+= 1
+        }
+    }
+
+    /// The dual-role pairs, each once, in order of their first channel. The later channel of a
+    /// pair names the earlier one.
+    var dualRolePairs: [(ChannelRef, ChannelRef)] {
+        var pairs: [(ChannelRef, ChannelRef)] = []
+        for b in byNumber.values {
+            guard let n = b.channel.dualRoleWith, let a = byNumber[n] else { continue }
+            pairs.append(a.channel.number < b.channel.number ? (a, b) : (b, a))
+        }
+        return pairs.sorted { $0.0.channel.number < $1.0.channel.number }
+    }
+}
+
+/// The findings' text and JSON.
+enum ConnsFindings {
+    /// What one channel of a dual-role pair carried.
+    struct Flow {
+        let ref: ConnsChannelRefText
+        /// Who sent on it: "local host", "peer", "both sides" or nil (nobody).
+        let sender: String?
+        /// The sender that ran out of credits and never got more, with where it began.
+        let stoppedAt: ConnsChannelSide.ZeroCredits?
+        let stoppedSender: String?
+    }
+
+    static func flow(_ ref: ConnsCaptureLinks.ChannelRef) -> Flow {
+        let c = ref.channel
+        let sender: String? =
+            switch (c.sent(0), c.sent(1)) {
+            case (true, true): "both sides"
+            case (true, false): "local host"
+            case (false, true): "peer"
+            case (false, false): nil
+            }
+        var stopped: (ConnsChannelSide.ZeroCredits, String)? = nil
+        for (k, side) in c.sides.enumerated() {
+            if let last = side.stalls.items.last, last.isStall, last.creditsGranted == nil, side.stalls.dropped == 0 {
+                stopped = (last, k == 0 ? "local host" : "peer")
+            }
+        }
+        return Flow(ref: ConnsChannelRefText(ref), sender: sender, stoppedAt: stopped?.0, stoppedSender: stopped?.1)
+    }
+
+    static func dualRoleText(_ a: ConnsCaptureLinks.ChannelRef, _ b: ConnsCaptureLinks.ChannelRef) -> [String] {
+        let flows = [flow(a), flow(b)]
+        let oneWay = flows.allSatisfy { $0.sender == "local host" || $0.sender == "peer" }
+        let unused = flows.filter { $0.sender == nil }
+        var lines = [
+            "dual-role channels: " + flows.map(\.ref.name).joined(separator: " and ")
+                + " join this host and one peer app both ways: each was opened by one side on the PSM the other side published"
+        ]
+        for f in flows {
+            var text = "  " + f.ref.name + f.ref.detail + ": "
+            text += f.sender.map { "\($0) sent" + ($0 == "both sides" ? "" : " only") } ?? "no data either way"
+            if let z = f.stoppedAt, let who = f.stoppedSender {
+                let receiver = who == "peer" ? "local host" : "peer"
+                text +=
+                    "; the \(receiver) stopped returning credits: the \(who) has been at 0 credits since frame \(z.start.frame) with SDU \(z.sdu ?? 0) unfinished, until the connection ended"
+            }
+            lines.append(text)
+        }
+        if oneWay, flows[0].sender != flows[1].sender {
+            lines.append(
+                "  each side sends only on the channel the other opened: the CoreBluetooth trap where each app writes only where it is the peripheral; use one channel both ways"
+            )
+        } else if unused.count == 1 {
+            lines.append(
+                "  both channels are open, but only one is used: " + (unused.first?.ref.name ?? "") + " is idle"
+            )
+        }
+        return lines
+    }
+
+    static func dualRoleJSON(_ a: ConnsCaptureLinks.ChannelRef, _ b: ConnsCaptureLinks.ChannelRef) -> JSONValue {
+        let flows = [flow(a), flow(b)]
+        let senders = flows.map(\.sender)
+        let oneWay = senders.allSatisfy { $0 == "local host" || $0 == "peer" } && senders[0] != senders[1]
+        return .object([
+            ("kind", .string("dual_role_channels")),
+            ("severity", .string("warning")),
+            ("one_way_each", .bool(oneWay)),
+            ("only_one_used", .bool(flows.filter { $0.sender == nil }.count == 1)),
+            (
+                "channels",
+                .array(
+                    flows.map { f in
+                        let c = f.ref.ref.channel
+                        return .object([
+                            ("connection", .int(f.ref.ref.connection)), ("handle", .int(f.ref.ref.handle)),
+                            ("local_role", .optional(f.ref.ref.localIsCentral.map { $0 ? "central" : "peripheral" })),
+                            ("channel", .int(c.number)), ("psm", .optional(c.psm)),
+                            ("opened_by", .optional(c.openedByLocal.map { $0 ? "local" : "peer" })),
+                            ("opened_frame", .optional(c.opened?.frame)),
+                            ("psm_published_in_frame", .optional(c.psmPublishedIn)),
+                            (
+                                "sender",
+                                .optional(
+                                    f.sender.map { $0 == "local host" ? "local" : $0 == "peer" ? "peer" : "both" }
+                                )
+                            ),
+                            ("sdus_sent_by_local", .int(c.sides[0].sdus)), ("sdus_sent_by_peer", .int(c.sides[1].sdus)),
+                            (
+                                "credits_stopped",
+                                f.stoppedAt.map { z in
+                                    .object([
+                                        ("starved", .string(f.stoppedSender == "peer" ? "peer" : "local")),
+                                        ("since_frame", .int(z.start.frame)), ("sdu", .optional(z.sdu)),
+                                    ])
+                                } ?? .null
+                            ),
+                        ])
+                    }
+                )
+            ),
+            ("text", .string(dualRoleText(a, b).joined(separator: "\n"))),
+        ])
+    }
+}
+
+/// How findings name a channel: `channel 1 (connection 1, handle 0x0001)` and its details.
+struct ConnsChannelRefText {
+    let ref: ConnsCaptureLinks.ChannelRef
+
+    init(_ ref: ConnsCaptureLinks.ChannelRef) { self.ref = ref }
+
+    var name: String { "channel \(ref.channel.number) on connection \(ref.connection)" }
+
+    var detail: String {
+        let c = ref.channel
+        var parts: [String] = ["handle " + ViewText.handle(ref.handle)]
+        if let central = ref.localIsCentral { parts.append("local host " + (central ? "central" : "peripheral")) }
+        var opened = "opened by the " + (c.openedByLocal == true ? "local host" : "peer")
+        if let psm = c.psm { opened += " on PSM " + HexText.prefixed(psm, digits: 4) }
+        if let frame = c.opened?.frame { opened += " in frame \(frame)" }
+        if let published = c.psmPublishedIn { opened += ", PSM published in frame \(published)" }
+        parts.append(opened)
+        return " (" + parts.joined(separator: "; ") + ")"
+    }
+}
+
+extension ConnsPSMPublication {
+    /// `btl2cap.psm_published_via` as a word.
+    static func viaText(_ v: UInt64?) -> String {
+        switch v {
+        case 1: "read"
+        case 2: "notified"
+        case 3: "indicated"
+        case 4: "advertised"
+        default: "published"
+        }
+    }
+}
+
+extension ConnsText {
+    /// `0x0081 (JSON), read from the peer in frame 25 → channel 1 on connection 1 (frame 27)`.
+    static func psmPublication(_ p: ConnsPSMPublication, _ links: ConnsCaptureLinks) -> String {
+        var text = HexText.prefixed(p.psm, digits: 4)
+        if let e = p.encodingName, p.encoding != 1 { text += " (\(e))" }
+        text += ", " + p.via + (p.byLocal ? " by the peer from the local host" : " from the peer")
+        text += " in frame \(p.moment.frame)"
+        let opened = links.byPublication[p.moment.frame] ?? []
+        if opened.isEmpty { return text + "; no channel opened on it" }
+        return text + " → "
+            + opened.map {
+                "channel \($0.channel.number) on connection \($0.connection)"
+                    + ($0.channel.opened.map { " (frame \($0.frame))" } ?? "")
+            }.joined(separator: ", ")
+    }
+
+    /// The peers with more than one connection, and the findings; empty when there are none.
+    static func links(_ links: ConnsCaptureLinks) -> String {
+        var lines: [String] = []
+        let repeated = links.peers.filter { $0.connections.count > 1 }
+        if !repeated.isEmpty {
+            lines.append("Peers with more than one connection:")
+            for p in repeated {
+                lines.append(
+                    "  " + ViewText.address(p.address, upperCase: true) + (p.identity ? " (identity)" : "")
+                        + ": connections " + p.connections.map(String.init).joined(separator: ", ")
+                )
+            }
+        }
+        let pairs = links.dualRolePairs
+        if !pairs.isEmpty {
+            lines.append("Findings:")
+            for (a, b) in pairs { lines += ConnsFindings.dualRoleText(a, b).map { "  " + $0 } }
+        }
+        return lines.isEmpty ? "" : "\n" + lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension ConnsJSON {
+    static func psmPublication(_ p: ConnsPSMPublication, _ links: ConnsCaptureLinks) -> JSONValue {
+        .object([
+            ("frame", .int(p.moment.frame)), ("time_us", .optional(p.moment.time)), ("psm", .int(p.psm)),
+            ("encoding", .optional(p.encodingName)), ("via", .string(p.via)),
+            ("published_by", .string(p.byLocal ? "local" : "peer")),
+            (
+                "channels",
+                .array(
+                    (links.byPublication[p.moment.frame] ?? []).map {
+                        .object([
+                            ("connection", .int($0.connection)), ("channel", .int($0.channel.number)),
+                            ("opened_frame", .optional($0.channel.opened?.frame)),
+                        ])
+                    }
+                )
+            ),
+        ])
+    }
+
+    /// The tail's `peers` and `findings`.
+    static func links(_ links: ConnsCaptureLinks) -> [(String, JSONValue)] {
+        [
+            (
+                "peers",
+                .array(
+                    links.peers.map { p in
+                        .object([
+                            ("address", .string(ViewText.address(p.address, upperCase: false))),
+                            ("identity", .bool(p.identity)),
+                            ("connections", .array(p.connections.map { .int($0) })),
+                        ])
+                    }
+                )
+            ),
+            ("findings", .array(links.dualRolePairs.map { ConnsFindings.dualRoleJSON($0.0, $0.1) })),
+        ]
+    }
+}
