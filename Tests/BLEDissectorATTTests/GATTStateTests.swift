@@ -151,6 +151,48 @@ struct GATTStateTests {
     }
 
     @Test(
+        "the L2CAP PSM characteristic in every encoding apps publish it in",
+        arguments: [
+            ("85 00", 0x85, 1, "L2CAP PSM: 0x0085", false),
+            ("00 c1", 0xC1, 2, "L2CAP PSM: 0x00c1 (big-endian uint16)", false),
+            ("25 00", 0x25, 1, "L2CAP PSM: 0x0025", true),  // an LE SIG PSM: little-endian, with the warning
+            ("00 00", 0x00, 1, "L2CAP PSM: 0x0000", true),  // neither reading is an LE PSM: little-endian
+            ("31 32 39", 129, 3, "L2CAP PSM: 0x0081 (ASCII decimal)", false),
+            ("31 32 39 0a 00", 129, 3, "L2CAP PSM: 0x0081 (ASCII decimal)", false),
+            ("30 78 38 31", 0x81, 4, "L2CAP PSM: 0x0081 (ASCII hex)", false),
+            ("7b 22 70 73 6d 22 3a 31 32 39 7d", 129, 5, "L2CAP PSM: 0x0081 (JSON \"psm\")", false),
+            ("7b 22 50 53 4d 22 3a 22 31 33 33 22 7d", 133, 5, "L2CAP PSM: 0x0085 (JSON \"PSM\")", false),
+            ("7b 22 6e 22 3a 22 63 22 2c 22 70 6f 72 74 22 3a 31 39 35 7d", 195, 5, "(JSON \"port\")", false),
+            ("7b 22 70 73 6d 22 3a 37 30 30 30 30 7d", nil, 0, "", false),  // {"psm":70000}: no PSM
+            ("7b 22 61 22 3a 31 2c 22 62 22 3a 32 7d", nil, 0, "", false),  // two integers, neither named psm
+            ("68 65 6c 6c 6f", nil, 0, "", false),  // "hello"
+            ("81", nil, 0, "", false),  // one byte that is no digit
+        ] as [(String, Int?, Int, String, Bool)]
+    )
+    func psmEncodings(value: String, psm: Int?, encoding: Int, info: String, warned: Bool) {
+        let h = Dissect.feeder()
+        h.att("08 01 00 ff ff 03 28")
+        h.att(
+            "09 15 0f 00 02 10 00 3a 55 52 5a a7 55 70 a4 1d 44 fa 28 56 30 dd ab",
+            .controllerToHost
+        )
+        h.att("0a 10 00")
+        let s = h.att("0b " + value, .controllerToHost)
+        guard let psm else {
+            // No encoding fits: malformed inside the value, and no PSM made up.
+            #expect(s.isMalformed)
+            #expect(!s.has("gatt.l2cap_psm"))
+            #expect(s.uints("btatt.handle") == [0x10])
+            return
+        }
+        #expect(!s.isMalformed, "\(s.expertMessages)")
+        #expect(s.uints("gatt.l2cap_psm") == [UInt64(psm)])
+        #expect(s.uints("gatt.l2cap_psm.encoding") == [UInt64(encoding)])
+        #expect(s.info.contains(info), "\(s.info)")
+        #expect(s.expertMessages.contains { $0.contains("outside the LE dynamic range") } == warned)
+    }
+
+    @Test(
         "well-known values decode",
         arguments: [
             ("2a01", "40 05", "btatt.appearance", [0x0540] as [UInt64], "Generic Sensor"),
