@@ -45,7 +45,7 @@ public enum ATTField: UInt16, FieldSet {
     case userDescription
     case manufacturerName, modelNumber, serialNumber, firmwareRevision, hardwareRevision, softwareRevision
     case txPowerLevel
-    case gattL2CAPPSM, gattL2CAPPSMEncoding, gattL2CAPPSMMember
+    case gattL2CAPPSM, gattL2CAPPSMEncoding, gattL2CAPPSMMember, gattL2CAPPSMChannelIn
 
     public static let layer = FieldDescriptor(
         "btatt",
@@ -135,6 +135,7 @@ public enum ATTField: UInt16, FieldSet {
         case .gattL2CAPPSM: .uint("gatt.l2cap_psm", "L2CAP PSM", 16, hex: true, help: "The value of Apple CoreBluetooth's L2CAP PSM characteristic (ABDD3056-28FA-441D-A470-55A75A52553A): the PSM to open an LE credit-based channel on, in whichever encoding the app published it (gatt.l2cap_psm.encoding)")
         case .gattL2CAPPSMEncoding: .uint("gatt.l2cap_psm.encoding", "Encoding", 8, names: PSMValue.Encoding.names, help: "How the PSM is written: 1 little-endian uint16 (Apple's), 2 big-endian uint16, 3 ASCII decimal, 4 ASCII hex, 5 JSON")
         case .gattL2CAPPSMMember: FieldDescriptor("gatt.l2cap_psm.json_member", "JSON Member", .string, help: "The JSON member the PSM was taken from")
+        case .gattL2CAPPSMChannelIn: .uint("gatt.l2cap_psm.channel_in", "Channel Requested in Frame", 32, help: "The connection request of a credit-based channel opened on this PSM by the other side. Known only with read -2 (two passes), as Wireshark knows btatt.response_in_frame")
         }
     }
 }

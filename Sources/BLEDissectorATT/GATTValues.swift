@@ -199,6 +199,12 @@ struct GATTValueDissector: Dissector {
             if let member = value.member { info += " \"" + TerminalSafeText.escape(member) + "\"" }
             info += ")"
         }
+        if let links = context.forward?.later(.channelOnPSM, of: context.frameNumber), !links.isEmpty {
+            for frame in links {
+                context.tree.add(f[.gattL2CAPPSMChannelIn], .unsigned(UInt64(frame)), r, source: src)
+            }
+            info += ", channel requested in " + links.map { "#\($0)" }.joined(separator: ", ")
+        }
         context.appendInfo(info)
         if !(0x0080...0x00FF).contains(value.psm) {
             context.expert(

@@ -189,6 +189,7 @@ extension SignallingDissector {
         else { return }
         addPublication(p, &context, range, source)
         context.appendInfo("PSM \(p.via.text) in #\(p.frame)")
+        context.forward?.record(.channelOnPSM, from: p.frame, to: context.frameNumber)
     }
 
     func addPublication(

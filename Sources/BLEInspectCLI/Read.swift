@@ -32,6 +32,7 @@ struct Read: ToolCommand {
               bleinspect read -Y 'btatt.opcode == "Write Request"' capture.pklg
               bleinspect read -Y 'device.name contains "Polar"' -w polar.pcapng android.log
               bleinspect read -Y 'btl2cap.cmd_code == 0x16' --count coc.btsnoop
+              bleinspect read -2 -Y gatt.l2cap_psm chat.btsnoop  # + the channel
               bleinspect read -T json capture.pcapng | jq .  # NDJSON, one object per frame
               bleinspect read -T fields -e frame.number -e btatt.opcode capture.log
               cat btsnoop_hci.log | bleinspect read -
@@ -71,6 +72,14 @@ struct Read: ToolCommand {
     var referenceFrame: Int?
 
     @Flag(
+        name: [.customShort("2"), .customLong("two-pass")],
+        help: ArgumentHelp(
+            "Read each file twice, as tshark -2 does: the first pass finds links to later frames, and the second shows them on the earlier frame (a published PSM names the channel opened on it)."
+        )
+    )
+    var twoPass = false
+
+    @Flag(
         name: .customLong("resource-report"),
         help: ArgumentHelp(
             "At exit, write one line to standard error with the peak resident set size and the C heap in use, in KiB: 'bleinspect: resources: peak-rss-kib=N heap-kib=N'. For checking memory bounds."
@@ -82,6 +91,9 @@ struct Read: ToolCommand {
         if files.isEmpty { throw ValidationError("Give at least one capture file, or - for standard input.") }
         if let threads, threads < 0 || threads > 16 { throw ValidationError("--threads takes 0 to 16.") }
         if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("Standard input (-) can be read only once.") }
+        if twoPass, files.contains("-") {
+            throw ValidationError("-2 reads each capture twice: give files, not standard input.")
+        }
         if let referenceFrame {
             if referenceFrame < 1 { throw ValidationError("--ref-frame takes a frame number, from 1.") }
             if files.first == "-" {
@@ -98,6 +110,7 @@ struct Read: ToolCommand {
         options.progress = progress
         options.workerThreads = threads
         options.referenceFrame = referenceFrame
+        options.twoPass = twoPass
         let runner = ReadRunner(
             session: session,
             options: options,

@@ -34,6 +34,9 @@ public struct ReadOptions: Sendable {
     /// The reference frame of the first file (`--ref-frame`): field references in the filter
     /// (`${btatt.handle}`) take their values from it.
     public var referenceFrame: Int?
+    /// Read each file twice (`-2`): a first pass collects links to later frames
+    /// (`ForwardLinks`), and the second shows them.
+    public var twoPass = false
 
     public init(paths: [String]) {
         self.paths = paths
@@ -198,6 +201,7 @@ public struct ReadRunner {
                 )
                 defer { progress.clear() }
                 var engine = makeEngine(registry: registry, filter: filter, reads: reads(renderer))
+                if options.twoPass { engine.forwardLinks = forwardLinks(path, registry: registry) }
                 let workers = workerCount(reader.totalBytes)
                 // Stateless frames are what workers take. With post-dissectors running none is,
                 // and the workers render (and filter) the trees the reading thread decodes: only
@@ -277,6 +281,27 @@ public struct ReadRunner {
         if options.countOnly { out.append("\(total)\n") }
         out.flush()
         return status
+    }
+
+    /// The first pass of `-2`: every frame of `path` decoded (up to the frame limit), nothing
+    /// shown; the links it found, for the second pass. An error ends it quietly: the second pass
+    /// reports it where it happens.
+    private func forwardLinks(_ path: String, registry: DissectorRegistry) -> ForwardLinks {
+        let links = ForwardLinks()
+        var engine = DissectionEngine(registry: registry)
+        engine.runsPostDissectors = false
+        engine.addsExpertText = false
+        engine.forwardLinks = links
+        do throws(CaptureError) {
+            let reader = try CaptureOpener.open(path: path)
+            var remaining = options.frameLimit ?? Int.max
+            while remaining > 0, let frame = try reader.next() {
+                remaining -= 1
+                engine.dissect(frame, wantsInfo: false) { _ in }
+            }
+        } catch {}
+        links.startAnswering()
+        return links
     }
 
     func makeRenderer(_ registry: DissectorRegistry) -> FrameRenderer {

@@ -74,6 +74,14 @@ struct CoreBluetoothFlowTests {
         #expect(!readLine.contains("Malformed"))
         let requestLine = try #require(lines.first { $0.hasPrefix(String(format: "%7d ", requestFrame)) })
         #expect(requestLine.contains("PSM read in #\(readFrame)"))
+        // One pass cannot know the channel yet; -2 (two passes) names it on the read.
+        #expect(!readLine.contains("channel requested"))
+        let twoPass = try Self.run(["read", "-2", "-Y", "frame.number == \(readFrame)", path])
+        #expect(twoPass.contains("L2CAP PSM: 0x0081 (JSON \"psm\"), channel requested in #\(requestFrame)"))
+        let field = try Self.run([
+            "read", "-2", "-T", "fields", "-e", "gatt.l2cap_psm.channel_in", "-Y", "gatt.l2cap_psm", path,
+        ])
+        #expect(field == "\(requestFrame)\n")
 
         let text = try Self.run(["conns", path])
         #expect(

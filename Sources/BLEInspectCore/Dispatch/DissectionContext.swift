@@ -46,6 +46,8 @@ public struct DissectionContext {
     /// The capture's state; dissectors reach it through `state`, which checks that their binding
     /// asked for it.
     let captureState: CaptureState
+    /// Links to later frames, from a first pass (`read -2`); nil in one pass.
+    public internal(set) var forward: ForwardLinks?
     /// Whether the binding running now asked for capture state (`BindingScope.usesCaptureState`).
     @usableFromInline var stateGranted = true
     /// Whether a binding that keeps no state is running (beneath which all must keep none).

@@ -69,6 +69,11 @@ public struct DissectionEngine {
     /// times of their own (`dissect(_:wantsInfo:_:)`). A caller that filters says which frames
     /// were not displayed (`FrameTimeline.lastNotDisplayed`).
     public var timeline = FrameTimeline()
+    /// Links to later frames: collected by a first pass's engine, shown by a second's (`read -2`).
+    public var forwardLinks: ForwardLinks? {
+        get { context.forward }
+        set { context.forward = newValue }
+    }
 
     /// The engine's own tables, which it hands frames to by kind.
     private let packetTypes: Handoff<UInt8>?
