@@ -18,7 +18,6 @@ public enum L2CAPField: UInt16, FieldSet {
     case optionFCS, optionWindow
     case minInterval, maxInterval, slaveLatency, timeoutMultiplier, moveResult
     case leResult, credits, initialCredits, leSDULength, data, connectIn
-    case psmPublishedIn, psmPublishedVia
 
     public static let layer = FieldDescriptor(
         "btl2cap",
@@ -94,8 +93,6 @@ public enum L2CAPField: UInt16, FieldSet {
         case .leSDULength: .uint("btl2cap.le_sdu_length", "SDU Length", 16, help: "Length of the SDU, carried by its first K-frame")
         case .data: FieldDescriptor("btl2cap.data", "Data", .bytes)
         case .connectIn: .uint("btl2cap.connect_in", "Connect in frame", 32, help: "Frame of the request that opened this channel")
-        case .psmPublishedIn: .uint("btl2cap.psm_published_in", "PSM Published in Frame", 32, help: "On a credit-based connection request and the response that opens the channel: the frame where the other side published this PSM (the L2CAP PSM characteristic read, notified or indicated, or a plugin's PSM field)")
-        case .psmPublishedVia: .uint("btl2cap.psm_published_via", "PSM Published By", 8, names: L2CAPNames.publishedVia, help: "How that frame published the PSM: 1 read, 2 notified, 3 indicated, 4 advertised")
         }
     }
 }
@@ -105,7 +102,7 @@ public enum L2CAPField: UInt16, FieldSet {
 public enum CoCField: UInt16, FieldSet {
     case channel, sender, mode, localCID, peerCID, mtu, mps, txCredits, rxCredits
     case sduIndex, segment, sduPending, sdu, sduLen, sduSegments, sduStart
-    case ecfcResult, reconfResult, initiator, dualRoleWith
+    case ecfcResult, reconfResult, initiator, dualRoleWith, psmPublishedIn, psmPublishedVia
 
     public static let layer = FieldDescriptor(
         "coc",
@@ -137,6 +134,8 @@ public enum CoCField: UInt16, FieldSet {
         case .ecfcResult: .uint("coc.ecfc_result", "Result", 16, hex: true, names: L2CAPNames.ecfcResult, help: "Result of an Enhanced Credit Based Connection Response (0x18); Wireshark 4.0 has no field for it")
         case .reconfResult: .uint("coc.reconf_result", "Result", 16, hex: true, names: L2CAPNames.reconfigureResult, help: "Result of a Credit Based Reconfigure Response (0x1A); Wireshark 4.0 has no field for it")
         case .initiator: .uint("coc.initiator", "Opened By", 8, names: L2CAPNames.side, help: "Who sent the connection request (its SCID is the requester's own receiving CID)")
+        case .psmPublishedIn: .uint("coc.psm_published_in", "PSM Published in Frame", 32, help: "On a credit-based connection request and the response that opens the channel: the frame where the other side published this PSM (the L2CAP PSM characteristic read, notified or indicated, or a plugin's PSM field)")
+        case .psmPublishedVia: .uint("coc.psm_published_via", "PSM Published By", 8, names: L2CAPNames.publishedVia, help: "How that frame published the PSM: 1 read, 2 notified, 3 indicated, 4 advertised")
         case .dualRoleWith: .uint("coc.dual_role_with", "Dual-Role Counterpart", 32, help: "On the response that opens a channel: the other channel of a dual-role pair. The two were opened by opposite sides within 10 s, on this link or another, each on the PSM the side that did not open it published: one app acting as central and as peripheral at once")
         }
     }

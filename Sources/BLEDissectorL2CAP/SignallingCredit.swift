@@ -198,8 +198,8 @@ extension SignallingDissector {
         _ range: Range<Int>,
         _ source: Int
     ) {
-        context.tree.add(f[.psmPublishedIn], .unsigned(UInt64(p.frame)), range, source: source)
-        context.tree.add(f[.psmPublishedVia], .unsigned(UInt64(p.via.rawValue)), range, source: source)
+        context.tree.add(coc[.psmPublishedIn], .unsigned(UInt64(p.frame)), range, source: source)
+        context.tree.add(coc[.psmPublishedVia], .unsigned(UInt64(p.via.rawValue)), range, source: source)
     }
 
     /// Records a credit-based channel that has just opened, with where its PSM was published, and

@@ -34,7 +34,7 @@ final class ConnsBuilder {
         case initiator = "coc.initiator", mode = "coc.mode", linkType = "bthci_evt.link_type"
         case device, deviceAddress = "device.addr"
         case psmValue = "gatt.l2cap_psm", psmEncoding = "gatt.l2cap_psm.encoding"
-        case psmPublishedIn = "btl2cap.psm_published_in", psmPublishedVia = "btl2cap.psm_published_via"
+        case psmPublishedIn = "coc.psm_published_in", psmPublishedVia = "coc.psm_published_via"
         case dualRoleWith = "coc.dual_role_with"
         // Sniffed connections (the link layer).
         case llConnection = "ll.connection", llCRCValid = "ll.crc_valid"

@@ -213,7 +213,7 @@ struct ConnsChannelRefText {
 }
 
 extension ConnsPSMPublication {
-    /// `btl2cap.psm_published_via` as a word.
+    /// `coc.psm_published_via` as a word.
     static func viaText(_ v: UInt64?) -> String {
         switch v {
         case 1: "read"

@@ -145,7 +145,7 @@ final class ConnsChannel {
     var opened: ConnsMoment?
     /// [0]: what the local host sent; [1]: what the peer sent.
     var sides = [ConnsChannelSide(), ConnsChannelSide()]
-    /// Where the other side published the PSM (`btl2cap.psm_published_in`), and how.
+    /// Where the other side published the PSM (`coc.psm_published_in`), and how.
     var psmPublishedIn: Int?
     var psmPublishedVia: UInt64?
     /// The other channel of a dual-role pair (`coc.dual_role_with`).

@@ -106,13 +106,24 @@ public struct ProcessResult: Sendable {
 
 /// Runs external programs: the built bleinspect, and tshark as the independent decoder.
 public enum Run {
-    /// Runs `executable` with `arguments`, feeding it the file at `stdinPath` (or nothing).
+    /// Runs `executable` with `arguments` (in `workingDirectory`, else this process's), feeding it
+    /// the file at `stdinPath` (or nothing).
     public static func program(_ executable: URL, _ arguments: [String], stdinPath: String? = nil) throws
         -> ProcessResult
     {
+        try program(executable, arguments, stdinPath: stdinPath, workingDirectory: nil)
+    }
+
+    public static func program(
+        _ executable: URL,
+        _ arguments: [String],
+        stdinPath: String?,
+        workingDirectory: URL?
+    ) throws -> ProcessResult {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let workingDirectory { process.currentDirectoryURL = workingDirectory }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
