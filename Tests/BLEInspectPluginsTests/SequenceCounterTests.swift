@@ -256,6 +256,44 @@ import Testing
         #expect(rows.first?[5].contains("Sequence gap: expected 2, got 3 (1 missing)") == true)
     }
 
+    /// An unframed channel (le-coc, PSM 0x0085): each SDU's text starts "C>P SDU 1 len 200 |";
+    /// the hundreds digit of the length, read as a counter, runs 2, 3, 5 one way (a gap) and
+    /// 2, 4, 4 the other (a gap, then a repeat), as the sidecar's SDUs say.
+    @Test func unframedChannelPerDirection() throws {
+        let profile = """
+            plugin: lecoc
+            l2cap:
+              - psm: 0x0085
+                fields:
+                  - {name: head, type: bytes, length: 14}
+                  - {name: hundreds, type: uint8, sequence: true}
+                  - {name: rest, type: bytes}
+            """
+        let rows = try Self.withVariant(profile, "lecoc") { file in
+            try PluginPaths.fields(
+                file,
+                "le-coc.btsnoop",
+                filter: "lecoc",
+                ["frame.direction", "lecoc.hundreds", "sequence.issue", "sequence.expected", "sequence.missing"]
+            )
+        }
+        let sdus = try #require(try PluginPaths.json("le-coc.sdus.json") as? [[String: Any]])
+        // The sidecar lists one direction's SDUs, then the other's; the capture interleaves them.
+        for sentByCentral in [true, false] {
+            let digits = sdus.filter { ($0["direction"] as? String == "central->peripheral") == sentByCentral }
+                .map { Array(($0["hex"] as? String ?? "").utf8)[28...29] }
+                .map { UInt8(String(decoding: $0, as: UTF8.self), radix: 16) ?? 0 }
+            let side = rows.filter { ($0[0] == "1") == sentByCentral }
+            #expect(side.map { $0[1] } == digits.map { "\($0)" })
+        }
+        #expect(
+            rows.map { Array($0[1...]) } == [
+                ["50", "", "", ""], ["51", "", "", ""], ["53", "1", "52", "1"],
+                ["50", "", "", ""], ["52", "1", "51", "1"], ["52", "2", "53", ""],
+            ]
+        )
+    }
+
     /// sensor.yaml's measurement flags read as a counter (which they are not): the read and the
     /// notifications are one stream, each value checked against the sidecar's.
     @Test func sensorVariantFlagsAsCounter() throws {

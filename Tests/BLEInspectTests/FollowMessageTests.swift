@@ -143,4 +143,45 @@ import Testing
         #expect(q?["issue"] as? String == "gap" && q?["expected"] as? Int == 2)
         #expect(q?["got"] as? Int == 3 && q?["missing"] as? Int == 1)
     }
+
+    @Test("a sequence issue shows on a followed attribute value: sensor.yaml with its battery as a counter")
+    func sequenceOnValues() throws {
+        let sensor = TestPaths.repositoryRoot.appendingPathComponent("profiles/sensor.yaml").path
+        let text = try String(contentsOfFile: sensor, encoding: .utf8).replacingOccurrences(
+            of: "if: flags.battery_present}",
+            with: "if: flags.battery_present, sequence: true}"
+        )
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sensor-battery-\(getpid()).yaml")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let capture = TestPaths.projectCapture("sensor-gatt.btsnoop")
+        let items = try Self.objects(
+            try Self.follow(["--att", "0x0010", "--plugin", file.path, "--json", capture]).stdoutText
+        )
+        // The sidecar's battery levels, in order (null where the flags say there is none): each
+        // after the first is compared with the one before it.
+        let url = TestPaths.projectCaptures.appendingPathComponent("sensor-gatt.expected.json")
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [[String: Any]])
+        let measured = list.filter { $0["handle"] as? Int == 16 }
+        #expect(items.map { $0["frame"] as? Int } == measured.map { $0["frame"] as? Int })
+        var previous: Int? = nil
+        var flagged = 0
+        for (item, m) in zip(items, measured) {
+            let q = item["sequence"] as? [String: Any]
+            guard let battery = m["battery"] as? Int else {
+                #expect(q == nil)
+                continue
+            }
+            if let p = previous, battery != p + 1 {
+                let issue = battery == p ? "repeat" : battery > p ? "gap" : "step back"
+                #expect(q?["issue"] as? String == issue, "frame \(m["frame"] ?? "")")
+                #expect(q?["expected"] as? Int == p + 1 && q?["got"] as? Int == battery)
+                flagged += 1
+            } else {
+                #expect(q == nil)
+            }
+            previous = battery
+        }
+        #expect(flagged > 0)
+    }
 }
