@@ -154,6 +154,7 @@ struct LinkLayerDissector: Dissector {
         case 0, 2, 6:
             let a = try ctx.addAddress(f[.advertisingAddress], &r)
             ctx.appendInfo(a.description)
+            ctx.packet.advertiser = a
             advertisingData(&r, &ctx)
         case 1:
             let a = try ctx.addAddress(f[.advertisingAddress], &r)
@@ -166,6 +167,7 @@ struct LinkLayerDissector: Dissector {
         case 4:
             let a = try ctx.addAddress(f[.advertisingAddress], &r)
             ctx.appendInfo(a.description)
+            ctx.packet.advertiser = a
             advertisingData(&r, &ctx)
         case 5:
             try connectRequest(&r, header: header, packet, &ctx)

@@ -21,11 +21,18 @@ struct Follow: ToolCommand {
             a 16-bit UUID as four hex digits without 0x (2A19), a 128-bit UUID, or handle:N or \
             uuid:U to say which.
 
-            --raw writes the bytes alone; with both directions they are concatenated in capture \
-            order, so give --direction to get one side's stream.
+            With a plugin whose framing: is bound to the channel's PSM (--plugin), the SDUs are \
+            shown as the plugin's messages, each once, in the frame where it completes, without \
+            its delimiter and padding. --text leaves out the spaces and NULs that end an item and \
+            says how many. An item whose plugin counter has a sequence gap, repeat or step back \
+            says so.
+
+            --raw writes the bytes alone (the SDUs, even with a plugin); with both directions they \
+            are concatenated in capture order, so give --direction to get one side's stream.
 
             Examples:
               bleinspect follow --psm 0x0085 btsnoop_hci.log
+              bleinspect follow --psm 0x0081 --plugin chat.yaml --text chat.btsnoop
               bleinspect follow --l2cap 1:0x40 --direction sent --raw sent.bin coc.btsnoop
               bleinspect follow --att 0x0010 --text capture.pklg
               bleinspect follow --att 2A37 --json -Y 'device.name == "Polar H10"' h10.log
@@ -57,7 +64,7 @@ struct Follow: ToolCommand {
     @Option(help: "Which direction to show: sent (from the capturing host), received, or both.")
     var direction: FollowDirection = .both
 
-    @Flag(help: "Show each item as text, control characters escaped, instead of a hex dump.")
+    @Flag(help: "Show each item as text, control characters escaped, trailing padding trimmed, instead of a hex dump.")
     var text = false
 
     @Flag(help: "Write one JSON object per item (schema bleinspect.follow/1, see docs/VIEWS.md).")

@@ -20,6 +20,9 @@ public struct CompiledPlugin: Sendable {
     let special: SpecialFields
     /// The JSON values of the layouts, by their `.custom` index.
     let json: [JSONValue]
+    /// The sequence counters of the layouts, by their `.custom` index without
+    /// `SequenceCounter.tag`.
+    let counters: [SequenceCounter]
 }
 
 /// The fields every plugin has, where it needs them (indexes into `CompiledPlugin.fields`).

@@ -117,6 +117,11 @@ extension Compilation {
             slot = newSlot()
             entry = ScopeEntry(slot: slot, conditional: condition != nil)
         }
+        var value = spec.value
+        if let wrap = spec.sequenceWrap, case .integer(let width, _, let big) = spec.value {
+            counters.append(SequenceCounter(id: index, width: width, bigEndian: big, slot: slot ?? -1, wrap: wrap))
+            value = .custom(SequenceCounter.tag | UInt32(counters.count - 1))
+        }
         var bits: [LayoutBits] = []
         if let b = e["bits"] {
             guard let width = spec.integerWidth else {
@@ -130,7 +135,7 @@ extension Compilation {
             }
         }
         scopes[scopes.count - 1][name] = entry
-        return .field(LayoutField(FieldID(UInt32(index)), spec.value, condition: condition, slot: slot, bits: bits))
+        return .field(LayoutField(FieldID(UInt32(index)), value, condition: condition, slot: slot, bits: bits))
     }
 
     /// What a field's type and options compile to.
@@ -142,6 +147,8 @@ extension Compilation {
         var unit = ""
         var isInteger = false
         var integerWidth: Int? = nil
+        /// A sequence counter's wrap (0: 2^64), when the field is one.
+        var sequenceWrap: UInt64? = nil
     }
 
     mutating func fieldSpec(
@@ -160,11 +167,11 @@ extension Compilation {
         }
         let unit = e["unit"].flatMap { reader.string($0, "unit") } ?? ""
         if let (width, signed) = PluginCompiler.integerTypes[type] {
-            guard only(["endian", "scale", "offset", "unit", "enum", "bits", "base"]) else { return nil }
+            guard only(["endian", "scale", "offset", "unit", "enum", "bits", "base", "sequence"]) else { return nil }
             let big = e["endian"].flatMap { endian($0) } ?? defaultBigEndian
             if e["scale"] != nil || e["offset"] != nil {
-                if let clash = e["enum"] ?? e["bits"] {
-                    reader.error(.invalid, clash, "a scaled value cannot also have 'enum:' or 'bits:'")
+                if let clash = e["enum"] ?? e["bits"] ?? e["sequence"] {
+                    reader.error(.invalid, clash, "a scaled value cannot also have 'enum:', 'bits:' or 'sequence:'")
                     return nil
                 }
                 let scale = e["scale"].flatMap { reader.real($0, "scale") } ?? 1
@@ -194,6 +201,14 @@ extension Compilation {
             if let n = e["enum"] {
                 guard let names = valueNames(n, width: width, signed: signed) else { return nil }
                 spec.names = names
+            }
+            if let q = e["sequence"] {
+                if signed || e["bits"] != nil {
+                    reader.error(.invalid, q, "a sequence counter is an unsigned integer without 'bits:'")
+                    return nil
+                }
+                guard let wrap = sequenceWrap(q, bits: width * 8) else { return nil }
+                spec.sequenceWrap = wrap
             }
             if let b = e["base"] {
                 guard let base = displayBase(b) else { return nil }
@@ -446,7 +461,12 @@ extension Compilation {
         guard let items = reader.sequence(node, "members") else { return nil }
         var out: [JSONMember] = []
         for item in items {
-            guard let e = reader.mapping(item, "a JSON member", allowed: ["name", "key", "type", "label", "unit"])
+            guard
+                let e = reader.mapping(
+                    item,
+                    "a JSON member",
+                    allowed: ["name", "key", "type", "label", "unit", "sequence"]
+                )
             else { return nil }
             guard let nameNode = e["name"], let name = reader.string(nameNode, "name"), isWord(name) else {
                 reader.error(.invalid, item, "a JSON member needs 'name:' (a word)")
@@ -473,8 +493,41 @@ extension Compilation {
             )
             guard let index = declare(descriptor, nameNode) else { return nil }
             let key = e["key"].flatMap { reader.string($0, "key") } ?? name
-            out.append(JSONMember(id: index, key: key, kind: memberKind))
+            var member = JSONMember(id: index, key: key, kind: memberKind)
+            if let q = e["sequence"] {
+                guard memberKind == .integer else {
+                    reader.error(.invalid, q, "a sequence counter needs 'type: integer', not \(typeText)")
+                    return nil
+                }
+                guard let wrapped = sequenceWrap(q, bits: 64) else { return nil }
+                if let wrap = wrapped {
+                    counters.append(SequenceCounter(id: index, width: 0, bigEndian: false, slot: -1, wrap: wrap))
+                    member.counter = counters.count - 1
+                }
+            }
+            out.append(member)
         }
         return out
+    }
+
+    /// `sequence: true` (values wrap after the field's largest), `sequence: false`, or
+    /// `sequence: {wrap: N}` (values run 0 … N − 1): the wrap (0 for 2^64), nil after an
+    /// error. For `false`, an optional holding nil.
+    mutating func sequenceWrap(_ node: Node, bits: Int) -> UInt64?? {
+        let whole: UInt64 = bits >= 64 ? 0 : 1 << UInt64(bits)
+        if case .scalar(let s) = node {
+            switch s.string {
+            case "true": return .some(whole)
+            case "false": return .some(nil)
+            default:
+                reader.error(.invalid, node, "'sequence:' is true, false or {wrap: N}, not '\(s.string)'")
+                return nil
+            }
+        }
+        guard let e = reader.mapping(node, "a sequence counter", allowed: ["wrap"]) else { return nil }
+        guard let w = e["wrap"] else { return .some(whole) }
+        let most = bits >= 63 ? Int64.max : Int64(1) << Int64(bits)
+        guard let n = reader.integer(w, "wrap", in: 2...most) else { return nil }
+        return .some(UInt64(n))
     }
 }

@@ -23,7 +23,7 @@ public enum PluginCompiler {
     ]
     static let fieldKeys = [
         "name", "label", "type", "endian", "scale", "offset", "unit", "enum", "bits", "length", "count", "of",
-        "fields", "members", "if", "base", "help",
+        "fields", "members", "if", "base", "help", "sequence",
     ]
     static let integerTypes: [String: (width: Int, signed: Bool)] = {
         var t: [String: (Int, Bool)] = [:]
@@ -67,6 +67,7 @@ struct Compilation {
     var slotCount = 0
     /// The JSON values of the layouts, by their `.custom` index.
     var json: [JSONValue] = []
+    var counters: [SequenceCounter] = []
     var special = SpecialFields()
     var typeNodes: [String: Node] = [:]
     var typeStack: [String] = []
@@ -144,7 +145,8 @@ struct Compilation {
             names: names,
             slotCount: slotCount,
             special: special,
-            json: json
+            json: json,
+            counters: counters
         )
     }
 

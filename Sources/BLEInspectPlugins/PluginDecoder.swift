@@ -8,8 +8,8 @@ struct PluginRun {
     let host: PluginHost
     var run: LayoutRun
 
-    init(_ plugin: RegisteredPlugin) {
-        host = PluginHost(plugin: plugin)
+    init(_ plugin: RegisteredPlugin, _ target: PluginBinding.Target) {
+        host = PluginHost(plugin: plugin, target: target)
         let undecoded = plugin.compiled.special.undecoded
         run = LayoutRun(
             base: plugin.base,
@@ -51,6 +51,8 @@ extension PluginLimits {
 /// Decodes a plugin layout's custom values: its JSON texts.
 struct PluginHost: LayoutHost {
     let plugin: RegisteredPlugin
+    /// What the layout decodes (a sequence counter's stream depends on it).
+    let target: PluginBinding.Target
 
     func decode(
         custom tag: UInt32,
@@ -59,6 +61,10 @@ struct PluginHost: LayoutHost {
         _ r: inout ByteReader,
         _ c: inout DissectionContext
     ) throws(DecodeError) {
+        if tag & SequenceCounter.tag != 0 {
+            try counter(Int(tag & ~SequenceCounter.tag), id, &run, &r, &c)
+            return
+        }
         let values = plugin.compiled.json
         guard Int(tag) < values.count else {
             throw DecodeError(.malformed, offset: r.offset, "a layout value no decoder knows")
@@ -66,6 +72,30 @@ struct PluginHost: LayoutHost {
         let value = values[Int(tag)]
         let slice = try r.readSlice(try run.length(value.extent, r))
         try json(slice, value.members, id, &run, &c)
+    }
+
+    /// A sequence counter: an unsigned integer, kept for references as any other, then checked
+    /// against its stream.
+    func counter(
+        _ index: Int,
+        _ id: FieldID,
+        _ run: inout LayoutRun,
+        _ r: inout ByteReader,
+        _ c: inout DissectionContext
+    ) throws(DecodeError) {
+        let counters = plugin.compiled.counters
+        guard index < counters.count else {
+            throw DecodeError(.malformed, offset: r.offset, "a layout value no decoder knows")
+        }
+        let counter = counters[index]
+        let start = r.offset
+        let raw = try r.readUnsigned(bytes: counter.width, bigEndian: counter.bigEndian)
+        run.previous = raw
+        if counter.slot >= 0, counter.slot < run.slots.count { run.slots[counter.slot] = raw }
+        let range = start..<r.offset
+        c.tree.open(id, .unsigned(raw), range, source: r.source)
+        checkSequence(raw, counter, range, source: r.source, &c)
+        c.tree.close()
     }
 
     func json(
@@ -79,9 +109,10 @@ struct PluginHost: LayoutHost {
         let range = slice.offset..<(slice.offset + slice.remaining)
         c.tree.open(fid, text: String(decoding: bytes, as: UTF8.self), range, source: slice.source)
         defer { c.tree.close() }
-        // Parsing is for the members and the notes: skipped when the run keeps neither.
+        // Parsing is for the members and the notes: skipped when the run keeps neither (and no
+        // member is a sequence counter, whose stream must see every value).
         if let mask = c.tree.fieldMask, !mask.keeps(c.core[.expert]),
-            !members.contains(where: { mask.keeps(plugin.id($0.id)) })
+            !members.contains(where: { mask.keeps(plugin.id($0.id)) || $0.counter != nil })
         {
             return
         }
@@ -120,7 +151,13 @@ struct PluginHost: LayoutHost {
                 if let s = v as? String { c.tree.add(mid, text: s, range, source: slice.source) }
             case .integer:
                 if let n = v as? NSNumber, !Self.isBoolean(n), let i = Self.integer(n) {
-                    c.tree.add(mid, .signed(i), range, source: slice.source)
+                    guard let index = m.counter, index < plugin.compiled.counters.count, i >= 0 else {
+                        c.tree.add(mid, .signed(i), range, source: slice.source)
+                        continue
+                    }
+                    c.tree.open(mid, .signed(i), range, source: slice.source)
+                    checkSequence(UInt64(i), plugin.compiled.counters[index], range, source: slice.source, &c)
+                    c.tree.close()
                 }
             case .number:
                 if let n = v as? NSNumber, !Self.isBoolean(n) {

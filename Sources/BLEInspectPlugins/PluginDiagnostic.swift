@@ -82,6 +82,8 @@ public enum PluginLimits {
     public static let maximumBufferedBytes = 8 << 20
     /// The most byte streams (connection, channel, direction) framed at once.
     public static let maximumStreams = 512
+    /// The most sequence-counter streams followed at once.
+    public static let maximumSequenceStreams = 4096
     /// The deepest JSON text parsed (deeper text is shown, not parsed).
     public static let maximumJSONDepth = 64
     /// The most bytes of JSON text parsed.

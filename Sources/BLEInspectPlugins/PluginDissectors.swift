@@ -5,6 +5,8 @@ struct RegisteredPlugin: Sendable {
     let compiled: CompiledPlugin
     let layer: FieldID
     let base: UInt32
+    /// The `sequence.*` fields, when the plugin declares counters.
+    let sequence: SequenceFields?
 
     func id(_ relative: Int) -> FieldID { FieldID(base &+ UInt32(truncatingIfNeeded: relative)) }
 
@@ -28,7 +30,7 @@ struct BoundLayout: Sendable {
         let range = r.offset..<(r.offset + r.remaining)
         plugin.openLayer(binding, range, source: r.source, &c)
         defer { c.tree.close() }
-        var run = PluginRun(plugin)
+        var run = PluginRun(plugin, binding.target)
         if !binding.prefix.isEmpty, plugin.compiled.special.prefix >= 0 {
             try c.addBytes(plugin.id(plugin.compiled.special.prefix), &r, binding.prefix.count)
         }
@@ -98,7 +100,7 @@ struct FramedDissector: Dissector {
             context.expert(note.severity, note.message, range, source: source)
         }
         // One run for the SDU: the per-PDU field limit covers all the messages it completes.
-        var run = PluginRun(plugin)
+        var run = PluginRun(plugin, bound.binding.target)
         for (n, message) in result.messages.enumerated() {
             let messageSource = context.tree.addSource(message, name: sourceName)
             context.tree.open(

@@ -19,6 +19,8 @@ struct JSONMember: Sendable {
     let id: Int
     let key: String
     let kind: Kind
+    /// An integer member marked as a sequence counter: its index in `CompiledPlugin.counters`.
+    var counter: Int? = nil
 }
 
 /// How a channel's byte stream is cut into messages before they are decoded.

@@ -12,10 +12,23 @@ public struct PluginSet: DissectorPlugin {
     public func register(_ registry: inout RegistryBuilder) {
         var grouped: [PluginBinding.Target: [BoundLayout]] = [:]
         var order: [PluginBinding.Target] = []
+        // The `sequence.*` fields, once for every plugin, when any declares a counter.
+        var sequence: SequenceFields? = nil
+        if plugins.contains(where: { !$0.counters.isEmpty }) {
+            registry.currentModule = "sequence"
+            sequence = SequenceFields(
+                base: registry.register(layer: SequenceFields.layer, fields: SequenceFields.descriptors).base
+            )
+        }
         for plugin in plugins {
             registry.currentModule = plugin.namespace
             let (layer, base) = registry.register(layer: plugin.layer, fields: plugin.fields)
-            let registered = RegisteredPlugin(compiled: plugin, layer: layer, base: base)
+            let registered = RegisteredPlugin(
+                compiled: plugin,
+                layer: layer,
+                base: base,
+                sequence: plugin.counters.isEmpty ? nil : sequence
+            )
             for n in plugin.names { registry.name(n.uuid, n.name) }
             for b in plugin.bindings {
                 if grouped[b.target] == nil { order.append(b.target) }
@@ -38,11 +51,12 @@ public struct PluginSet: DissectorPlugin {
                 // A value, or an SDU without framing: one message, decoded alone.
                 dissector = PlainLayoutDissector(bound: first)
             }
-            // Only framing keeps state. Other plugins sharing the key (advertising prefixes) add
-            // their fields too.
+            // Only framing and sequence counters keep state. Other plugins sharing the key
+            // (advertising prefixes) add their fields too.
             let others = Set(entries.map(\.plugin.compiled.namespace)).subtracting([first.plugin.compiled.namespace])
+            let keepsState = dissector is FramedDissector || entries.contains { !$0.plugin.compiled.counters.isEmpty }
             registry.bind(to: b.table, key: b.key, label: label, coOwners: others.sorted()) { s in
-                if dissector is FramedDissector { s.usesCaptureState() }  // each channel's stream
+                if keepsState { s.usesCaptureState() }  // each channel's stream, each counter's
                 return dissector
             }
         }

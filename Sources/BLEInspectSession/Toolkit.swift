@@ -66,7 +66,7 @@ public struct Toolkit: Sendable {
         }
         var names = Set(registered.fieldNames.compactMap(namespace))
         names.formUnion(registered.tableNames.compactMap { namespace($0.name) })
-        names.formUnion(["frame", "data", "_ws", "bleinspect", "plugins"])
+        names.formUnion(["frame", "data", "_ws", "bleinspect", "plugins", "sequence"])
         return names
     }
 

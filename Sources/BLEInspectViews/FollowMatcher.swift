@@ -24,11 +24,16 @@ struct FollowItem {
     var connection: UInt16?
     var payload: Payload
     var bytes: ArraySlice<UInt8>
+    /// For an SDU's message cut by a plugin's framing: which message it is.
+    var message: FollowMessage? = nil
+    /// A sequence counter's issue on the item.
+    var sequence: FollowSequence? = nil
 }
 
 /// Finds `follow`'s items in dissected frames. It reads only fields, as `-T json` shows them:
 /// `coc.sdu` and its channel fields for SDUs, `btatt.*` and `gatt.uuid` for values, and the
-/// connection complete events for the local role.
+/// connection complete events for the local role; with plugins, their messages and sequence
+/// counters' issues (`FollowPlugins`).
 final class FollowMatcher {
     /// The fields `follow` reads; each case's raw value is the field's name.
     enum Field: String, CaseIterable {
@@ -46,7 +51,10 @@ final class FollowMatcher {
     static let maximumConnections = 4096
 
     let selector: FollowSelector
+    /// Whether SDUs of a channel a plugin frames are shown as the plugin's messages.
+    let showsMessages: Bool
     private let f: FieldLookup<Field>
+    private let plugins: FollowPlugins
     private let connections: ConnectionCompleteFields
     /// `--l2cap`: the channels (by `coc.channel`) with the CID as an endpoint, learned from
     /// the `coc` group of their connection response, or from a K-frame sent to the CID.
@@ -54,8 +62,10 @@ final class FollowMatcher {
     /// The capturing host's role per controller and connection handle.
     private var roles: [UInt32: FollowItem.Role] = [:]
 
-    init(registry: DissectorRegistry, selector: FollowSelector) {
+    init(registry: DissectorRegistry, selector: FollowSelector, showsMessages: Bool = true) {
         self.selector = selector
+        self.showsMessages = showsMessages
+        plugins = FollowPlugins(registry: registry)
         f = FieldLookup(registry)
         connections = ConnectionCompleteFields(registry)
     }
@@ -109,8 +119,11 @@ final class FollowMatcher {
     // MARK: SDUs
 
     private func sdus(_ walk: TreeWalk, _ item: FollowItem, _ emit: (FollowItem) -> Void) {
-        for l in walk.all(f[.l2cap], in: 0..<walk.nodes.count) {
+        let layers = walk.all(f[.l2cap], in: 0..<walk.nodes.count)
+        for (n, l) in layers.enumerated() {
             let layer = l..<walk.end(of: l)
+            // The layers the SDU was handed to follow the L2CAP layer, up to the next one.
+            let above = l..<(n + 1 < layers.count ? layers[n + 1] : walk.nodes.count)
             let cid = walk.first(f[.l2capCID], in: layer).flatMap(walk.uint16)
             for c in walk.all(f[.coc], in: layer) {
                 let group = c..<walk.end(of: c)
@@ -126,7 +139,26 @@ final class FollowMatcher {
                 }
                 let index = walk.first(f[.sduIndex], in: group).flatMap(walk.unsigned)
                 sdu.payload = .sdu(channel: channel, psm: psm, cid: cid, index: index)
+                if showsMessages, let psm, let framed = plugins.framed(psm: psm) {
+                    let stream = FollowPlugins.Stream(
+                        connection: item.connection,
+                        channel: channel,
+                        psm: psm,
+                        sentByLocal: sdu.sentByLocal
+                    )
+                    if let messages = plugins.messages(framed, in: above, stream: stream, index: index, walk) {
+                        for (node, message) in messages {
+                            var m = sdu
+                            m.message = message
+                            m.bytes = walk.bytes(node)
+                            m.sequence = plugins.sequence(in: node..<walk.end(of: node), walk)
+                            emit(m)
+                        }
+                        continue
+                    }
+                }
                 sdu.bytes = walk.bytes(s)
+                sdu.sequence = plugins.sequence(in: above, walk)
                 emit(sdu)
             }
         }
@@ -219,6 +251,7 @@ final class FollowMatcher {
         }
         item.payload = .value(handle: handle, uuid: type, via: via, offset: offset)
         item.bytes = v.map(walk.bytes) ?? []
+        item.sequence = plugins.sequence(in: range, walk)
         emit(item)
     }
 }

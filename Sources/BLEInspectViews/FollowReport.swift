@@ -31,7 +31,7 @@ final class FollowWriter {
             sink.append("\n")
         case .text:
             sink.append(heading(item))
-            sink.append("    " + TerminalSafeText.escape(item.bytes) + "\n\n")
+            sink.append("    " + Self.trimmedText(item.bytes) + "\n\n")
         case .json:
             sink.append(Self.json(item))
         }
@@ -54,14 +54,47 @@ final class FollowWriter {
             if let psm { parts.append("PSM " + HexText.prefixed(psm, digits: 4)) }
             if let cid { parts.append("CID " + ViewText.handle(cid)) }
             if let index { parts.append("SDU \(index)") }
+            if let m = item.message { parts.append(Self.describe(m)) }
         case .value(let handle, let uuid, let via, let offset):
             parts.append(via.rawValue + (offset > 0 ? " at offset \(offset)" : ""))
             parts.append(
                 "handle " + ViewText.handle(handle) + (uuid.map { " (" + uuids.withName($0) + ")" } ?? "")
             )
         }
+        if let q = item.sequence { parts.append(q.text) }
         parts.append(item.bytes.count == 1 ? "1 byte" : "\(item.bytes.count) bytes")
         return parts.joined(separator: "  ") + "\n"
+    }
+
+    /// `Chat message 1 (plugin chat), SDUs 2–3, frames #173–#235` (the spans when more than one).
+    static func describe(_ m: FollowMessage) -> String {
+        var text = "\(TerminalSafeText.escape(m.binding)) message \(m.number) (plugin \(m.plugin))"
+        // A message within one SDU has it in the heading already.
+        if let first = m.firstSDU, let last = m.lastSDU, first != last { text += ", SDUs \(first)–\(last)" }
+        if let first = m.firstFrame, first != m.lastFrame { text += ", frames #\(first)–#\(m.lastFrame)" }
+        return text
+    }
+
+    /// The bytes as escaped text, without the spaces and NULs that end them, saying how many
+    /// were trimmed: `hello … (+1,019 bytes of padding trimmed)`.
+    static func trimmedText(_ bytes: ArraySlice<UInt8>) -> String {
+        var end = bytes.endIndex
+        while end > bytes.startIndex, bytes[end - 1] == 0x20 || bytes[end - 1] == 0 { end -= 1 }
+        let trimmed = bytes.endIndex - end
+        let text = TerminalSafeText.escape(bytes[bytes.startIndex..<end])
+        guard trimmed > 0 else { return text }
+        return text + " … (+\(grouped(trimmed)) byte\(trimmed == 1 ? "" : "s") of padding trimmed)"
+    }
+
+    /// 1019 as `1,019`.
+    static func grouped(_ n: Int) -> String {
+        var digits = String(n)
+        var i = digits.count - 3
+        while i > 0 {
+            digits.insert(",", at: digits.index(digits.startIndex, offsetBy: i))
+            i -= 3
+        }
+        return digits
     }
 
     /// Who sent the item and who received it: central and peripheral when the connection's
@@ -96,14 +129,32 @@ final class FollowWriter {
         switch item.payload {
         case .sdu(let channel, let psm, let cid, let index):
             members += [
-                ("kind", .string("sdu")), ("channel", .optional(channel)), ("psm", .optional(psm)),
-                ("cid", .optional(cid)), ("sdu", .optional(index)),
+                ("kind", .string(item.message == nil ? "sdu" : "message")), ("channel", .optional(channel)),
+                ("psm", .optional(psm)), ("cid", .optional(cid)), ("sdu", .optional(index)),
             ]
+            if let m = item.message {
+                members += [
+                    ("plugin", .string(m.plugin)), ("binding", .string(m.binding)), ("message", .int(m.number)),
+                    ("sdus", .array([.optional(m.firstSDU), .optional(m.lastSDU)])),
+                    ("frames", .array([.optional(m.firstFrame), .int(m.lastFrame)])),
+                ]
+            }
         case .value(let handle, let uuid, let via, let offset):
             members += [
                 ("kind", .string(via.rawValue)), ("handle", .int(handle)),
                 ("uuid", .optional(uuid.map { ViewText.uuid($0, upperCase: false) })), ("offset", .int(offset)),
             ]
+        }
+        if let q = item.sequence {
+            members.append(
+                (
+                    "sequence",
+                    .object([
+                        ("issue", .string(q.name)), ("expected", .optional(q.expected)), ("got", .optional(q.value)),
+                        ("missing", .optional(q.missing)),
+                    ])
+                )
+            )
         }
         members += [("length", .int(item.bytes.count)), ("hex", .string(Hex.string(item.bytes)))]
         return JSONValue.object(members).line
@@ -140,7 +191,8 @@ public enum FollowCommandRunner {
                     return .failure(.cannotCreateOutput)
                 }
             }
-            let matcher = FollowMatcher(registry: registry, selector: selector)
+            let showsMessages = if case .raw = format { false } else { true }
+            let matcher = FollowMatcher(registry: registry, selector: selector, showsMessages: showsMessages)
             let writer = FollowWriter(format: format, sink: sink, uuids: UUIDText(names: registry.uuidNames))
             built = writer
             return .success(

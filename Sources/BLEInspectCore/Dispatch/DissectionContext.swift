@@ -8,6 +8,8 @@ public struct PacketInfo: Sendable {
     public var psm: UInt16?
     /// What a sniffer header said about the current link-layer packet.
     public var linkLayer: LinkLayerInfo?
+    /// The address of the advertiser whose report is being decoded.
+    public var advertiser: BDAddr?
     public init() {}
 }
 
