@@ -203,6 +203,7 @@ extension PluginHost {
             c.tree.add(fields.expected, .unsigned(check.expected), range, source: source)
             if check.issue == .gap { c.tree.add(fields.missing, .unsigned(check.missing), range, source: source) }
             c.expert(check.severity, check.message(got: value), range, source: source)
+            c.appendInfo(check.message(got: value))
         }
     }
 }

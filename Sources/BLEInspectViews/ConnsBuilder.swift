@@ -36,6 +36,7 @@ final class ConnsBuilder {
         case psmValue = "gatt.l2cap_psm", psmEncoding = "gatt.l2cap_psm.encoding"
         case psmPublishedIn = "coc.psm_published_in", psmPublishedVia = "coc.psm_published_via"
         case dualRoleWith = "coc.dual_role_with"
+        case sequenceIssue = "sequence.issue", sequenceExpected = "sequence.expected"
         // Sniffed connections (the link layer).
         case llConnection = "ll.connection", llCRCValid = "ll.crc_valid"
         case llPDUType = "btle.advertising_header.pdu_type", llAdvA = "btle.advertising_address"
@@ -75,7 +76,9 @@ final class ConnsBuilder {
         self.finished = finished
     }
 
-    var missingFields: [String] { f.missing + devices.missing }
+    /// The fields the view needs that the registry lacks. The `sequence.*` fields exist only when
+    /// a plugin declares a counter: without them there is nothing to count.
+    var missingFields: [String] { f.missing.filter { !$0.hasPrefix("sequence.") } + devices.missing }
 
     /// Ends the connections still open at the end of the capture, in the order they began.
     func finish() {
@@ -306,6 +309,12 @@ final class ConnsBuilder {
             )
         }
         if let c = node(.coc) { for c in walk.all(f[.coc], in: c..<walk.nodes.count) { channel(c, r, moment, walk) } }
+        if let first = node(.sequenceIssue) {
+            for n in walk.all(f[.sequenceIssue], in: first..<walk.nodes.count) {
+                let expected = walk.parent(of: n).flatMap { value(.sequenceExpected, walk, in: $0..<walk.end(of: $0)) }
+                r.sequenceIssues.add(walk.unsigned(n) ?? 0, expected: expected, at: moment)
+            }
+        }
     }
 
     // MARK: Sniffed link layer

@@ -302,3 +302,61 @@ extension ConnsJSON {
         ]
     }
 }
+
+/// A connection's sequence-counter issues (`sequence.issue`: 1 gap, 2 repeat, 3 step back).
+struct ConnsSequenceIssues {
+    struct Issue {
+        var moment: ConnsMoment
+        var kind: UInt64
+        var expected: UInt64?
+    }
+
+    var gaps = 0
+    var repeats = 0
+    var stepsBack = 0
+    var listed = CappedList<Issue>(limit: 256)
+
+    var total: Int { gaps &+ repeats &+ stepsBack }
+
+    mutating func add(_ kind: UInt64, expected: UInt64?, at moment: ConnsMoment) {
+        switch kind {
+        case 1: gaps &+= 1
+        case 2: repeats &+= 1
+        case 3: stepsBack &+= 1
+        default: return
+        }
+        listed.append(Issue(moment: moment, kind: kind, expected: expected))
+    }
+
+    static func name(_ kind: UInt64) -> String { kind == 1 ? "gap" : kind == 2 ? "repeat" : "step back" }
+
+    /// `1 gap, 0 repeats, 0 steps back: frame 82 gap (expected 5)`.
+    var text: String {
+        var text =
+            "\(gaps) gap" + (gaps == 1 ? "" : "s") + ", \(repeats) repeat" + (repeats == 1 ? "" : "s")
+            + ", \(stepsBack) step" + (stepsBack == 1 ? "" : "s") + " back"
+        let shown = listed.items.prefix(5).map { i in
+            "frame \(i.moment.frame) " + Self.name(i.kind) + (i.expected.map { " (expected \($0))" } ?? "")
+        }
+        text += ": " + shown.joined(separator: ", ")
+        if total > shown.count { text += ", … (--json lists up to 256)" }
+        return text
+    }
+
+    var json: JSONValue {
+        .object([
+            ("gaps", .int(gaps)), ("repeats", .int(repeats)), ("steps_back", .int(stepsBack)),
+            (
+                "issues",
+                .array(
+                    listed.items.map { i in
+                        .object([
+                            ("frame", .int(i.moment.frame)), ("issue", .string(Self.name(i.kind))),
+                            ("expected", .optional(i.expected)),
+                        ])
+                    }
+                )
+            ),
+        ])
+    }
+}

@@ -357,6 +357,8 @@ final class ConnsRecord {
     /// [0]: sent by the local host; [1]: by the peer.
     var att = [ATTCounts(), ATTCounts()]
     var latency = LatencySamples()
+    /// Gaps, repeats and steps back of plugin sequence counters (`sequence.issue`).
+    var sequenceIssues = ConnsSequenceIssues()
     /// PSM values sent on the connection (`gatt.l2cap_psm`).
     var psmPublications = CappedList<ConnsPSMPublication>(limit: listLimit)
     private(set) var channels: [ConnsChannel] = []

@@ -322,6 +322,7 @@ enum ConnsText {
                 )
             }
         }
+        if r.sequenceIssues.total > 0 { line("sequence:", r.sequenceIssues.text) }
         for p in r.psmPublications.items { line("L2CAP PSM:", psmPublication(p, links)) }
         dropped(r.psmPublications.dropped, more)
         for c in r.channels { channel(c, r, origin, into: &lines) }
@@ -554,6 +555,7 @@ enum ConnsJSON {
             ),
             ("pairing", r.pairing.map { pairing($0, count: r.pairings, names) } ?? .null),
             ("att", att(r)),
+            ("sequence_issues", r.sequenceIssues.json),
             ("psm_publications", .array(r.psmPublications.items.map { psmPublication($0, links) })),
             ("channels", .array(r.channels.map(channel))),
         ]

@@ -5,7 +5,7 @@ struct FollowMessage {
     /// The plugin's namespace and the binding's name (`chat`, `Chat`).
     var plugin: String
     var binding: String
-    /// The message's number among those its SDU completes (the `NS.message` value).
+    /// The message's number in its channel and direction, from 1.
     var number: UInt64
     /// The SDUs (by number in their channel and direction) and the frames it spans, when known:
     /// the first is where the bytes after the stream's previous message arrived.
@@ -69,6 +69,8 @@ final class FollowPlugins {
     private let missing: FieldID?
     private var framedByPSM: [UInt64: Framed?] = [:]
     private var pending: [Stream: (frame: Int, sdu: UInt64?)] = [:]
+    /// The messages shown so far in each stream.
+    private var counts: [Stream: UInt64] = [:]
 
     init(registry: DissectorRegistry) {
         self.registry = registry
@@ -121,10 +123,13 @@ final class FollowPlugins {
         var out: [(Int, FollowMessage)] = []
         for (k, node) in nodes.enumerated() {
             let first = k == 0 ? start : (frame, index)
+            if counts[stream] == nil && counts.count >= FollowMatcher.maximumChannels { counts.removeAll() }
+            let number = (counts[stream] ?? 0) &+ 1
+            counts[stream] = number
             let message = FollowMessage(
                 plugin: framed.plugin,
                 binding: framed.binding,
-                number: walk.unsigned(node) ?? UInt64(k + 1),
+                number: number,
                 firstSDU: first.1,
                 lastSDU: index,
                 firstFrame: first.0,

@@ -194,6 +194,43 @@ struct CoreBluetoothFlowTests {
         #expect(found.map(\.1) == messages.compactMap { $0["text"] as? String })
     }
 
+    @Test("the dropped notification is flagged once, at the frame where the count jumps, in read, conns and follow")
+    func droppedNotification() throws {
+        let gap = try #require(try Self.oracle("cb-sequence")["gap"] as? [String: Any])
+        let frame = try #require(Self.int(gap["at_frame"]))
+        let expected = try #require(Self.int(gap["expected"]))
+        let got = try #require(Self.int(gap["got"]))
+        let profile = TestPaths.repositoryRoot.appendingPathComponent("profiles/corebluetooth/sequence.yaml").path
+        let path = TestPaths.projectCapture("cb-sequence.btsnoop")
+        let flagged = try Self.run([
+            "read", "--plugin", profile, "-T", "fields", "-e", "frame.number", "-e", "sequence.expected", "-e",
+            "sequence.missing", "-e", "_ws.expert.message", "-Y", "sequence.issue", path,
+        ])
+        #expect(
+            flagged
+                == "\(frame)\t\(expected)\t\(got - expected)\tSequence gap: expected \(expected), got \(got) (1 missing)\n"
+        )
+
+        let conns = try Run.bleinspect(["conns", "--json", "--plugin", profile, path])
+        let top = try #require(try JSONSerialization.jsonObject(with: conns.stdout) as? [String: Any])
+        let connection = try #require((top["connections"] as? [[String: Any]])?.first)
+        let issues = try #require(connection["sequence_issues"] as? [String: Any])
+        #expect(Self.int(issues["gaps"]) == 1)
+        #expect(Self.int(issues["repeats"]) == 0)
+        #expect(Self.int(issues["steps_back"]) == 0)
+        #expect(((issues["issues"] as? [[String: Any]])?.compactMap { Self.int($0["frame"]) }) == [frame])
+
+        let follow = try Self.run([
+            "follow", "--att", "uuid:5E900001-6C1A-4B2D-9E3F-8A7B6C5D4E3F", "--json", "--plugin", profile, path,
+        ])
+        let items = try follow.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let notifications = try #require(try Self.oracle("cb-sequence")["notifications"] as? [[String: Any]])
+        #expect(items.compactMap { Self.int($0["frame"]) } == notifications.compactMap { Self.int($0["frame"]) })
+        #expect(items.filter { $0["sequence"] != nil }.compactMap { Self.int($0["frame"]) } == [frame])
+    }
+
     /// Every string under `key` anywhere in a JSON value.
     static func strings(_ value: Any, key: String) -> [String] {
         if let d = value as? [String: Any] {

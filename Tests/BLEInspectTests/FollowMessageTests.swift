@@ -78,7 +78,12 @@ import Testing
         let headings = lines.filter { $0.hasPrefix("#") }
         let bodies = lines.filter { $0.hasPrefix("    ") }.map { String($0.dropFirst(4)) }
         #expect(bodies == sent.map { TerminalSafeText.escape($0.json) })
-        #expect(headings.allSatisfy { $0.contains("Chat message 1 (plugin chat)") })
+        // Messages are numbered in their channel and direction.
+        var counts: [Bool: Int] = [:]
+        for (heading, s) in zip(headings, sent) {
+            counts[s.fromCentral, default: 0] += 1
+            #expect(heading.contains("Chat message \(counts[s.fromCentral] ?? 0) (plugin chat)"), "\(heading)")
+        }
         #expect(headings[2].contains("SDUs 2–3, frames #"), "\(headings[2])")
         #expect(!framed.contains("trimmed"))
 
