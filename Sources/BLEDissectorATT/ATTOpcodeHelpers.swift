@@ -130,6 +130,7 @@ extension ATTParameters {
             let binding = context.registry.binding(StandardTables.gattUUID, uuid)
         {
             pdu.state.valueOpcode = opcode
+            context.packet.attOpcode = opcode
             pdu.state.valueConnection = pdu.connection
             var r = value
             context.run(binding.dissector, &r)

@@ -199,45 +199,13 @@ struct GATTValueDissector: Dissector {
             if let member = value.member { info += " \"" + TerminalSafeText.escape(member) + "\"" }
             info += ")"
         }
-        if let links = context.forward?.later(.channelOnPSM, of: context.frameNumber), !links.isEmpty {
-            for frame in links {
-                context.tree.add(f[.gattL2CAPPSMChannelIn], .unsigned(UInt64(frame)), r, source: src)
-            }
-            info += ", channel requested in " + links.map { "#\($0)" }.joined(separator: ", ")
+        for frame in context.forward?.later(.channelOnPSM, of: context.frameNumber) ?? [] {
+            context.tree.add(f[.gattL2CAPPSMChannelIn], .unsigned(UInt64(frame)), r, source: src)
         }
+        info += PublishedPSMs.channelsNote(context)
         context.appendInfo(info)
-        if !(0x0080...0x00FF).contains(value.psm) {
-            context.expert(
-                .warning,
-                "PSM " + ATTNames.hex16(value.psm) + " is outside the LE dynamic range 0x0080..0x00ff",
-                r,
-                source: src
-            )
-        }
-        let state = ATTState.of(context)
-        let via: PublishedPSMs.Via? =
-            switch state.valueOpcode {
-            case 0x1B, 0x23: .notification
-            case 0x1D: .indication
-            case 0x09, 0x0B, 0x0D, 0x0F, 0x21: .read
-            default: nil
-            }
-        guard let via else { return }
-        let byLocal: Bool? =
-            switch context.direction {
-            case .hostToController: true
-            case .controllerToHost: false
-            case .unknown: nil
-            }
-        context.state.module(PublishedPSMs.self) { PublishedPSMs() }.publish(
-            PublishedPSMs.Publication(
-                psm: value.psm,
-                frame: context.frameNumber,
-                time: context.timestamp,
-                connection: state.valueConnection,
-                byLocal: byLocal,
-                via: via
-            )
-        )
+        if let warning = PublishedPSMs.rangeWarning(value.psm) { context.expert(.warning, warning, r, source: src) }
+        guard let via = PublishedPSMs.via(attOpcode: context.packet.attOpcode) else { return }
+        PublishedPSMs.publish(value.psm, via: via, connection: ATTState.of(context).valueConnection, &context)
     }
 }

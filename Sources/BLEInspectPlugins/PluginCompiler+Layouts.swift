@@ -118,8 +118,16 @@ extension Compilation {
             entry = ScopeEntry(slot: slot, conditional: condition != nil)
         }
         var value = spec.value
-        if let wrap = spec.sequenceWrap, case .integer(let width, _, let big) = spec.value {
-            counters.append(SequenceCounter(id: index, width: width, bigEndian: big, slot: slot ?? -1, wrap: wrap))
+        if spec.sequenceWrap != nil || spec.publishesPSM, case .integer(let width, _, let big) = spec.value {
+            var counter = SequenceCounter(
+                id: index,
+                width: width,
+                bigEndian: big,
+                slot: slot ?? -1,
+                wrap: spec.sequenceWrap
+            )
+            counter.publishesPSM = spec.publishesPSM
+            counters.append(counter)
             value = .custom(SequenceCounter.tag | UInt32(counters.count - 1))
         }
         var bits: [LayoutBits] = []
@@ -149,6 +157,8 @@ extension Compilation {
         var integerWidth: Int? = nil
         /// A sequence counter's wrap (0: 2^64), when the field is one.
         var sequenceWrap: UInt64? = nil
+        /// The field is a PSM the sender publishes (`psm: true`).
+        var publishesPSM = false
     }
 
     mutating func fieldSpec(
@@ -167,7 +177,9 @@ extension Compilation {
         }
         let unit = e["unit"].flatMap { reader.string($0, "unit") } ?? ""
         if let (width, signed) = PluginCompiler.integerTypes[type] {
-            guard only(["endian", "scale", "offset", "unit", "enum", "bits", "base", "sequence"]) else { return nil }
+            guard only(["endian", "scale", "offset", "unit", "enum", "bits", "base", "sequence", "psm"]) else {
+                return nil
+            }
             let big = e["endian"].flatMap { endian($0) } ?? defaultBigEndian
             if e["scale"] != nil || e["offset"] != nil {
                 if let clash = e["enum"] ?? e["bits"] ?? e["sequence"] {
@@ -209,6 +221,14 @@ extension Compilation {
                 }
                 guard let wrap = sequenceWrap(q, bits: width * 8) else { return nil }
                 spec.sequenceWrap = wrap
+            }
+            if let p = e["psm"] {
+                if signed || e["bits"] != nil {
+                    reader.error(.invalid, p, "a PSM is an unsigned integer without 'bits:'")
+                    return nil
+                }
+                guard let flag = reader.boolean(p, "psm") else { return nil }
+                spec.publishesPSM = flag
             }
             if let b = e["base"] {
                 guard let base = displayBase(b) else { return nil }
@@ -465,7 +485,7 @@ extension Compilation {
                 let e = reader.mapping(
                     item,
                     "a JSON member",
-                    allowed: ["name", "key", "type", "label", "unit", "sequence"]
+                    allowed: ["name", "key", "type", "label", "unit", "sequence", "psm"]
                 )
             else { return nil }
             guard let nameNode = e["name"], let name = reader.string(nameNode, "name"), isWord(name) else {
@@ -494,16 +514,29 @@ extension Compilation {
             guard let index = declare(descriptor, nameNode) else { return nil }
             let key = e["key"].flatMap { reader.string($0, "key") } ?? name
             var member = JSONMember(id: index, key: key, kind: memberKind)
+            var wrap: UInt64? = nil
             if let q = e["sequence"] {
                 guard memberKind == .integer else {
                     reader.error(.invalid, q, "a sequence counter needs 'type: integer', not \(typeText)")
                     return nil
                 }
                 guard let wrapped = sequenceWrap(q, bits: 64) else { return nil }
-                if let wrap = wrapped {
-                    counters.append(SequenceCounter(id: index, width: 0, bigEndian: false, slot: -1, wrap: wrap))
-                    member.counter = counters.count - 1
+                wrap = wrapped
+            }
+            var psm = false
+            if let p = e["psm"] {
+                guard memberKind == .integer else {
+                    reader.error(.invalid, p, "a PSM needs 'type: integer', not \(typeText)")
+                    return nil
                 }
+                guard let flag = reader.boolean(p, "psm") else { return nil }
+                psm = flag
+            }
+            if wrap != nil || psm {
+                var counter = SequenceCounter(id: index, width: 0, bigEndian: false, slot: -1, wrap: wrap)
+                counter.publishesPSM = psm
+                counters.append(counter)
+                member.counter = counters.count - 1
             }
             out.append(member)
         }

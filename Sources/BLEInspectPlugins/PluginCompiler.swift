@@ -23,7 +23,7 @@ public enum PluginCompiler {
     ]
     static let fieldKeys = [
         "name", "label", "type", "endian", "scale", "offset", "unit", "enum", "bits", "length", "count", "of",
-        "fields", "members", "if", "base", "help", "sequence",
+        "fields", "members", "if", "base", "help", "sequence", "psm",
     ]
     static let integerTypes: [String: (width: Int, signed: Bool)] = {
         var t: [String: (Int, Bool)] = [:]

@@ -95,6 +95,7 @@ struct PluginHost: LayoutHost {
         let range = start..<r.offset
         c.tree.open(id, .unsigned(raw), range, source: r.source)
         checkSequence(raw, counter, range, source: r.source, &c)
+        if counter.publishesPSM { publishPSM(raw, range, source: r.source, &c) }
         c.tree.close()
     }
 
@@ -156,7 +157,9 @@ struct PluginHost: LayoutHost {
                         continue
                     }
                     c.tree.open(mid, .signed(i), range, source: slice.source)
-                    checkSequence(UInt64(i), plugin.compiled.counters[index], range, source: slice.source, &c)
+                    let counter = plugin.compiled.counters[index]
+                    checkSequence(UInt64(i), counter, range, source: slice.source, &c)
+                    if counter.publishesPSM { publishPSM(UInt64(i), range, source: slice.source, &c) }
                     c.tree.close()
                 }
             case .number:

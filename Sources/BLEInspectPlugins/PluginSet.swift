@@ -14,7 +14,7 @@ public struct PluginSet: DissectorPlugin {
         var order: [PluginBinding.Target] = []
         // The `sequence.*` fields, once for every plugin, when any declares a counter.
         var sequence: SequenceFields? = nil
-        if plugins.contains(where: { !$0.counters.isEmpty }) {
+        if plugins.contains(where: { SequenceCounter.anySequence($0.counters) }) {
             registry.currentModule = "sequence"
             sequence = SequenceFields(
                 base: registry.register(layer: SequenceFields.layer, fields: SequenceFields.descriptors).base
@@ -27,7 +27,7 @@ public struct PluginSet: DissectorPlugin {
                 compiled: plugin,
                 layer: layer,
                 base: base,
-                sequence: plugin.counters.isEmpty ? nil : sequence
+                sequence: SequenceCounter.anySequence(plugin.counters) ? sequence : nil
             )
             for n in plugin.names { registry.name(n.uuid, n.name) }
             for b in plugin.bindings {

@@ -1,7 +1,8 @@
 import BLEInspectCore
 
-/// An integer field a plugin marks as a sequence counter (`sequence: true`, or
-/// `sequence: {wrap: N}`): each value is compared with the previous one of the same stream.
+/// An integer field a plugin watches: a sequence counter (`sequence: true`, or
+/// `sequence: {wrap: N}`), whose each value is compared with the previous one of the same
+/// stream, and/or a PSM the app publishes (`psm: true`, see `PluginHost.publishPSM`).
 struct SequenceCounter: Sendable {
     /// The counter's field (relative to the plugin's first field).
     let id: Int
@@ -11,8 +12,13 @@ struct SequenceCounter: Sendable {
     /// Where the field's value is kept for later references (-1: not kept).
     let slot: Int
     /// Values run 0 … wrap − 1, then start again at 0; 0 stands for 2^64 (a `uint64`, or a
-    /// JSON member without `wrap:`).
-    let wrap: UInt64
+    /// JSON member without `wrap:`). Nil: not a sequence counter.
+    let wrap: UInt64?
+    /// The value is an L2CAP PSM the sender publishes.
+    var publishesPSM = false
+
+    /// Whether any counter of `counters` is a sequence counter.
+    static func anySequence(_ counters: [SequenceCounter]) -> Bool { counters.contains { $0.wrap != nil } }
 
     /// Set in a layout's `.custom` tag for a counter (the rest is its index); JSON values have
     /// it clear.
@@ -164,7 +170,7 @@ extension PluginHost {
         source: Int,
         _ c: inout DissectionContext
     ) {
-        guard let fields = plugin.sequence else { return }
+        guard let fields = plugin.sequence, let wrap = counter.wrap else { return }
         let advertising: Bool
         switch target {
         case .manufacturer, .serviceData: advertising = true
@@ -179,13 +185,13 @@ extension PluginHost {
             direction: advertising ? 0 : c.direction.rawValue
         )
         let streams = c.state.module(SequenceStreams.self) { SequenceStreams() }
-        switch streams.observe(value, key: key, wrap: counter.wrap) {
+        switch streams.observe(value, key: key, wrap: wrap) {
         case .fine:
             return
         case .outOfRange:
             c.expert(
                 .note,
-                "Sequence value \(value) is outside 0…\(counter.wrap - 1): not compared",
+                "Sequence value \(value) is outside 0…\(wrap &- 1): not compared",
                 range,
                 source: source
             )

@@ -181,6 +181,18 @@ struct YAMLReader {
         return s.string
     }
 
+    /// `true` or `false`, or nil after an error.
+    mutating func boolean(_ node: Node, _ what: String) -> Bool? {
+        guard let text = string(node, what) else { return nil }
+        switch text {
+        case "true": return true
+        case "false": return false
+        default:
+            error(.schema, node, "\(what) is true or false, not '\(text)'")
+            return nil
+        }
+    }
+
     /// An integer written in decimal or hex (`0x…`), optionally negative, within `range`.
     mutating func integer(_ node: Node, _ what: String, in range: ClosedRange<Int64>) -> Int64? {
         guard let text = string(node, what) else { return nil }

@@ -6,6 +6,9 @@ public struct PacketInfo: Sendable {
     public var cid: UInt16?
     /// The PSM of the current credit-based channel.
     public var psm: UInt16?
+    /// The ATT opcode of the PDU whose attribute value is being decoded (a read response, a
+    /// notification, a write…), for value decoders that publish what the value says.
+    public var attOpcode: UInt8?
     /// What a sniffer header said about the current link-layer packet.
     public var linkLayer: LinkLayerInfo?
     /// The address of the advertiser whose report is being decoded.

@@ -115,3 +115,60 @@ public final class PublishedPSMs {
         return counterpart
     }
 }
+
+extension PublishedPSMs {
+    /// How an ATT PDU with `opcode` publishes the attribute value it carries; nil for a write or
+    /// no PDU: a value written to the other side's attribute is not published by its writer.
+    public static func via(attOpcode opcode: UInt8?) -> Via? {
+        switch opcode {
+        case 0x1B, 0x23: .notification
+        case 0x1D: .indication
+        case 0x09, 0x0B, 0x0D, 0x0F, 0x21: .read
+        default: nil
+        }
+    }
+
+    /// Records that the frame `context` is dissecting published `psm` (sent by the side its
+    /// direction says), on `connection` (nil for an advert).
+    public static func publish(
+        _ psm: UInt16,
+        via: Via,
+        connection: ConnectionKey?,
+        _ context: inout DissectionContext
+    ) {
+        let byLocal: Bool? =
+            switch context.direction {
+            case .hostToController: true
+            case .controllerToHost: false
+            case .unknown: nil
+            }
+        let publication = Publication(
+            psm: psm,
+            frame: context.frameNumber,
+            time: context.timestamp,
+            connection: connection,
+            byLocal: byLocal,
+            via: via
+        )
+        context.state.module(PublishedPSMs.self) { PublishedPSMs() }.publish(publication)
+    }
+}
+
+extension PublishedPSMs {
+    /// The warning for a published PSM outside the LE dynamic range 0x0080–0x00FF (Core Vol 3
+    /// Part A 4.22), where apps' PSMs belong; nil inside it.
+    public static func rangeWarning(_ psm: UInt16) -> String? {
+        guard !(0x0080...0x00FF).contains(psm) else { return nil }
+        return "PSM " + HexText.prefixed(UInt64(psm), digits: 4, upperCase: false)
+            + " is outside the LE dynamic range 0x0080..0x00ff"
+    }
+
+    /// `, channel requested in #50`: the requests of the channels opened on the PSM the current
+    /// frame publishes, known with two passes (`ForwardLinks`); empty in one pass.
+    public static func channelsNote(_ context: DissectionContext) -> String {
+        guard let links = context.forward?.later(.channelOnPSM, of: context.frameNumber), !links.isEmpty else {
+            return ""
+        }
+        return ", channel requested in " + links.map { "#\($0)" }.joined(separator: ", ")
+    }
+}
