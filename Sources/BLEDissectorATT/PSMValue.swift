@@ -58,11 +58,11 @@ struct PSMValue: Equatable {
         return PSMValue(psm: v, encoding: .decimalText, member: nil)
     }
 
-    /// Values longer than this are not parsed as JSON.
+    /// Values longer than this, or nested deeper than 4, are not parsed as JSON.
     static let maximumJSONSize = 1024
 
     private static func json(_ bytes: ArraySlice<UInt8>) -> PSMValue? {
-        guard bytes.count <= maximumJSONSize,
+        guard bytes.count <= maximumJSONSize, JSONNesting.depth(bytes) <= 4,
             let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
         else { return nil }
         var integers: [(String, UInt16)] = []

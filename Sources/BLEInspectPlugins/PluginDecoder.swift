@@ -126,7 +126,7 @@ struct PluginHost: LayoutHost {
             )
             return
         }
-        guard Self.jsonDepth(bytes) <= PluginLimits.maximumJSONDepth else {
+        guard JSONNesting.depth(bytes) <= PluginLimits.maximumJSONDepth else {
             c.expert(
                 .warning,
                 "JSON nested deeper than \(PluginLimits.maximumJSONDepth) levels: not parsed",
@@ -188,34 +188,5 @@ struct PluginHost: LayoutHost {
         // JSONSerialization makes true and false NSNumbers of C type `c` (char); numbers are
         // `i`, `q` or `d`.
         n.objCType.pointee == 0x63
-    }
-
-    /// The deepest nesting of `[` and `{` outside strings.
-    static func jsonDepth(_ bytes: ArraySlice<UInt8>) -> Int {
-        var depth = 0
-        var deepest = 0
-        var inString = false
-        var escaped = false
-        for b in bytes {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if b == 0x5C {
-                    escaped = true
-                } else if b == 0x22 {
-                    inString = false
-                }
-                continue
-            }
-            switch b {
-            case 0x22: inString = true
-            case 0x5B, 0x7B:
-                depth += 1
-                deepest = max(deepest, depth)
-            case 0x5D, 0x7D: depth = max(0, depth - 1)
-            default: break
-            }
-        }
-        return deepest
     }
 }

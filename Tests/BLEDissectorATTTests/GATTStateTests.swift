@@ -150,6 +150,16 @@ struct GATTStateTests {
         #expect(s.info == "Rcvd Read Response, Handle: 0x0010 (L2CAP PSM), L2CAP PSM: 0x0085, response to #3")
     }
 
+    /// A client that discovered Apple's L2CAP PSM characteristic (value handle 0x0010) and asks
+    /// to read it: the next PDU from the server is its value.
+    static func psmRead() -> PDUFeeder {
+        let h = Dissect.feeder()
+        h.att("08 01 00 ff ff 03 28")
+        h.att("09 15 0f 00 02 10 00 3a 55 52 5a a7 55 70 a4 1d 44 fa 28 56 30 dd ab", .controllerToHost)
+        h.att("0a 10 00")
+        return h
+    }
+
     @Test(
         "the L2CAP PSM characteristic in every encoding apps publish it in",
         arguments: [
@@ -170,14 +180,7 @@ struct GATTStateTests {
         ] as [(String, Int?, Int, String, Bool)]
     )
     func psmEncodings(value: String, psm: Int?, encoding: Int, info: String, warned: Bool) {
-        let h = Dissect.feeder()
-        h.att("08 01 00 ff ff 03 28")
-        h.att(
-            "09 15 0f 00 02 10 00 3a 55 52 5a a7 55 70 a4 1d 44 fa 28 56 30 dd ab",
-            .controllerToHost
-        )
-        h.att("0a 10 00")
-        let s = h.att("0b " + value, .controllerToHost)
+        let s = Self.psmRead().att("0b " + value, .controllerToHost)
         guard let psm else {
             // No encoding fits: malformed inside the value, and no PSM made up.
             #expect(s.isMalformed)
@@ -190,6 +193,31 @@ struct GATTStateTests {
         #expect(s.uints("gatt.l2cap_psm.encoding") == [UInt64(encoding)])
         #expect(s.info.contains(info), "\(s.info)")
         #expect(s.expertMessages.contains { $0.contains("outside the LE dynamic range") } == warned)
+    }
+
+    @Test("every prefix of a JSON PSM value is malformed or decodes, never a PSM made up from part of it")
+    func psmPrefixes() {
+        let value = Array(#"{"psm":129}"#.utf8)
+        for n in 1...value.count {
+            let h = Self.psmRead()
+            let hex = value.prefix(n).map { String(format: "%02x", $0) }.joined(separator: " ")
+            let s = h.att("0b " + hex, .controllerToHost)
+            switch n {
+            case 2:
+                // Two bytes that no reading makes an LE PSM: Apple's little-endian, with the warning.
+                #expect(s.uints("gatt.l2cap_psm") == [0x227B])
+                #expect(s.expertMessages.contains { $0.contains("outside the LE dynamic range") })
+            case value.count:
+                #expect(s.uints("gatt.l2cap_psm") == [129])
+            default:
+                #expect(s.isMalformed, "\(n) bytes")
+                #expect(!s.has("gatt.l2cap_psm"), "\(n) bytes")
+            }
+        }
+        // Nesting past what a PSM needs is not parsed.
+        let h = Self.psmRead()
+        let deep = Array(#"{"a":[[[[[1]]]]],"psm":129}"#.utf8).map { String(format: "%02x", $0) }
+        #expect(h.att("0b " + deep.joined(separator: " "), .controllerToHost).isMalformed)
     }
 
     @Test(

@@ -6,7 +6,7 @@
 /// advertised. A channel opened later on that PSM by the other side names it, and two channels
 /// opened by opposite sides, each on the PSM the other published, are one app's two roles (the
 /// dual-role pattern, `dualRoleCounterpart`).
-public final class PublishedPSMs {
+public final class PublishedPSMs: ConnectionScopedState {
     /// How a PSM value reached the other side.
     public enum Via: UInt8, Sendable {
         case read = 1, notification, indication, advert
@@ -75,22 +75,27 @@ public final class PublishedPSMs {
 
     public init() {}
 
+    /// A closed link's publications and channels go: its handle may be given to another link,
+    /// and the dual-role pattern needs both channels open at once.
+    public func connectionClosed(_ key: ConnectionKey) {
+        publications.removeAll { $0.connection == key }
+        channels.removeAll { $0.connection == key }
+    }
+
     public func publish(_ p: Publication) {
         if publications.count >= Self.maximumKept { publications.removeFirst() }
         publications.append(p)
     }
 
-    /// The latest publication of `psm` before now that the other side of a requester (`byLocal`)
-    /// sent, preferring one on the requester's connection; adverts and unknown directions match
-    /// any requester.
+    /// The latest publication of `psm` that the other side of a requester (`byLocal`) sent on
+    /// the requester's connection, or in an advert. A value read on one link says nothing to
+    /// the other end of another link. Unknown directions match any requester.
     public func publication(of psm: UInt16, requestedByLocal: Bool?, on connection: ConnectionKey) -> Publication? {
-        var best: Publication? = nil
-        for p in publications.reversed() where p.psm == psm {
+        for p in publications.reversed() where p.psm == psm && (p.connection == connection || p.connection == nil) {
             if let by = p.byLocal, let requester = requestedByLocal, by == requester { continue }
-            if p.connection == connection { return p }
-            if best == nil { best = p }
+            return p
         }
-        return best
+        return nil
     }
 
     /// Records a channel request, and returns the channel that makes it one side of the
