@@ -57,6 +57,8 @@ final class ConnsBuilder {
     private let f: FieldLookup<Field>
     private let devices: DeviceNodeFields
     private let finished: (ConnsRecord) -> Void
+    /// The names of `gatt.l2cap_psm.encoding`'s values.
+    private let psmEncodings: ValueNames?
     /// What links connections: peers, published PSMs, dual-role channels.
     let links = ConnsCaptureLinks()
     private var open: [UInt32: ConnsRecord] = [:]
@@ -73,6 +75,7 @@ final class ConnsBuilder {
     init(registry: DissectorRegistry, finished: @escaping (ConnsRecord) -> Void) {
         f = FieldLookup(registry)
         devices = DeviceNodeFields(registry)
+        psmEncodings = registry.field(named: Field.psmEncoding.rawValue).flatMap { registry.descriptor($0).valueNames }
         self.finished = finished
     }
 
@@ -433,11 +436,13 @@ final class ConnsBuilder {
         }
         if let mtu = value(.mtu, walk), r.mtu.last?.mtu != mtu { r.mtu.append(.init(moment: moment, mtu: mtu)) }
         if let psm = value(.psmValue, walk), let via = ConnsPSMPublication.via(opcode) {
+            let encoding = value(.psmEncoding, walk)
             r.psmPublications.append(
                 ConnsPSMPublication(
                     moment: moment,
                     psm: psm,
-                    encoding: value(.psmEncoding, walk),
+                    encoding: encoding,
+                    encodingName: encoding.flatMap { psmEncodings?.lookup($0) },
                     byLocal: local,
                     via: via
                 )

@@ -4,8 +4,9 @@ import BLEInspectCore
 struct ConnsPSMPublication {
     var moment: ConnsMoment
     var psm: UInt64
-    /// `gatt.l2cap_psm.encoding`.
+    /// `gatt.l2cap_psm.encoding`, and its name from the ATT module's value names.
     var encoding: UInt64?
+    var encodingName: String?
     /// True when the capturing host sent it (its GATT server published the PSM).
     var byLocal: Bool
     var via: String
@@ -19,10 +20,6 @@ struct ConnsPSMPublication {
         default: nil
         }
     }
-
-    static let encodings = ["", "little-endian uint16", "big-endian uint16", "ASCII decimal", "ASCII hex", "JSON"]
-
-    var encodingName: String? { encoding.flatMap { $0 < Self.encodings.count ? Self.encodings[Int($0)] : nil } }
 }
 
 /// What `conns` keeps across connections: the channels opened on published PSMs and the
