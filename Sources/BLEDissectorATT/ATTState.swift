@@ -113,7 +113,7 @@ struct AttributeInfo {
 
     /// The text summaries show for the handle: "Battery Level", "Battery Level: Client
     /// Characteristic Configuration", "Primary Service: Battery". Made only when a summary is
-    /// shown, not when the attribute is learned.
+    /// shown, not when the attribute is learned, and then kept (`GATTDatabase.label`).
     var label: String {
         let own = name ?? uuid.description
         switch kind {
@@ -137,6 +137,10 @@ struct ServiceRange {
 /// A connection's GATT database as far as the capture shows it: handle → attribute.
 final class GATTDatabase {
     private(set) var attributes: [UInt16: AttributeInfo] = [:]
+    /// Each attribute's `label`, made the first time a summary shows it: summaries name a handle
+    /// in nearly every ATT PDU, and the label's text (a 128-bit UUID's, say) costs more than the
+    /// rest of the PDU's decoding.
+    private var labels: [UInt16: String] = [:]
     private(set) var services: [ServiceRange] = []
     /// Set once the attribute table was full, so the note is given once.
     var fullNoted = false
@@ -153,6 +157,7 @@ final class GATTDatabase {
     func learn(_ handle: UInt16, _ info: AttributeInfo) -> Bool {
         if attributes[handle] == nil, attributes.count >= Self.maximumAttributes { return false }
         attributes[handle] = info
+        labels[handle] = nil
         return true
     }
 
@@ -202,12 +207,18 @@ final class GATTDatabase {
     func forget(_ start: UInt16, _ end: UInt16) {
         guard start <= end else { return }
         attributes = attributes.filter { !($0.key >= start && $0.key <= end) }
+        labels = labels.filter { !($0.key >= start && $0.key <= end) }
         services.removeAll { $0.start >= start && $0.start <= end }
         fullNoted = false
     }
 
     /// A short description of the attribute at `handle` for summaries.
-    func label(_ handle: UInt16) -> String? { attributes[handle]?.label }
+    func label(_ handle: UInt16) -> String? {
+        if let cached = labels[handle] { return cached }
+        guard let made = attributes[handle]?.label else { return nil }
+        labels[handle] = made
+        return made
+    }
 }
 
 /// What Wireshark records of one handle: the UUID it names the handle by, and whether the handle
