@@ -389,20 +389,25 @@ check(len(ADV_DATA) <= 31 and len(SCAN_RESPONSE_DATA) <= 31, 'legacy AD too long
 check(len(EXTENDED_ADV_DATA) <= 251, 'extended AD too long')
 
 
+def connectable_extended(include_tx_power: bool) -> AdvertisingEventProperties:
+    """Connectable, non-scannable, undirected extended (non-legacy) advertising."""
+    return AdvertisingEventProperties(
+        is_connectable=True,
+        is_scannable=False,
+        is_directed=False,
+        is_high_duty_cycle_directed_connectable=False,
+        is_legacy=False,
+        is_anonymous=False,
+        include_tx_power=include_tx_power,
+    )
+
+
 async def scenario_adv_scan(pair: Pair, extended: bool) -> dict:
     await pair.power_on()
     if extended:
         await pair.peripheral.create_advertising_set(
             advertising_parameters=AdvertisingParameters(
-                advertising_event_properties=AdvertisingEventProperties(
-                    is_connectable=True,
-                    is_scannable=False,
-                    is_directed=False,
-                    is_high_duty_cycle_directed_connectable=False,
-                    is_legacy=False,
-                    is_anonymous=False,
-                    include_tx_power=True,
-                ),
+                advertising_event_properties=connectable_extended(include_tx_power=True),
                 primary_advertising_interval_min=100,
                 primary_advertising_interval_max=100,
                 primary_advertising_phy=hci.Phy.LE_1M,

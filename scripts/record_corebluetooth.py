@@ -60,6 +60,7 @@ from record_captures import (  # noqa: E402
     VirtualClockLoop,
     ad_structure,
     check,
+    connectable_extended,
     read_btsnoop,
     seed_randomness,
     uuid16_list,
@@ -68,7 +69,6 @@ from record_captures import (  # noqa: E402
 from bumble import hci, l2cap  # noqa: E402
 from bumble.core import UUID, PhysicalTransport  # noqa: E402
 from bumble.device import (  # noqa: E402
-    AdvertisingEventProperties,
     AdvertisingParameters,
     Device,
     DeviceConfiguration,
@@ -186,16 +186,21 @@ def psm_characteristic(value: bytes) -> Characteristic:
     )
 
 
-async def read_psm_value(connection, service_uuid: str) -> bytes:
-    """Discover the service by UUID, its PSM characteristic, and read it."""
+async def read_characteristic(connection, service_uuid: str, characteristic_uuid: str) -> bytes:
+    """Discover the service by UUID, its characteristic by UUID, and read it."""
     peer = Peer(connection)
     services = await peer.discover_service(UUID(service_uuid))
     check(len(services) == 1, f'service {service_uuid}: {services}')
     characteristics = await peer.discover_characteristics(
-        uuids=[UUID(PSM_CHARACTERISTIC_UUID)], service=services[0]
+        uuids=[UUID(characteristic_uuid)], service=services[0]
     )
-    check(len(characteristics) == 1, f'PSM characteristic: {characteristics}')
+    check(len(characteristics) == 1, f'characteristic {characteristic_uuid}: {characteristics}')
     return await peer.read_value(characteristics[0])
+
+
+async def read_psm_value(connection, service_uuid: str) -> bytes:
+    """The PSM characteristic's value, read from the service."""
+    return await read_characteristic(connection, service_uuid, PSM_CHARACTERISTIC_UUID)
 
 
 def server_channels(device: Device, psm: int, spec: dict, on_channel) -> None:
@@ -730,15 +735,7 @@ async def advertise_from(device: Device, address: str, name: str) -> None:
     """Connectable advertising from an advertising set with its own address."""
     await device.create_advertising_set(
         advertising_parameters=AdvertisingParameters(
-            advertising_event_properties=AdvertisingEventProperties(
-                is_connectable=True,
-                is_scannable=False,
-                is_directed=False,
-                is_high_duty_cycle_directed_connectable=False,
-                is_legacy=False,
-                is_anonymous=False,
-                include_tx_power=False,
-            ),
+            advertising_event_properties=connectable_extended(include_tx_power=False),
             primary_advertising_interval_min=100,
             primary_advertising_interval_max=100,
         ),
@@ -1050,14 +1047,7 @@ def streetpass_service(card: bytes) -> Service:
 
 
 async def read_card(connection) -> bytes:
-    peer = Peer(connection)
-    services = await peer.discover_service(UUID(STREETPASS_SERVICE))
-    check(len(services) == 1, f'{STREETPASS_SERVICE}: {services}')
-    chars = await peer.discover_characteristics(
-        uuids=[UUID(STREETPASS_CHARACTERISTIC)], service=services[0]
-    )
-    check(len(chars) == 1, f'{STREETPASS_CHARACTERISTIC}: {chars}')
-    return await peer.read_value(chars[0])
+    return await read_characteristic(connection, STREETPASS_SERVICE, STREETPASS_CHARACTERISTIC)
 
 
 async def scenario_cb_streetpass(phones: Phones) -> dict:
