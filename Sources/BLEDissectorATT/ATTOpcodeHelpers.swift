@@ -129,7 +129,6 @@ extension ATTParameters {
         if decode, !value.isAtEnd, let uuid,
             let binding = context.registry.binding(StandardTables.gattUUID, uuid)
         {
-            pdu.state.valueOpcode = opcode
             context.packet.attOpcode = opcode
             pdu.state.valueConnection = pdu.connection
             var r = value

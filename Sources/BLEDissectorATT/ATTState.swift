@@ -338,8 +338,6 @@ final class ATTState: ConnectionScopedState {
     private(set) var databases: [ConnectionKey: GATTDatabase] = [:]
     /// Wireshark's record of handles, per controller; kept when connections close.
     private(set) var handleRecords: [UInt16: HandleRecord] = [:]
-    /// The opcode whose value is being decoded (for value decoders that act on indications).
-    var valueOpcode: UInt8 = 0
     /// The connection of the value being decoded.
     var valueConnection: ConnectionKey? = nil
 

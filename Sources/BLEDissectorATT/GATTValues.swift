@@ -81,7 +81,7 @@ struct GATTValueDissector: Dissector {
             let end = try context.addUInt16(f[.endingHandle], &reader)
             context.appendInfo("Changed: " + ATTInfo.range(start, end))
             let state = ATTState.of(context)
-            if state.valueOpcode == 0x1D, let connection = state.valueConnection,
+            if context.packet.attOpcode == 0x1D, let connection = state.valueConnection,
                 let db = state.existingDatabase(connection)
             {
                 db.forget(start, end)

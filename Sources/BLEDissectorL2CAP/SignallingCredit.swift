@@ -184,7 +184,7 @@ extension SignallingDissector {
     /// Names where the other side published the PSM a connection request asks for.
     func notePublication(_ psm: UInt16, _ context: inout DissectionContext, _ range: Range<Int>, _ source: Int) {
         let published = context.state.module(PublishedPSMs.self) { PublishedPSMs() }
-        let requester = Self.isLocal(Side(context.direction))
+        let requester = context.direction.sentByLocal
         guard let p = published.publication(of: psm, requestedByLocal: requester, on: context.l2capConnection)
         else { return }
         addPublication(p, &context, range, source)

@@ -7,6 +7,15 @@ public enum Direction: UInt8, Sendable, Hashable {
     /// Received from the controller: events, incoming ACL/SCO/ISO data.
     case controllerToHost
 
+    /// Whether the capturing host sent the frame: nil when the capture does not say.
+    public var sentByLocal: Bool? {
+        switch self {
+        case .unknown: nil
+        case .hostToController: true
+        case .controllerToHost: false
+        }
+    }
+
     /// btmon's direction mark: `<` sent, `>` received, `?` unknown.
     public var mark: Character {
         switch self {

@@ -435,7 +435,7 @@ final class ConnsBuilder {
         default: break
         }
         if let mtu = value(.mtu, walk), r.mtu.last?.mtu != mtu { r.mtu.append(.init(moment: moment, mtu: mtu)) }
-        if let psm = value(.psmValue, walk), let via = ConnsPSMPublication.via(opcode) {
+        if let psm = value(.psmValue, walk), let via = PublishedPSMs.via(attOpcode: opcode) {
             let encoding = value(.psmEncoding, walk)
             r.psmPublications.append(
                 ConnsPSMPublication(

@@ -9,17 +9,7 @@ struct ConnsPSMPublication {
     var encodingName: String?
     /// True when the capturing host sent it (its GATT server published the PSM).
     var byLocal: Bool
-    var via: String
-
-    /// How an ATT PDU with `opcode` publishes a value, or nil when it does not (a write).
-    static func via(_ opcode: UInt8) -> String? {
-        switch ATTKind(opcode) {
-        case .response: "read"
-        case .notification: "notified"
-        case .indication: "indicated"
-        default: nil
-        }
-    }
+    var via: PublishedPSMs.Via
 }
 
 /// What `conns` keeps across connections: the channels opened on published PSMs and the
@@ -85,76 +75,96 @@ final class ConnsCaptureLinks {
 /// The findings' text and JSON.
 enum ConnsFindings {
     /// What one channel of a dual-role pair carried.
+    /// Who sent on a channel.
+    enum Sender: String {
+        case local, peer, both
+
+        var text: String {
+            switch self {
+            case .local: "local host"
+            case .peer: "peer"
+            case .both: "both sides"
+            }
+        }
+    }
+
     struct Flow {
         let ref: ConnsChannelRefText
-        /// Who sent on it: "local host", "peer", "both sides" or nil (nobody).
-        let sender: String?
-        /// The sender that ran out of credits and never got more, with where it began.
-        let stoppedAt: ConnsChannelSide.ZeroCredits?
-        let stoppedSender: String?
+        /// Who sent on it; nil: nobody.
+        let sender: Sender?
+        /// The sender that ran out of credits and never got more, with where that began.
+        let stopped: (at: ConnsChannelSide.ZeroCredits, sender: Sender)?
+    }
+
+    /// A dual-role pair's two channels, and what their traffic says.
+    struct DualRole {
+        let flows: [Flow]
+        /// Each channel carries data one way, and the two ways differ.
+        var oneWayEach: Bool {
+            flows.allSatisfy { $0.sender == .local || $0.sender == .peer } && flows[0].sender != flows[1].sender
+        }
+        var unused: [Flow] { flows.filter { $0.sender == nil } }
+
+        init(_ a: ConnsCaptureLinks.ChannelRef, _ b: ConnsCaptureLinks.ChannelRef) {
+            flows = [ConnsFindings.flow(a), ConnsFindings.flow(b)]
+        }
     }
 
     static func flow(_ ref: ConnsCaptureLinks.ChannelRef) -> Flow {
         let c = ref.channel
-        let sender: String? =
+        let sender: Sender? =
             switch (c.sent(0), c.sent(1)) {
-            case (true, true): "both sides"
-            case (true, false): "local host"
-            case (false, true): "peer"
+            case (true, true): .both
+            case (true, false): .local
+            case (false, true): .peer
             case (false, false): nil
             }
-        var stopped: (ConnsChannelSide.ZeroCredits, String)? = nil
+        var stopped: (ConnsChannelSide.ZeroCredits, Sender)? = nil
         for (k, side) in c.sides.enumerated() {
             if let last = side.stalls.items.last, last.isStall, last.creditsGranted == nil, side.stalls.dropped == 0 {
-                stopped = (last, k == 0 ? "local host" : "peer")
+                stopped = (last, k == 0 ? .local : .peer)
             }
         }
-        return Flow(ref: ConnsChannelRefText(ref), sender: sender, stoppedAt: stopped?.0, stoppedSender: stopped?.1)
+        return Flow(ref: ConnsChannelRefText(ref), sender: sender, stopped: stopped)
     }
 
     static func dualRoleText(_ a: ConnsCaptureLinks.ChannelRef, _ b: ConnsCaptureLinks.ChannelRef) -> [String] {
-        let flows = [flow(a), flow(b)]
-        let oneWay = flows.allSatisfy { $0.sender == "local host" || $0.sender == "peer" }
-        let unused = flows.filter { $0.sender == nil }
+        let pair = DualRole(a, b)
         var lines = [
-            "dual-role channels: " + flows.map(\.ref.name).joined(separator: " and ")
+            "dual-role channels: " + pair.flows.map(\.ref.name).joined(separator: " and ")
                 + " join this host and one peer app both ways: each was opened by one side on the PSM the other side published"
         ]
-        for f in flows {
+        for f in pair.flows {
             var text = "  " + f.ref.name + f.ref.detail + ": "
-            text += f.sender.map { "\($0) sent" + ($0 == "both sides" ? "" : " only") } ?? "no data either way"
-            if let z = f.stoppedAt, let who = f.stoppedSender {
-                let receiver = who == "peer" ? "local host" : "peer"
+            text += f.sender.map { "\($0.text) sent" + ($0 == .both ? "" : " only") } ?? "no data either way"
+            if let (z, who) = f.stopped {
+                let receiver: Sender = who == .peer ? .local : .peer
                 text +=
-                    "; the \(receiver) stopped returning credits: the \(who) has been at 0 credits since frame \(z.start.frame) with SDU \(z.sdu ?? 0) unfinished, until the connection ended"
+                    "; the \(receiver.text) stopped returning credits: the \(who.text) has been at 0 credits since frame \(z.start.frame) with SDU \(z.sdu ?? 0) unfinished, until the connection ended"
             }
             lines.append(text)
         }
-        if oneWay, flows[0].sender != flows[1].sender {
+        if pair.oneWayEach {
             lines.append(
                 "  each side sends only on the channel the other opened: the CoreBluetooth trap where each app writes only where it is the peripheral; use one channel both ways"
             )
-        } else if unused.count == 1 {
-            lines.append(
-                "  both channels are open, but only one is used: " + (unused.first?.ref.name ?? "") + " is idle"
-            )
+        } else if let idle = pair.unused.first, pair.unused.count == 1 {
+            lines.append("  both channels are open, but only one is used: " + idle.ref.name + " is idle")
         }
         return lines
     }
 
     static func dualRoleJSON(_ a: ConnsCaptureLinks.ChannelRef, _ b: ConnsCaptureLinks.ChannelRef) -> JSONValue {
-        let flows = [flow(a), flow(b)]
-        let senders = flows.map(\.sender)
-        let oneWay = senders.allSatisfy { $0 == "local host" || $0 == "peer" } && senders[0] != senders[1]
+        let pair = DualRole(a, b)
         return .object([
             ("kind", .string("dual_role_channels")),
             ("severity", .string("warning")),
-            ("one_way_each", .bool(oneWay)),
-            ("only_one_used", .bool(flows.filter { $0.sender == nil }.count == 1)),
+            ("one_way_each", .bool(pair.oneWayEach)),
+            ("only_one_used", .bool(pair.unused.count == 1)),
             (
                 "channels",
                 .array(
-                    flows.map { f in
+                    pair.flows.map { f in
                         let c = f.ref.ref.channel
                         return .object([
                             ("connection", .int(f.ref.ref.connection)), ("handle", .int(f.ref.ref.handle)),
@@ -163,19 +173,14 @@ enum ConnsFindings {
                             ("opened_by", .optional(c.openedByLocal.map { $0 ? "local" : "peer" })),
                             ("opened_frame", .optional(c.opened?.frame)),
                             ("psm_published_in_frame", .optional(c.psmPublishedIn)),
-                            (
-                                "sender",
-                                .optional(
-                                    f.sender.map { $0 == "local host" ? "local" : $0 == "peer" ? "peer" : "both" }
-                                )
-                            ),
+                            ("sender", .optional(f.sender?.rawValue)),
                             ("sdus_sent_by_local", .int(c.sides[0].sdus)), ("sdus_sent_by_peer", .int(c.sides[1].sdus)),
                             (
                                 "credits_stopped",
-                                f.stoppedAt.map { z in
+                                f.stopped.map { z in
                                     .object([
-                                        ("starved", .string(f.stoppedSender == "peer" ? "peer" : "local")),
-                                        ("since_frame", .int(z.start.frame)), ("sdu", .optional(z.sdu)),
+                                        ("starved", .string(z.sender.rawValue)),
+                                        ("since_frame", .int(z.at.start.frame)), ("sdu", .optional(z.at.sdu)),
                                     ])
                                 } ?? .null
                             ),
@@ -212,13 +217,7 @@ struct ConnsChannelRefText {
 extension ConnsPSMPublication {
     /// `coc.psm_published_via` as a word.
     static func viaText(_ v: UInt64?) -> String {
-        switch v {
-        case 1: "read"
-        case 2: "notified"
-        case 3: "indicated"
-        case 4: "advertised"
-        default: "published"
-        }
+        v.flatMap { UInt8(exactly: $0) }.flatMap(PublishedPSMs.Via.init(rawValue:))?.text ?? "published"
     }
 }
 
@@ -227,7 +226,7 @@ extension ConnsText {
     static func psmPublication(_ p: ConnsPSMPublication, _ links: ConnsCaptureLinks) -> String {
         var text = HexText.prefixed(p.psm, digits: 4)
         if let e = p.encodingName, p.encoding != 1 { text += " (\(e))" }
-        text += ", " + p.via + (p.byLocal ? " by the peer from the local host" : " from the peer")
+        text += ", " + p.via.text + (p.byLocal ? " by the peer from the local host" : " from the peer")
         text += " in frame \(p.moment.frame)"
         let opened = links.byPublication[p.moment.frame] ?? []
         if opened.isEmpty { return text + "; no channel opened on it" }
@@ -264,7 +263,7 @@ extension ConnsJSON {
     static func psmPublication(_ p: ConnsPSMPublication, _ links: ConnsCaptureLinks) -> JSONValue {
         .object([
             ("frame", .int(p.moment.frame)), ("time_us", .optional(p.moment.time)), ("psm", .int(p.psm)),
-            ("encoding", .optional(p.encodingName)), ("via", .string(p.via)),
+            ("encoding", .optional(p.encodingName)), ("via", .string(p.via.text)),
             ("published_by", .string(p.byLocal ? "local" : "peer")),
             (
                 "channels",

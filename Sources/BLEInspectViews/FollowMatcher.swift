@@ -83,17 +83,12 @@ final class FollowMatcher {
             let connection = walk.first(f[.chandle]).flatMap(walk.uint16)
             var item = FollowItem(
                 frame: frame,
-                sentByLocal: nil,
+                sentByLocal: frame.direction.sentByLocal,
                 localRole: connection.flatMap { roles[Self.key(frame, $0)] },
                 connection: connection,
                 payload: .sdu(channel: nil, psm: nil, cid: nil, index: nil),
                 bytes: []
             )
-            switch frame.direction {
-            case .hostToController: item.sentByLocal = true
-            case .controllerToHost: item.sentByLocal = false
-            case .unknown: break
-            }
             switch selector {
             case .l2cap, .psm: sdus(walk, item, emit)
             case .attHandle, .attUUID: values(walk, &item, emit)

@@ -141,18 +141,12 @@ extension PublishedPSMs {
         connection: ConnectionKey?,
         _ context: inout DissectionContext
     ) {
-        let byLocal: Bool? =
-            switch context.direction {
-            case .hostToController: true
-            case .controllerToHost: false
-            case .unknown: nil
-            }
         let publication = Publication(
             psm: psm,
             frame: context.frameNumber,
             time: context.timestamp,
             connection: connection,
-            byLocal: byLocal,
+            byLocal: context.direction.sentByLocal,
             via: via
         )
         context.state.module(PublishedPSMs.self) { PublishedPSMs() }.publish(publication)
