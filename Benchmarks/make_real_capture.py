@@ -123,10 +123,16 @@ def main():
     if args.json:
         print(json.dumps(result, indent=1))
     else:
-        print(f"{args.out}: {written:,} frames in {passes} passes, {result['bytes']:,} bytes")
-        for name, n in mix.most_common():
-            print(f"  {n:>10,}  {name}")
-        print("  " + ", ".join(f"{k} {v:,}" for k, v in kinds.most_common()))
+        print(f"{args.out}: {format_mix(result)}")
+
+
+def format_mix(result):
+    """The mix as main() returns it (frames, passes, bytes, frames per source and per kind), as text."""
+    by_count = lambda d: sorted(d.items(), key=lambda kv: -kv[1])  # noqa: E731
+    lines = [f"{result['frames']:,} frames in {result['passes']} passes, {result['bytes']:,} bytes"]
+    lines += [f"  {n:>10,}  {name}" for name, n in by_count(result["sources"])]
+    lines.append("  " + ", ".join(f"{k} {v:,}" for k, v in by_count(result["kinds"])))
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":
