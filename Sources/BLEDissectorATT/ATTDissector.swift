@@ -15,8 +15,10 @@ struct ATTDissector: Dissector {
         context.tree.open(f.layer, .none, start..<(start + length), source: source)
         let opcode = try reader.readUInt8()
         context.addATTOpcode(f, .opcode, opcode, start..<(start + 1), source: source)
+        // This module's opcode decoders set the summary themselves; any other gets the opcode's.
         let direction = context.direction
-        context.setInfo(parts: ATTInfo.prefix(direction), ATTNames.opcodeName(opcode))
+        let ownRow = context.registry.binding(next, opcode)?.owner == ATTModule.name
+        if !ownRow { context.setInfo(parts: ATTInfo.prefix(direction), ATTNames.opcodeName(opcode)) }
 
         let pdu = ATTPDU(&context, at: start..<(start + length), source: source)
         let bearer = pdu.bearer
@@ -29,7 +31,10 @@ struct ATTDissector: Dissector {
             )
         }
         var parameters = reader.readRest()
-        context.handOff(next, opcode, &parameters)
+        if !context.handOff(next, opcode, &parameters), ownRow {
+            // Skipped (a caller that needs no ATT fields): the summary is still the opcode's.
+            context.setInfo(parts: ATTInfo.prefix(direction), ATTNames.opcodeName(opcode))
+        }
         context.tree.close()
     }
 }
@@ -46,6 +51,13 @@ struct ATTPDU {
 
     init(_ context: inout DissectionContext, at range: Range<Int>, source: Int) {
         state = ATTState.of(context)
+        // The header's decoder and then the opcode's look the PDU up (the header's range starts at
+        // the opcode, the opcode's after it; both end where the PDU ends): the second finds it here.
+        let here = ATTState.PDUPlace(frame: context.frameNumber, end: range.upperBound, source: source)
+        if let last = state.lastPDU, last.place == here {
+            (connection, enhanced, bearer, record) = (last.connection, last.enhanced, last.bearer, last.record)
+            return
+        }
         connection = context.packet.connection ?? ConnectionKey(controller: context.controller, handle: 0xFFFF)
         enhanced = context.packet.psm == 0x0027
         let key = BearerKey(connection: connection, enhanced: enhanced)
@@ -69,6 +81,7 @@ struct ATTPDU {
                 source: source
             )
         }
+        state.lastPDU = (here, connection, enhanced, bearer, record)
     }
 
     /// The connection's database, if anything was learned on it.

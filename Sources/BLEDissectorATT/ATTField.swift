@@ -145,9 +145,12 @@ enum ATTNames {
     /// The opcodes' names, from `ATTOpcodes.table`.
     static let opcodes = ValueNames(ATTOpcodes.table.facts.all.map { (UInt64($0.opcode), $0.name) })
 
+    /// `opcodes` by opcode: every ATT PDU's summary names its opcode.
+    private static let byOpcode: [String?] = (0...255).map { opcodes.lookup(UInt64($0)) }
+
     /// The name of `opcode`, or "Unknown Opcode 0xNN".
     static func opcodeName(_ opcode: UInt8) -> String {
-        opcodes.lookup(UInt64(opcode)) ?? "Unknown Opcode " + hex8(opcode)
+        byOpcode[Int(opcode)] ?? "Unknown Opcode " + hex8(opcode)
     }
 
     static let errorList: [(UInt64, String)] = {

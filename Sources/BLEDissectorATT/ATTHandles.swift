@@ -16,6 +16,12 @@ extension DissectionContext {
         _ record: HandleRecord,
         source: Int
     ) {
+        // With a field mask that keeps none of the handle's details, nothing needs looking up.
+        guard ATTHandleDetail.all.contains(where: { tree.keeps(f[$0]) }) || (role != .handle && tree.keeps(f[role]))
+        else {
+            tree.add(f[.handle], .unsigned(UInt64(handle)), range, source: source)
+            return
+        }
         let attribute = db?[handle]
         let service = db?.service(containing: handle)
         let recorded = record.uuids(handle)
@@ -111,6 +117,15 @@ extension DissectionContext {
             source: source
         )
     }
+}
+
+/// The fields `addATTHandle` may add under a handle besides its role: what the record and the
+/// database know of it.
+enum ATTHandleDetail {
+    static let all: [ATTField] = [
+        .serviceUUID16, .serviceUUID128, .characteristicUUID16, .characteristicUUID128, .uuid16, .uuid128,
+        .gattUUID, .gattName, .gattCharacteristicUUID, .gattServiceUUID,
+    ]
 }
 
 /// The bits of a characteristic declaration's properties, most significant first.

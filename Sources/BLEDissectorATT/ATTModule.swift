@@ -38,7 +38,8 @@ public enum ATTModule: DissectorModule {
         for (opcode, name, dissector) in ATTOpcodes.dissectors(f) {
             registry.bind(to: StandardTables.attOpcode, key: UInt8(truncatingIfNeeded: opcode), label: name) { s in
                 s.usesCaptureState()  // requests, responses and the GATT database
-                return dissector
+                // Attribute values are decoded by the decoders bound to their UUID.
+                return dissector(s.handoff(into: StandardTables.gattUUID))
             }
         }
         for (uuid, decoder) in GATTValueDissector.all(f) {

@@ -29,7 +29,10 @@ extension ATTParameters {
     }
 
     /// Sets the summary to the direction's prefix and the row's name ("Sent Read Request").
-    func setSummary(_ context: inout DissectionContext) { setSummary(&context, name) }
+    func setSummary(_ context: inout DissectionContext) {
+        guard context.tree.infoVersion != plainSummary else { return }
+        setSummary(&context, name)
+    }
 
     /// Remembers `request` until its answer; the notes go at the start of the parameters.
     func remember(_ request: PendingRequest, _ context: inout DissectionContext) {
@@ -127,7 +130,7 @@ extension ATTParameters {
         let range = value.offset..<(value.offset + value.remaining)
         context.tree.open(f[.value], .bytes, range, source: value.source)
         if decode, !value.isAtEnd, let uuid,
-            let binding = context.registry.binding(StandardTables.gattUUID, uuid)
+            let binding = context.registry.binding(row.values, uuid)
         {
             context.packet.attOpcode = opcode
             pdu.state.valueConnection = pdu.connection

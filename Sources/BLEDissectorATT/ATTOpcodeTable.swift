@@ -48,17 +48,23 @@ enum ATTOpcodes {
         ]
     )
 
-    /// A dissector for each row, to bind in `StandardTables.attOpcode`.
-    static func dissectors(_ f: Fields<ATTField>) -> [(opcode: UInt16, name: String, dissector: ATTOpcodeDissector)] {
+    /// A dissector for each row, to bind in `StandardTables.attOpcode`, given the handoff into
+    /// `StandardTables.gattUUID` that decodes attribute values.
+    static func dissectors(
+        _ f: Fields<ATTField>
+    ) -> [(opcode: UInt16, name: String, dissector: (Handoff<BluetoothUUID>) -> ATTOpcodeDissector)] {
         zip(table.facts.all, table.decoders).map { info, decode in
-            let dissector = ATTOpcodeDissector(
-                f: f,
-                opcode: UInt8(truncatingIfNeeded: info.opcode),
-                name: info.name,
-                length: info.length,
-                answers: info.answers.map { UInt8(truncatingIfNeeded: $0) },
-                decode: decode
-            )
+            let dissector = { (values: Handoff<BluetoothUUID>) in
+                ATTOpcodeDissector(
+                    f: f,
+                    opcode: UInt8(truncatingIfNeeded: info.opcode),
+                    name: info.name,
+                    length: info.length,
+                    answers: info.answers.map { UInt8(truncatingIfNeeded: $0) },
+                    decode: decode,
+                    values: values
+                )
+            }
             return (info.opcode, info.name, dissector)
         }
     }

@@ -16,6 +16,8 @@ final class ATTOpcodeDissector: Dissector {
     /// The request this PDU answers (its row's `answers`), if it answers one.
     let answers: UInt8?
     let decode: ATTOpcodes.Decode
+    /// Into `StandardTables.gattUUID`: the decoders of attribute values, by UUID.
+    let values: Handoff<BluetoothUUID>
 
     init(
         f: Fields<ATTField>,
@@ -23,7 +25,8 @@ final class ATTOpcodeDissector: Dissector {
         name: String,
         length: OpcodeLength,
         answers: UInt8?,
-        decode: ATTOpcodes.Decode
+        decode: ATTOpcodes.Decode,
+        values: Handoff<BluetoothUUID>
     ) {
         self.f = f
         self.opcode = opcode
@@ -31,23 +34,35 @@ final class ATTOpcodeDissector: Dissector {
         self.length = length
         self.answers = answers
         self.decode = decode
+        self.values = values
     }
 
     func dissect(_ reader: inout ByteReader, _ context: inout DissectionContext) throws(DecodeError) {
         let here = reader.offset..<(reader.offset + reader.remaining)
-        let pdu = ATTPDU(&context, at: here, source: reader.source)
-        try context.decode(&reader, length: length, trailing: "PDU", Decoding(row: self, pdu: pdu))
+        var parameters = ATTParameters(
+            row: self,
+            pdu: ATTPDU(&context, at: here, source: reader.source),
+            reader: reader
+        )
+        // The summary until the decoder says more (ATTDissector leaves it to this row).
+        let direction = context.direction
+        context.setInfo(parts: ATTInfo.prefix(direction), name)
+        parameters.plainSummary = context.tree.infoVersion
+        // The decoder reaches the parameters through a pointer, valid for this call: copying the
+        // row and the PDU's references into a decoder value cost more than decoding most PDUs.
+        try withUnsafeMutablePointer(to: &parameters) { (p) throws(DecodeError) in
+            try context.decode(&reader, length: length, trailing: "PDU", Decoding(parameters: p))
+        }
     }
 
     /// The row's decoder with the PDU's bearer, for `DissectionContext.decode`.
     private struct Decoding: ParameterDecoder {
-        let row: ATTOpcodeDissector
-        let pdu: ATTPDU
+        let parameters: UnsafeMutablePointer<ATTParameters>
         func decode(_ reader: inout ByteReader, _ context: inout DissectionContext) throws(DecodeError) {
-            var parameters = ATTParameters(row: row, pdu: pdu, reader: reader)
+            parameters.pointee.start(reader)
             // Where the decoder stopped, even when it throws: a cut PDU's error names that offset.
-            defer { reader = parameters.reader }
-            try parameters.run(&context)
+            defer { reader = parameters.pointee.reader }
+            try parameters.pointee.run(&context)
         }
     }
 }
@@ -60,12 +75,22 @@ struct ATTParameters {
     let pdu: ATTPDU
     var reader: ByteReader
     /// Where the parameters start (after the opcode), and their data source.
-    let at: Int
-    let src: Int
+    private(set) var at: Int
+    private(set) var src: Int
+    /// The summary's version (`ProtocolTree.infoVersion`) once the row's plain summary ("Sent
+    /// Write Command") was set: while it is unchanged, setting that summary again is skipped.
+    var plainSummary = -1
 
     init(row: ATTOpcodeDissector, pdu: ATTPDU, reader: ByteReader) {
         self.row = row
         self.pdu = pdu
+        self.reader = reader
+        at = reader.offset
+        src = reader.source
+    }
+
+    /// Starts on the parameters in `reader`.
+    mutating func start(_ reader: ByteReader) {
         self.reader = reader
         at = reader.offset
         src = reader.source
@@ -374,7 +399,7 @@ extension ATTParameters {
                 }
                 addHandle(.handle, handle, handleRange, &context, db)
                 context.appendHandleInfo(handle, db)
-                addValue(item.readRest(), uuid: db?[handle]?.uuid ?? type, decode: true, &context)
+                addValue(item.readRest(), uuid: db?.uuid(handle) ?? type, decode: true, &context)
             }
             context.tree.close()
         }

@@ -39,7 +39,7 @@ extension ATTParameters {
         }
         // A blob from a non-zero offset is a piece of the value: it is not decoded.
         let whole = opcode == 0x0B || request?.offset == 0
-        let uuid = request.flatMap { db?[$0.handle]?.uuid }
+        let uuid = request.flatMap { db?.uuid($0.handle) }
         addValue(value, uuid: uuid, decode: whole, &context)
         addAnswer(request, &context, at: reader.offset)
     }
@@ -119,7 +119,7 @@ extension ATTParameters {
                     source: src
                 )
             }
-            let uuid = handle.flatMap { db?[$0]?.uuid }
+            let uuid = handle.flatMap { db?.uuid($0) }
             addValue(value, uuid: uuid, decode: available == Int(length), &context)
             context.tree.close()
         }
@@ -137,7 +137,7 @@ extension ATTParameters {
         setSummary(&context)
         context.appendHandleInfo(handle, db)
         let value = try reader.readSlice(valueLength)
-        addValue(value, uuid: db?[handle]?.uuid, decode: true, &context)
+        addValue(value, uuid: db?.uuid(handle), decode: true, &context)
         if opcode == 0xD2 {
             try context.addUInt32(f[.signCounter], &reader)
             let macAt = reader.offset
@@ -204,7 +204,7 @@ extension ATTParameters {
         let handle = try readHandle(.handle, &context, db)
         setSummary(&context)
         context.appendHandleInfo(handle, db)
-        addValue(reader.readRest(), uuid: db?[handle]?.uuid, decode: true, &context)
+        addValue(reader.readRest(), uuid: db?.uuid(handle), decode: true, &context)
         if opcode == 0x1D {
             remember(handle: handle, &context)
         }
@@ -223,7 +223,7 @@ extension ATTParameters {
             addHandle(.handle, handle, itemAt..<(itemAt + 2), &context, db)
             context.tree.add(f[.gattValueLength], .unsigned(UInt64(length)), (itemAt + 2)..<(itemAt + 4), source: src)
             context.appendHandleInfo(handle, db)
-            addValue(value, uuid: db?[handle]?.uuid, decode: true, &context)
+            addValue(value, uuid: db?.uuid(handle), decode: true, &context)
             context.tree.close()
         }
     }

@@ -141,6 +141,10 @@ final class GATTDatabase {
     /// in nearly every ATT PDU, and the label's text (a 128-bit UUID's, say) costs more than the
     /// rest of the PDU's decoding.
     private var labels: [UInt16: String] = [:]
+    /// What the last handles looked up by `uuid(_:)` and `label(_:)` gave, at handle modulo 4: a
+    /// stream of writes and notifications names the same few handles, in nearly every ATT PDU.
+    /// An entry is emptied when its handle is learned, all of them when handles are forgotten.
+    private var recent = [RecentHandle](repeating: RecentHandle(), count: 4)
     private(set) var services: [ServiceRange] = []
     /// Set once the attribute table was full, so the note is given once.
     var fullNoted = false
@@ -158,6 +162,7 @@ final class GATTDatabase {
         if attributes[handle] == nil, attributes.count >= Self.maximumAttributes { return false }
         attributes[handle] = info
         labels[handle] = nil
+        recent[Int(handle & 3)] = RecentHandle()
         return true
     }
 
@@ -208,16 +213,39 @@ final class GATTDatabase {
         guard start <= end else { return }
         attributes = attributes.filter { !($0.key >= start && $0.key <= end) }
         labels = labels.filter { !($0.key >= start && $0.key <= end) }
+        for i in recent.indices { recent[i] = RecentHandle() }
         services.removeAll { $0.start >= start && $0.start <= end }
         fullNoted = false
     }
 
+    /// The type of the attribute at `handle`, if known.
+    func uuid(_ handle: UInt16) -> BluetoothUUID? { recentEntry(handle).uuid }
+
     /// A short description of the attribute at `handle` for summaries.
-    func label(_ handle: UInt16) -> String? {
+    func label(_ handle: UInt16) -> String? { recentEntry(handle).label }
+
+    /// The `recent` entry of `handle`, filled from the tables when it holds another handle.
+    private func recentEntry(_ handle: UInt16) -> RecentHandle {
+        let i = Int(handle & 3)
+        if recent[i].filled, recent[i].handle == handle { return recent[i] }
+        let entry = RecentHandle(handle: handle, filled: true, uuid: attributes[handle]?.uuid, label: madeLabel(handle))
+        recent[i] = entry
+        return entry
+    }
+
+    private func madeLabel(_ handle: UInt16) -> String? {
         if let cached = labels[handle] { return cached }
         guard let made = attributes[handle]?.label else { return nil }
         labels[handle] = made
         return made
+    }
+
+    /// One entry of `recent`.
+    private struct RecentHandle {
+        var handle: UInt16 = 0
+        var filled = false
+        var uuid: BluetoothUUID? = nil
+        var label: String? = nil
     }
 }
 
@@ -341,6 +369,18 @@ final class ATTState: ConnectionScopedState {
     /// The connection of the value being decoded.
     var valueConnection: ConnectionKey? = nil
 
+    /// Where a PDU is: its frame, the offset where it ends, and its data source.
+    struct PDUPlace: Equatable {
+        let frame: Int
+        let end: Int
+        let source: Int
+    }
+
+    /// The last PDU's place and what `ATTPDU` found for it.
+    var lastPDU:
+        (place: PDUPlace, connection: ConnectionKey, enhanced: Bool, bearer: ATTBearer, record: HandleRecord)? =
+            nil
+
     /// The most bearers and databases kept; past it an arbitrary one is dropped, with a note.
     static let maximumConnections = 4096
     /// The most controllers whose handles are recorded; past it an arbitrary one is dropped.
@@ -382,24 +422,45 @@ final class ATTState: ConnectionScopedState {
         return v
     }
 
+    /// The database of the last lookup, or nil when the connection had none then.
+    private var lastDatabase: (key: ConnectionKey, database: GATTDatabase?)? = nil
+
     /// The database of `connection`, if anything was learned on it.
-    func existingDatabase(_ connection: ConnectionKey) -> GATTDatabase? { databases[connection] }
+    func existingDatabase(_ connection: ConnectionKey) -> GATTDatabase? {
+        if let last = lastDatabase, last.key == connection { return last.database }
+        let db = databases[connection]
+        lastDatabase = (connection, db)
+        return db
+    }
 
     /// The database of `connection`, made on first use.
     func database(_ connection: ConnectionKey, evicted: inout Bool) -> GATTDatabase {
-        Self.findOrMake(&databases, connection, limit: Self.maximumConnections, evicted: &evicted) { GATTDatabase() }
+        if let last = lastDatabase, last.key == connection, let db = last.database { return db }
+        let db = Self.findOrMake(&databases, connection, limit: Self.maximumConnections, evicted: &evicted) {
+            GATTDatabase()
+        }
+        lastDatabase = (connection, db)
+        return db
     }
+
+    /// The record of the last lookup.
+    private var lastRecord: (controller: UInt16, record: HandleRecord)? = nil
 
     /// Wireshark's record of the handles on `controller`, made on first use. `evicted` is set
     /// when another controller's was dropped for it.
     func handleRecord(_ controller: UInt16, evicted: inout Bool) -> HandleRecord {
-        Self.findOrMake(&handleRecords, controller, limit: Self.maximumControllers, evicted: &evicted) {
+        if let last = lastRecord, last.controller == controller { return last.record }
+        let record = Self.findOrMake(&handleRecords, controller, limit: Self.maximumControllers, evicted: &evicted) {
             HandleRecord()
         }
+        lastRecord = (controller, record)
+        return record
     }
 
     func connectionClosed(_ key: ConnectionKey) {
+        lastPDU = nil
         if lastBearer?.key.connection == key { lastBearer = nil }
+        if lastDatabase?.key == key { lastDatabase = nil }
         databases[key] = nil
         bearers[BearerKey(connection: key, enhanced: false)] = nil
         bearers[BearerKey(connection: key, enhanced: true)] = nil

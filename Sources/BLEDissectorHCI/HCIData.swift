@@ -17,7 +17,7 @@ struct HCIACLPacket: Dissector {
         ctx.tree.add(a[.pbFlag], .unsigned(UInt64(pb)), range, source: r.source)
         ctx.tree.add(a[.bcFlag], .unsigned(UInt64(word >> 14)), range, source: r.source)
         let length = try ctx.addUInt16(a[.length], &r)
-        HCIPacket.dataInfo("ACL Data", handle: handle, &ctx)
+        HCIPacket.dataInfo(.acl, handle: handle, &ctx)
         let complete = r.remaining >= Int(length)
         var payload = try HCIPacket.parameters(Int(length), &r, &ctx)
 
@@ -168,7 +168,7 @@ struct HCISCOPacket: Dissector {
         let (word, range) = try HCIPacket.openData(f, 3, c.layer, handle: c[.chandle], &r, &ctx)
         ctx.tree.add(c[.packetStatus], .unsigned(UInt64((word >> 12) & 0x3)), range, source: r.source)
         let length = try ctx.addUInt8(c[.length], &r)
-        HCIPacket.dataInfo("SCO Data", handle: word & 0x0FFF, &ctx)
+        HCIPacket.dataInfo(.sco, handle: word & 0x0FFF, &ctx)
         var data = try HCIPacket.parameters(Int(length), &r, &ctx)
         ctx.addRest(ctx.core[.data], &data)
         ctx.tree.close()
@@ -191,7 +191,7 @@ struct HCIISOPacket: Dissector {
         let ls = r.offset
         let length = try r.readUInt16() & 0x3FFF
         ctx.tree.add(c[.dataLength], .unsigned(UInt64(length)), ls..<r.offset, source: r.source)
-        HCIPacket.dataInfo("ISO Data", handle: handle, &ctx)
+        HCIPacket.dataInfo(.iso, handle: handle, &ctx)
         var load = try HCIPacket.parameters(Int(length), &r, &ctx)
         if pb == 0 || pb == 2 {
             let d = f.isoData

@@ -119,12 +119,24 @@ enum HCIPacket {
         return (word, start..<r.offset)
     }
 
+    /// The kinds of data packet, as their summaries name them.
+    enum DataKind: Int {
+        case acl, sco, iso
+    }
+
+    /// Each data summary's text before the handle, by kind, then direction (`Direction.rawValue`:
+    /// unknown, sent, received), as fixed texts.
+    static let dataPrefixes: [[StaticString]] = [
+        ["ACL Data, Handle ", "Sent ACL Data, Handle ", "Rcvd ACL Data, Handle "],
+        ["SCO Data, Handle ", "Sent SCO Data, Handle ", "Rcvd SCO Data, Handle "],
+        ["ISO Data, Handle ", "Sent ISO Data, Handle ", "Rcvd ISO Data, Handle "],
+    ]
+
     /// Sets a data packet's summary: the direction word when the capture knows it, `kind`, then
     /// the handle ("Sent ACL Data, Handle 0x0040"), without building a string.
-    static func dataInfo(_ kind: String, handle: UInt16, _ ctx: inout DissectionContext) {
-        let dir = ctx.directionWord(unknown: "")
-        ctx.setInfo(parts: dir, dir.isEmpty ? "" : " ", kind, ", Handle ")
-        if ctx.wantsInfo { ctx.tree.appendInfoHex(UInt64(handle), digits: 4) }
+    static func dataInfo(_ kind: DataKind, handle: UInt16, _ ctx: inout DissectionContext) {
+        let direction = ctx.direction
+        ctx.setInfo(dataPrefixes[kind.rawValue][Int(direction.rawValue)], hex16: handle)
     }
 
     /// Adds the H4 layer: packet type, and direction when the capture knows it.

@@ -44,7 +44,9 @@ public struct ConstantStore {
 public final class CaptureState {
     /// Open connections, from connection-complete events until disconnection.
     public private(set) var connections: [ConnectionKey: ConnectionInfo] = [:]
-    private var moduleStates: [ObjectIdentifier: AnyObject] = [:]
+    /// Each module's state object, found by a scan: there are a dozen, and comparing a dozen
+    /// identifiers costs less than hashing one (this runs several times for every frame).
+    private var moduleStates: [(type: ObjectIdentifier, state: AnyObject)] = []
     private var scoped: [any ConnectionScopedState] = []
 
     /// The most connections tracked at once; older ones are forgotten past it.
@@ -69,9 +71,12 @@ public final class CaptureState {
         let key = ObjectIdentifier(type)
         // Only a `T` is ever stored under `ObjectIdentifier(T.self)`, so the cast cannot fail;
         // `unsafeDowncast` checks it in debug builds and skips the dynamic cast in release.
-        if let existing = moduleStates[key] { return unsafeDowncast(existing, to: T.self) }
+        let found = moduleStates.withUnsafeBufferPointer { states in
+            states.firstIndex { $0.type == key }.map { states[$0].state }
+        }
+        if let found { return unsafeDowncast(found, to: T.self) }
         let created = make()
-        moduleStates[key] = created
+        moduleStates.append((key, created))
         if let s = created as? any ConnectionScopedState { scoped.append(s) }
         return created
     }

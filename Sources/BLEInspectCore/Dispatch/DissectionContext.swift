@@ -182,17 +182,12 @@ public struct DissectionContext {
     }
 
     /// Sets the summary to `prefix` followed by `value` as `0x` and four upper-case hex digits
-    /// ("ACL Data, Handle 0x0040"), without building a string.
-    public mutating func setInfo(
-        _ prefix: @autoclosure () -> String,
-        hex16 value: UInt16,
-        _ suffix: @autoclosure () -> String = ""
-    ) {
+    /// ("L2CAP CID 0x0004"). It is written only when needed: the summary of a layer beneath
+    /// another, which the next layer replaces, then costs nearly nothing
+    /// (`ProtocolTree.pendingInfo`).
+    public mutating func setInfo(_ prefix: StaticString, hex16 value: UInt16) {
         guard wantsInfo else { return }
-        tree.clearInfo()
-        tree.appendInfo(prefix())
-        tree.appendInfoHex(UInt64(value), digits: 4)
-        tree.appendInfo(suffix())
+        tree.setInfo(PendingInfo(prefix, hex16: value))
     }
 
     /// Appends untrusted `text` to the summary in double quotes, escaped, after a comma when the

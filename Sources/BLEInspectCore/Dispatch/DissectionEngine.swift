@@ -188,6 +188,7 @@ public struct DissectionEngine {
             )
         }
         if context.direction != frame.direction { context.tree.learnedDirection = context.direction }
+        context.tree.settleInfo()
         return body(context.tree)
     }
 }

@@ -186,6 +186,12 @@ public final class DissectorRegistry: Sendable {
         return Unmanaged.passUnretained(b)
     }
 
+    /// The dissector bound to `key` in the table of `handoff`, if any: a lookup by slot, for a
+    /// dissector that must know whether something is bound before it hands off.
+    public func binding<K>(_ handoff: Handoff<K>, _ key: K) -> Binding? {
+        unretainedBinding(slot: handoff.slot, key.dissectorKey)?.takeUnretainedValue()
+    }
+
     /// Whether anything is bound to `key` in `table`.
     public func isBound<K>(_ table: Handoff<K>, _ key: K) -> Bool {
         unretainedBinding(slot: table.slot, key.dissectorKey) != nil

@@ -15,10 +15,10 @@ extension ProtocolTree {
             write(bytes)
         }
         // One piece (a homogeneous tuple is laid out as an array is, with no heap allocation).
-        let header = (storage.count, infoStorage.count, texts.count, sources.count, derivedStart, overflowed ? 1 : 0)
+        let header = (storage.count, infoCount, texts.count, sources.count, derivedStart, overflowed ? 1 : 0)
         withUnsafeBytes(of: header) { write($0) }
         storage.withElements { write(UnsafeRawBufferPointer($0)) }
-        infoStorage.withElements { write(UnsafeRawBufferPointer($0)) }
+        withInfoBytes { write(UnsafeRawBufferPointer($0)) }
         for text in texts {
             var text = text
             text.withUTF8 { writeBytes(UnsafeRawBufferPointer($0)) }

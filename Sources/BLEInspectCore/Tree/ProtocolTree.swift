@@ -39,8 +39,16 @@ public struct ProtocolTree: Sendable {
     /// The innermost protocol's summary, for one-line output, as UTF-8 bytes kept from frame to
     /// frame so that building it allocates nothing. Untrusted text in it is already escaped.
     @usableFromInline var infoStorage = TreeBuffer<UInt8>(capacity: 128)
+    /// A summary set (`setInfo`) but not yet written into `infoStorage`. Most frames' lower
+    /// layers (ACL, L2CAP) set a summary that the next layer replaces, so such a summary is
+    /// written only when something appends to it or the frame is finished (`settleInfo`); until
+    /// then it replaces what `infoStorage` holds.
+    @usableFromInline var pendingInfo: PendingInfo? = nil
+    /// Changes whenever the summary is set, cleared or appended to: a dissector that set a
+    /// summary can tell whether anything changed it since.
+    public private(set) var infoVersion = 0
     /// The length of the summary in bytes.
-    public var infoCount: Int { infoStorage.count }
+    public var infoCount: Int { pendingInfo?.count ?? infoStorage.count }
     /// The summary as a string (made on each call; renderers read `withInfoBytes`).
     public var info: String {
         get { withInfoBytes { String(decoding: $0, as: UTF8.self) } }
@@ -50,10 +58,27 @@ public struct ProtocolTree: Sendable {
         }
     }
 
-    /// Calls `body` with the summary's bytes, in place.
+    /// Calls `body` with the summary's bytes, in place once the summary is settled (as the
+    /// engine leaves every finished tree).
     @inlinable
     public func withInfoBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        try infoStorage.withElements(body)
+        guard let pendingInfo else { return try infoStorage.withElements(body) }
+        let bytes = pendingInfo.bytes()
+        return try bytes.withUnsafeBufferPointer(body)
+    }
+
+    /// Sets the summary to `info`, to be written when needed (see `pendingInfo`).
+    public mutating func setInfo(_ info: PendingInfo) {
+        pendingInfo = info
+        infoVersion &+= 1
+    }
+
+    /// Writes a pending summary into the summary's storage.
+    public mutating func settleInfo() {
+        guard let info = pendingInfo else { return }
+        pendingInfo = nil
+        emptyInfoStorage()
+        info.write(to: &self)
     }
     /// Set when the node limit dropped nodes.
     public internal(set) var overflowed = false
@@ -127,6 +152,12 @@ public struct ProtocolTree: Sendable {
 
     /// Empties the summary.
     public mutating func clearInfo() {
+        pendingInfo = nil
+        infoVersion &+= 1
+        emptyInfoStorage()
+    }
+
+    private mutating func emptyInfoStorage() {
         if infoStorage.count == 0 { return }
         if isKnownUniquelyReferenced(&infoStorage) {
             infoStorage.count = 0
@@ -137,9 +168,14 @@ public struct ProtocolTree: Sendable {
 
     /// The summary's storage, ready to be changed.
     private mutating func writableInfo() -> TreeBuffer<UInt8> {
+        if pendingInfo != nil { settleInfo() }
+        infoVersion &+= 1
         if !isKnownUniquelyReferenced(&infoStorage) { infoStorage = infoStorage.copy() }
         return infoStorage
     }
+
+    /// Appends trusted UTF-8 `bytes` to the summary.
+    mutating func appendInfo(bytes: UnsafeBufferPointer<UInt8>) { writableInfo().append(bytes) }
 
     /// Appends `text` to the summary as it is (trusted text: names from tables, numbers).
     public mutating func appendInfo(_ text: String) {
@@ -262,6 +298,14 @@ public struct ProtocolTree: Sendable {
         node.pointee.length = Int32(clamping: max(0, end - Int(node.pointee.start)))
     }
 
+    /// Whether a node of `field` would be kept (always, without a field mask): a dissector
+    /// that must look something up only for a node (a name, say) asks first.
+    @inlinable
+    public func keeps(_ field: FieldID) -> Bool {
+        guard let mask = fieldMask else { return true }
+        return mask.keeps(field)
+    }
+
     /// Index the next node will get.
     /// A handle for the next node, for `setEnd(ofNode:to:)`: its index, or with a field mask,
     /// its place among all the nodes asked for.
@@ -301,6 +345,36 @@ public struct ProtocolTree: Sendable {
     /// The bytes of a data source: 0 is `frameBytes`.
     public func bytes(of source: UInt16, frameBytes: [UInt8]) -> [UInt8] {
         source == 0 ? frameBytes : (Int(source) <= sources.count ? sources[Int(source) - 1] : [])
+    }
+}
+
+/// A one-line summary not yet written (`ProtocolTree.pendingInfo`): a fixed text, then `0x` and
+/// four upper-case hex digits ("Rcvd ACL Data, Handle 0x0040"). Plain bits: setting one and
+/// dropping it, as most frames do for their lower layers, costs no reference counting.
+public struct PendingInfo: Sendable, BitwiseCopyable {
+    let prefix: StaticString
+    let hex16: UInt16
+
+    public init(_ prefix: StaticString, hex16: UInt16) {
+        self.prefix = prefix
+        self.hex16 = hex16
+    }
+
+    /// The summary's length in bytes.
+    @usableFromInline var count: Int { prefix.utf8CodeUnitCount + 6 }
+
+    /// Appends the summary to `tree`'s (empty) summary.
+    func write(to tree: inout ProtocolTree) {
+        prefix.withUTF8Buffer { tree.appendInfo(bytes: $0) }
+        tree.appendInfoHex(UInt64(hex16), digits: 4)
+    }
+
+    /// The summary's bytes, as `ProtocolTree.settleInfo` writes them.
+    @usableFromInline func bytes() -> [UInt8] {
+        var tree = ProtocolTree()
+        tree.setInfo(self)
+        tree.settleInfo()
+        return tree.infoStorage.withElements { Array($0) }
     }
 }
 
