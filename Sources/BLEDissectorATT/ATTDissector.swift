@@ -15,25 +15,15 @@ struct ATTDissector: Dissector {
         context.tree.open(f.layer, .none, start..<(start + length), source: source)
         let opcode = try reader.readUInt8()
         context.addATTOpcode(f, .opcode, opcode, start..<(start + 1), source: source)
-        // This module's opcode decoders set the summary themselves; any other gets the opcode's.
-        let direction = context.direction
-        let ownRow = context.registry.binding(next, opcode)?.owner == ATTModule.name
-        if !ownRow { context.setInfo(parts: ATTInfo.prefix(direction), ATTNames.opcodeName(opcode)) }
-
-        let pdu = ATTPDU(&context, at: start..<(start + length), source: source)
-        let bearer = pdu.bearer
-        if bearer.mtuExchanged, length > Int(bearer.mtu) {
-            context.expert(
-                .warning,
-                "PDU of \(length) bytes exceeds the ATT_MTU of \(bearer.mtu)",
-                start..<(start + length),
-                source: source
-            )
-        }
+        // This module's opcode rows look the PDU up and set the summary themselves (one look-up
+        // per PDU); for any other decoder, or none, this does.
+        let ownRow = context.registry.isBound(next, opcode, byModule: ATTModule.name)
+        let whole = start..<(start + length)
+        if !ownRow { ATTPDU.open(&context, at: whole, source: source, opcode: opcode) }
         var parameters = reader.readRest()
         if !context.handOff(next, opcode, &parameters), ownRow {
-            // Skipped (a caller that needs no ATT fields): the summary is still the opcode's.
-            context.setInfo(parts: ATTInfo.prefix(direction), ATTNames.opcodeName(opcode))
+            // Skipped (a caller that needs no ATT fields): the PDU still counts.
+            ATTPDU.open(&context, at: whole, source: source, opcode: opcode)
         }
         context.tree.close()
     }
@@ -46,18 +36,30 @@ struct ATTPDU {
     let bearer: ATTBearer
     /// On an enhanced bearer (EATT).
     let enhanced: Bool
-    /// Wireshark's record of the controller's handles.
-    let record: HandleRecord
+    /// The controller, whose record of handles (`record`) the PDU's handles are named from.
+    let controller: UInt16
+
+    /// Sets the summary to the opcode's name, looks the PDU (`range`, opcode included) up, and
+    /// warns when it exceeds the bearer's ATT_MTU: what every PDU gets before its parameters.
+    @discardableResult
+    static func open(_ context: inout DissectionContext, at range: Range<Int>, source: Int, opcode: UInt8) -> ATTPDU {
+        let direction = context.direction
+        context.setInfo(parts: ATTInfo.prefix(direction), ATTNames.opcodeName(opcode))
+        let pdu = ATTPDU(&context, at: range, source: source)
+        let bearer = pdu.bearer
+        if bearer.mtuExchanged, range.count > Int(bearer.mtu) {
+            context.expert(
+                .warning,
+                "PDU of \(range.count) bytes exceeds the ATT_MTU of \(bearer.mtu)",
+                range,
+                source: source
+            )
+        }
+        return pdu
+    }
 
     init(_ context: inout DissectionContext, at range: Range<Int>, source: Int) {
         state = ATTState.of(context)
-        // The header's decoder and then the opcode's look the PDU up (the header's range starts at
-        // the opcode, the opcode's after it; both end where the PDU ends): the second finds it here.
-        let here = ATTState.PDUPlace(frame: context.frameNumber, end: range.upperBound, source: source)
-        if let last = state.lastPDU, last.place == here {
-            (connection, enhanced, bearer, record) = (last.connection, last.enhanced, last.bearer, last.record)
-            return
-        }
         connection = context.packet.connection ?? ConnectionKey(controller: context.controller, handle: 0xFFFF)
         enhanced = context.packet.psm == 0x0027
         let key = BearerKey(connection: connection, enhanced: enhanced)
@@ -72,7 +74,8 @@ struct ATTPDU {
             )
         }
         var dropped = false
-        record = state.handleRecord(context.controller, evicted: &dropped)
+        controller = context.controller
+        state.handleRecord(controller, evicted: &dropped)
         if dropped {
             context.expert(
                 .note,
@@ -81,7 +84,14 @@ struct ATTPDU {
                 source: source
             )
         }
-        state.lastPDU = (here, connection, enhanced, bearer, record)
+    }
+
+    /// Wireshark's record of the controller's handles: made when the PDU was opened, found
+    /// again only by the decoders that name handles (holding it would count a reference for
+    /// every PDU).
+    var record: HandleRecord {
+        var evicted = false
+        return state.handleRecord(controller, evicted: &evicted)
     }
 
     /// The connection's database, if anything was learned on it.

@@ -125,7 +125,9 @@ extension ATTParameters {
     }
 
     /// Adds an attribute value, and decodes it with the decoder bound to `uuid` in
-    /// `StandardTables.gattUUID` when there is one and `decode` is set.
+    /// `StandardTables.gattUUID` when there is one and `decode` is set. Read `value` into a local
+    /// first: `addValue(reader.readRest(), …)` changes `self` while calling its method, which
+    /// copies the whole of `self` (and counts its references) for every PDU.
     func addValue(_ value: ByteReader, uuid: BluetoothUUID?, decode: Bool, _ context: inout DissectionContext) {
         let range = value.offset..<(value.offset + value.remaining)
         context.tree.open(f[.value], .bytes, range, source: value.source)

@@ -38,15 +38,12 @@ final class ATTOpcodeDissector: Dissector {
     }
 
     func dissect(_ reader: inout ByteReader, _ context: inout DissectionContext) throws(DecodeError) {
-        let here = reader.offset..<(reader.offset + reader.remaining)
-        var parameters = ATTParameters(
-            row: self,
-            pdu: ATTPDU(&context, at: here, source: reader.source),
-            reader: reader
-        )
-        // The summary until the decoder says more (ATTDissector leaves it to this row).
-        let direction = context.direction
-        context.setInfo(parts: ATTInfo.prefix(direction), name)
+        // ATTDissector leaves the PDU's opening to this row (`ATTPDU.open`): the PDU starts at the
+        // opcode, just before the parameters.
+        let whole = max(0, reader.offset - 1)..<(reader.offset + reader.remaining)
+        let pdu = ATTPDU.open(&context, at: whole, source: reader.source, opcode: opcode)
+        var parameters = ATTParameters(row: self, pdu: pdu, reader: reader)
+        // The summary until the decoder says more.
         parameters.plainSummary = context.tree.infoVersion
         // The decoder reaches the parameters through a pointer, valid for this call: copying the
         // row and the PDU's references into a decoder value cost more than decoding most PDUs.

@@ -75,7 +75,8 @@ extension ATTParameters {
             context.appendHandleInfo(handle, db)
         }
         // The values are concatenated without lengths, so they are not split or decoded.
-        addValue(reader.readRest(), uuid: nil, decode: false, &context)
+        let rest = reader.readRest()
+        addValue(rest, uuid: nil, decode: false, &context)
         addAnswer(request, &context, at: reader.offset)
     }
 
@@ -98,7 +99,8 @@ extension ATTParameters {
                     itemAt..<(itemAt + reader.remaining),
                     source: src
                 )
-                addValue(reader.readRest(), uuid: nil, decode: false, &context)
+                let rest = reader.readRest()
+                addValue(rest, uuid: nil, decode: false, &context)
                 context.tree.close()
                 break
             }
@@ -167,7 +169,8 @@ extension ATTParameters {
         let offset = try context.addUInt16(f[.offset], &reader)
         setSummary(&context, name + ", " + ATTInfo.handle(handle, db) + ", Offset: \(offset)")
         // Part of a long value: shown, not decoded.
-        addValue(reader.readRest(), uuid: nil, decode: false, &context)
+        let rest = reader.readRest()
+        addValue(rest, uuid: nil, decode: false, &context)
         if opcode == 0x16 {
             remember(handle: handle, offset: offset, &context)
         } else {
@@ -204,7 +207,8 @@ extension ATTParameters {
         let handle = try readHandle(.handle, &context, db)
         setSummary(&context)
         context.appendHandleInfo(handle, db)
-        addValue(reader.readRest(), uuid: db?.uuid(handle), decode: true, &context)
+        let rest = reader.readRest()
+        addValue(rest, uuid: db?.uuid(handle), decode: true, &context)
         if opcode == 0x1D {
             remember(handle: handle, &context)
         }

@@ -369,18 +369,6 @@ final class ATTState: ConnectionScopedState {
     /// The connection of the value being decoded.
     var valueConnection: ConnectionKey? = nil
 
-    /// Where a PDU is: its frame, the offset where it ends, and its data source.
-    struct PDUPlace: Equatable {
-        let frame: Int
-        let end: Int
-        let source: Int
-    }
-
-    /// The last PDU's place and what `ATTPDU` found for it.
-    var lastPDU:
-        (place: PDUPlace, connection: ConnectionKey, enhanced: Bool, bearer: ATTBearer, record: HandleRecord)? =
-            nil
-
     /// The most bearers and databases kept; past it an arbitrary one is dropped, with a note.
     static let maximumConnections = 4096
     /// The most controllers whose handles are recorded; past it an arbitrary one is dropped.
@@ -448,6 +436,7 @@ final class ATTState: ConnectionScopedState {
 
     /// Wireshark's record of the handles on `controller`, made on first use. `evicted` is set
     /// when another controller's was dropped for it.
+    @discardableResult
     func handleRecord(_ controller: UInt16, evicted: inout Bool) -> HandleRecord {
         if let last = lastRecord, last.controller == controller { return last.record }
         let record = Self.findOrMake(&handleRecords, controller, limit: Self.maximumControllers, evicted: &evicted) {
@@ -458,7 +447,6 @@ final class ATTState: ConnectionScopedState {
     }
 
     func connectionClosed(_ key: ConnectionKey) {
-        lastPDU = nil
         if lastBearer?.key.connection == key { lastBearer = nil }
         if lastDatabase?.key == key { lastDatabase = nil }
         databases[key] = nil

@@ -59,6 +59,16 @@ public struct CapturedFrame: Sendable {
         return copy
     }
 
+    /// Calls `body` with this frame, or with a copy carrying the direction its dissection learnt
+    /// (as `withDirection(of:)` makes): nearly every frame keeps the capture's direction, and is
+    /// then passed on without a copy.
+    public func withDirection<R>(of tree: borrowing ProtocolTree, _ body: (borrowing CapturedFrame) -> R) -> R {
+        guard let d = tree.learnedDirection, d != direction else { return body(self) }
+        var copy = self
+        copy.direction = d
+        return body(copy)
+    }
+
     /// True when the capture holds fewer bytes than the record had.
     public var isTruncated: Bool { bytes.count < originalLength }
 }

@@ -243,7 +243,7 @@ final class ReadWorker: @unchecked Sendable {
                     finisher.finish(batch, i, frame, tree, matched: true)
                 } else {
                     engine.dissect(frame, times: batch.frames[i].times, wantsInfo: wantsInfo) { tree in
-                        finisher.finish(batch, i, frame.withDirection(of: tree), tree)
+                        frame.withDirection(of: tree) { finisher.finish(batch, i, $0, tree) }
                     }
                 }
             }
@@ -397,7 +397,7 @@ struct ParallelReader {
                         if handOver {
                             batch.storeTree(tree, at: i)
                         } else {
-                            main.finish(batch, i, frame.withDirection(of: tree), tree, matched: matched)
+                            frame.withDirection(of: tree) { main.finish(batch, i, $0, tree, matched: matched) }
                         }
                     }
                     if !matched { engine.timeline.lastNotDisplayed() }
@@ -412,7 +412,7 @@ struct ParallelReader {
                 } else if mine {
                     batch.frames[i].owner = k
                     let matched = engine.dissect(frame, times: times, wantsInfo: wantsInfo) { tree in
-                        main.finish(batch, i, frame.withDirection(of: tree), tree)
+                        frame.withDirection(of: tree) { main.finish(batch, i, $0, tree) }
                     }
                     if !matched { engine.timeline.lastNotDisplayed() }
                     if capture != nil { batch.storeBytes(frame, at: i) }

@@ -159,13 +159,9 @@ public struct ReadRunner {
         engine.dissect(frame, times: times, wantsInfo: printLines && renderer.wantsInfo) { tree in
             if let filter { matched = filter.matches(tree, frameBytes: frame.bytes) }
             if matched && printLines {
-                renderer.render(
-                    frame.withDirection(of: tree),
-                    tree,
-                    first: times.first,
-                    previous: times.previous,
-                    to: out
-                )
+                frame.withDirection(of: tree) {
+                    renderer.render($0, tree, first: times.first, previous: times.previous, to: out)
+                }
             }
         }
         if !matched { engine.timeline.lastNotDisplayed() }

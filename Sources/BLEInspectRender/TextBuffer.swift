@@ -15,6 +15,10 @@ public struct TextBuffer: ~Copyable, EscapedTextOutput {
     private var base: UnsafeMutablePointer<UInt8>
     public private(set) var count = 0
     private var capacity: Int
+    /// The local date of the last whole second written (`TimeFormat.appendLocalDate`): frames
+    /// come many to a second, and converting a time to the local zone costs more than the rest
+    /// of a frame's times.
+    var lastLocalDate = LocalDateText()
 
     public init(capacity: Int = 256) {
         self.capacity = max(16, capacity)
@@ -507,23 +511,34 @@ public struct TextBuffer: ~Copyable, EscapedTextOutput {
         appendCanonicalUUID(u, upperCase: upperCase)
     }
 
-    /// Appends the 128-bit 8-4-4-4-12 form (`BluetoothUUID.canonical`).
+    /// Appends the 128-bit 8-4-4-4-12 form (`BluetoothUUID.canonical`): the 32 digits from the
+    /// last, with a dash before the 13th, 17th, 21st and 25th digit from the end.
     mutating func appendCanonicalUUID(_ u: BluetoothUUID, upperCase: Bool) {
         let p = reserve(36)
-        var o = 0
-        for i in 0..<16 {
-            let word = i < 8 ? u.high : u.low
-            let b = UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * (i & 7)))
-            p[o] = upperCase ? Self.upperHexDigit(b >> 4) : Self.hexDigit(b >> 4)
-            p[o + 1] = upperCase ? Self.upperHexDigit(b & 0x0F) : Self.hexDigit(b & 0x0F)
-            o += 2
-            if i == 3 || i == 5 || i == 7 || i == 9 {
+        let letter: UInt8 = upperCase ? 0x37 : 0x57
+        var word = u.low
+        var o = 35
+        for n in 0..<32 {
+            if n == 16 { word = u.high }
+            if n == 12 || n == 16 || n == 20 || n == 24 {
                 p[o] = 0x2D
-                o += 1
+                o -= 1
             }
+            let d = UInt8(truncatingIfNeeded: word) & 0x0F
+            p[o] = d < 10 ? 0x30 &+ d : letter &+ d
+            word >>= 4
+            o -= 1
         }
         count &+= 36
     }
+}
+
+/// A local date as `TimeFormat.appendLocalDate` writes it, for one whole second: the text up to
+/// the seconds, and the zone's name after the fraction.
+struct LocalDateText {
+    var second = Int64.min
+    var date: [UInt8] = []
+    var zone: [UInt8] = []
 }
 
 /// UUIDs and addresses written as every output writes them, for text made outside a renderer

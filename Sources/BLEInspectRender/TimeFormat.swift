@@ -66,12 +66,20 @@ public enum TimeFormat: String, Sendable, CaseIterable {
             fraction += 1_000_000_000
             seconds -= 1
         }
+        if out.lastLocalDate.second == seconds {
+            out.lastLocalDate.date.withUnsafeBufferPointer { out.append(contentsOf: $0) }
+            out.append(0x2E)
+            out.appendDecimal(UInt64(fraction), minimumDigits: 9)
+            out.lastLocalDate.zone.withUnsafeBufferPointer { out.append(contentsOf: $0) }
+            return
+        }
         var t = time_t(clamping: seconds)
         var parts = tm()
         guard localtime_r(&t, &parts) != nil, (0..<12).contains(parts.tm_mon) else {
             out.appendSeconds(nanoseconds: nanos)
             return
         }
+        let dateStart = out.count
         out.appendLiteral(monthNames[Int(parts.tm_mon)])
         out.append(0x20)
         if parts.tm_mday < 10 { out.append(0x20) }
@@ -84,13 +92,20 @@ public enum TimeFormat: String, Sendable, CaseIterable {
         appendTwo(parts.tm_min, to: &out)
         out.append(0x3A)
         appendTwo(parts.tm_sec, to: &out)
+        let date = Array(UnsafeBufferPointer(rebasing: out.bytes[dateStart...]))
         out.append(0x2E)
         out.appendDecimal(UInt64(fraction), minimumDigits: 9)
+        let zoneStart = out.count
         if let zone = parts.tm_zone {
             out.append(0x20)
             let name = UnsafeBufferPointer(start: zone, count: strlen(zone))
             name.withMemoryRebound(to: UInt8.self) { TerminalSafeText.appendEscaped($0, to: &out) }
         }
+        out.lastLocalDate = LocalDateText(
+            second: seconds,
+            date: date,
+            zone: Array(UnsafeBufferPointer(rebasing: out.bytes[zoneStart...]))
+        )
     }
 
     private static let monthNames: [StaticString] = [

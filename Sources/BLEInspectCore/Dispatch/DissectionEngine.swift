@@ -117,7 +117,7 @@ public struct DissectionEngine {
     /// Dissects `frame` with its relative times measured as `times` says (from another engine's
     /// timeline, say), leaving `timeline` as it is.
     public mutating func dissect<R>(
-        _ frame: CapturedFrame,
+        _ frame: borrowing CapturedFrame,
         times: FrameTimes,
         wantsInfo: Bool,
         _ body: (borrowing ProtocolTree) -> R

@@ -192,6 +192,13 @@ public final class DissectorRegistry: Sendable {
         unretainedBinding(slot: handoff.slot, key.dissectorKey)?.takeUnretainedValue()
     }
 
+    /// Whether the module `module` bound the dissector of `key` in the table of `handoff` (not a
+    /// plugin that replaced it): a module that knows its own decoders leave it some work.
+    public func isBound<K>(_ handoff: Handoff<K>, _ key: K, byModule module: String) -> Bool {
+        guard let binding = unretainedBinding(slot: handoff.slot, key.dissectorKey) else { return false }
+        return binding._withUnsafeGuaranteedRef { $0.owner == module }
+    }
+
     /// Whether anything is bound to `key` in `table`.
     public func isBound<K>(_ table: Handoff<K>, _ key: K) -> Bool {
         unretainedBinding(slot: table.slot, key.dissectorKey) != nil
