@@ -376,7 +376,15 @@ public struct ReadRunner {
         if anyLayer { return }
         // Decoders that keep no state and add none of the needed fields need not run: the
         // advertising reports and their data for a filter on ATT, say.
-        engine.skipStateless(unlessOwnedBy: Set(needed.map { registry.owner(of: $0) }).subtracting(["core"]))
+        let owners = Set(needed.map { registry.owner(of: $0) }).subtracting(["core"])
+        engine.skipStateless(unlessOwnedBy: owners)
+        // L2CAP and the protocols above it (ATT, SMP, channels' SDUs) keep state that only they
+        // read: when none of them adds a needed field (a filter on HCI events or advertising,
+        // say), the L2CAP PDUs reassembled from ACL data need not be decoded at all.
+        let l2cap = registry.tables[StandardTables.l2cap.id].map { Array($0.bindings.values) } ?? []
+        if l2cap.allSatisfy({ registry.ownersBeneath($0).isDisjoint(with: owners) }) {
+            engine.skip(StandardTables.l2cap)
+        }
     }
 
     /// Whether a filter selects the frames and `frame.time_delta_displayed` is shown or filtered

@@ -511,25 +511,45 @@ public struct TextBuffer: ~Copyable, EscapedTextOutput {
         appendCanonicalUUID(u, upperCase: upperCase)
     }
 
-    /// Appends the 128-bit 8-4-4-4-12 form (`BluetoothUUID.canonical`): the 32 digits from the
-    /// last, with a dash before the 13th, 17th, 21st and 25th digit from the end.
+    /// Appends the 128-bit 8-4-4-4-12 form (`BluetoothUUID.canonical`), eight digits at a time
+    /// (`hexDigits`).
     mutating func appendCanonicalUUID(_ u: BluetoothUUID, upperCase: Bool) {
-        let p = reserve(36)
-        let letter: UInt8 = upperCase ? 0x37 : 0x57
-        var word = u.low
-        var o = 35
-        for n in 0..<32 {
-            if n == 16 { word = u.high }
-            if n == 12 || n == 16 || n == 20 || n == 24 {
-                p[o] = 0x2D
-                o -= 1
-            }
-            let d = UInt8(truncatingIfNeeded: word) & 0x0F
-            p[o] = d < 10 ? 0x30 &+ d : letter &+ d
-            word >>= 4
-            o -= 1
+        let p = UnsafeMutableRawPointer(reserve(36))
+        let digits = (
+            Self.hexDigits(UInt32(truncatingIfNeeded: u.high >> 32), upperCase),
+            Self.hexDigits(UInt32(truncatingIfNeeded: u.high), upperCase),
+            Self.hexDigits(UInt32(truncatingIfNeeded: u.low >> 32), upperCase),
+            Self.hexDigits(UInt32(truncatingIfNeeded: u.low), upperCase)
+        )
+        withUnsafeBytes(of: digits) { d in
+            guard let d = d.baseAddress else { return }
+            // 8 digits, dash, 4 + dash + 4, dash, 4 + dash + 4, then 8: dashes at 8, 13, 18, 23.
+            p.copyMemory(from: d, byteCount: 8)
+            (p + 9).copyMemory(from: d + 8, byteCount: 4)
+            (p + 14).copyMemory(from: d + 12, byteCount: 4)
+            (p + 19).copyMemory(from: d + 16, byteCount: 4)
+            (p + 24).copyMemory(from: d + 20, byteCount: 4)
+            (p + 28).copyMemory(from: d + 24, byteCount: 8)
         }
+        p.storeBytes(of: 0x2D, toByteOffset: 8, as: UInt8.self)
+        p.storeBytes(of: 0x2D, toByteOffset: 13, as: UInt8.self)
+        p.storeBytes(of: 0x2D, toByteOffset: 18, as: UInt8.self)
+        p.storeBytes(of: 0x2D, toByteOffset: 23, as: UInt8.self)
         count &+= 36
+    }
+
+    /// The eight hex digits of `v`, most significant first, as the bytes of the value returned
+    /// (in memory order): the nibbles are spread one to a byte, then each becomes its digit.
+    @inline(__always)
+    static func hexDigits(_ v: UInt32, _ upperCase: Bool) -> UInt64 {
+        var x = UInt64(v)
+        x = (x | (x << 16)) & 0x0000_FFFF_0000_FFFF
+        x = (x | (x << 8)) & 0x00FF_00FF_00FF_00FF
+        x = (x | (x << 4)) & 0x0F0F_0F0F_0F0F_0F0F
+        // 1 in each byte whose nibble is 10 or more: those become letters.
+        let letters = ((x &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
+        x = x &+ 0x3030_3030_3030_3030 &+ letters &* (upperCase ? 0x07 : 0x27)
+        return x.bigEndian
     }
 }
 

@@ -117,6 +117,10 @@ struct ByteRenderingTests {
             let u = BluetoothUUID(high: high, low: low, width: width)
             #expect(u.canonical == canonical)
             #expect(u.description == canonical)
+            // The renderers' writer (eight digits at a time) agrees, in both cases.
+            let long = BluetoothUUID(high: high, low: low, width: 16)
+            #expect(ValueText.uuid(long, upperCase: true) == canonical)
+            #expect(ValueText.uuid(long, upperCase: false) == canonical.lowercased())
             let short = UInt32(truncatingIfNeeded: g.next())
             let s = BluetoothUUID(uuid32: short)
             #expect(s.description == "0x" + Self.upper(UInt64(short), 8))

@@ -61,6 +61,8 @@ struct FieldMaskTests {
                 "btatt.opcode == 0x09", "btl2cap.cid == 4 && btatt.handle >= 0x10", "bthci_evt.rssi < -50",
                 "btl2cap.credits", "btcommon.eir_ad.entry.device_name", "_ws.malformed", "data.data",
                 "frame.number > 3 && btcommon.eir_ad.entry.device_name", "frame.len > 20 && bthci_evt.rssi < -60",
+                // HCI fields alone: counting skips L2CAP and everything above it.
+                "bthci_acl.chandle == 0x0040", "bthci_acl.length > 20 || bthci_evt.code == 0x13",
             ] {
                 let counted = try Run.bleinspect(["read", "--threads", "0", "-Y", expression, "--count", path])
                 let shown = try Run.bleinspect(["read", "--threads", "0", "-Y", expression, path])
