@@ -144,8 +144,10 @@ final class FrameBatch: @unchecked Sendable {
         frame.bytes.withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
     }
 
-    /// Keeps `tree`, finished, for the worker that renders it.
+    /// Keeps `tree`, finished, for the worker that renders it, and the direction its dissection
+    /// learnt for the frame (`CapturedFrame.withDirection(of:)`), which the flat tree leaves out.
     func storeTree(_ tree: borrowing ProtocolTree, at i: Int) {
+        if let learned = tree.learnedDirection { frames[i].direction = learned }
         let start = trees.count
         tree.writeFlat { trees.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
         frames[i].treeOffset = start
@@ -319,6 +321,15 @@ struct ParallelReader {
         var share = 0
         var credit = 0
         var owner = 0
+        // Of the stateful frames' renders, the sixteenths this thread keeps: like `share`, more
+        // when the workers are late, fewer when one waits.
+        var renderCredit = 0
+        func keepsRender(_ credit: inout Int) -> Bool {
+            credit += share
+            guard credit >= 16 else { return false }
+            credit -= 16
+            return true
+        }
         var written = CapturedFrame.blank()
 
         func merge(_ batch: FrameBatch) {
@@ -383,7 +394,8 @@ struct ParallelReader {
                 batch.count += 1
                 batch.frames[i] = BatchFrame(frame, times: times)
                 var mine = true
-                if renderOnly || engine.decodesWithoutState(frame) {
+                let stateless = !renderOnly && engine.decodesWithoutState(frame)
+                if renderOnly || stateless {
                     credit += share
                     mine = credit >= 16
                     if mine { credit -= 16 }
@@ -410,12 +422,29 @@ struct ParallelReader {
                         if capture != nil { batch.storeBytes(frame, at: i) }
                     }
                 } else if mine {
-                    batch.frames[i].owner = k
+                    // A frame only this thread can decode (it reads capture state), or its share:
+                    // decoded and filtered here. With output, a frame that matched is rendered by a
+                    // worker, as its finished tree, unless this thread keeps a share of them.
+                    var handOver = false
                     let matched = engine.dissect(frame, times: times, wantsInfo: wantsInfo) { tree in
-                        frame.withDirection(of: tree) { main.finish(batch, i, $0, tree) }
+                        let matched = main.matches(frame, tree)
+                        handOver = matched && main.printLines && !stateless && !keepsRender(&renderCredit)
+                        if handOver {
+                            batch.storeTree(tree, at: i)
+                        } else {
+                            frame.withDirection(of: tree) { main.finish(batch, i, $0, tree, matched: matched) }
+                        }
+                        return matched
                     }
                     if !matched { engine.timeline.lastNotDisplayed() }
-                    if capture != nil { batch.storeBytes(frame, at: i) }
+                    if handOver {
+                        batch.frames[i].owner = owner
+                        owner = (owner + 1) % k
+                        batch.storeBytes(frame, at: i)
+                    } else {
+                        batch.frames[i].owner = k
+                        if capture != nil { batch.storeBytes(frame, at: i) }
+                    }
                 } else {
                     batch.frames[i].owner = owner
                     owner = (owner + 1) % k

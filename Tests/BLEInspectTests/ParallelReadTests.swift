@@ -81,6 +81,21 @@ struct ParallelReadTests {
         }
     }
 
+    /// Sniffer captures, where the dissection learns each frame's direction: a tree handed to a
+    /// worker must carry it (the summary line's arrow, `C→P`).
+    @Test(
+        "real captures read the same with threads as without",
+        .enabled(if: TestPaths.sharedCapturesAvailable),
+        arguments: [[], ["-V", "-x"], ["-T", "json"]]
+    )
+    func sharedCapturesSameOutput(mode: [String]) throws {
+        for entry in ManifestEntry.all() {
+            let single = try Run.bleinspect(["read", "--threads", "0"] + mode + [entry.url.path])
+            let parallel = try Run.bleinspect(["read", "--threads", "1"] + mode + [entry.url.path])
+            #expect(parallel.status == single.status && parallel.stdout == single.stdout, "\(entry.name) \(mode)")
+        }
+    }
+
     @Test("frames written with -w are the same, in the same order")
     func sameWrittenCapture() throws {
         let dir = TemporaryDirectory()
