@@ -264,10 +264,12 @@ struct ParallelReadResult {
 /// Reads one input with worker threads, when decoding does not need every frame in order.
 ///
 /// The reading thread reads the frames and dissects, in order, every frame whose decoding reads
-/// or changes capture state (connections, reassembly, ATT requests); it filters and renders them
-/// at once. It hands the stateless frames (advertising reports and the like; see
-/// `Binding.keepsNoState`) to the workers, in batches. Each worker dissects, filters and renders
-/// its frames with its own engine, filter and renderer, into its own output run. The reading
+/// or changes capture state (connections, reassembly, ATT requests), and filters them. It hands
+/// the stateless frames (advertising reports and the like; see `Binding.keepsNoState`) to the
+/// workers, in batches, and with them the finished trees of its own frames that matched, for the
+/// workers to render (on a real capture most frames are stateful, and rendering them is the part
+/// that can move). Each worker dissects, filters and renders its stateless frames with its own
+/// engine, filter and renderer, and renders the trees, into its own output run. The reading
 /// thread then writes each batch's output in frame order. The output is the same, byte for
 /// byte, as reading on one thread.
 ///
@@ -277,8 +279,8 @@ struct ParallelReadResult {
 /// Trees therefore cross as bytes too (`renderOnly`), and the worker rebuilds them in storage of
 /// its own.
 ///
-/// When the workers fall behind, the reading thread keeps a share of the stateless frames for
-/// itself; when a worker waits for it, it gives the share back.
+/// When the workers fall behind, the reading thread keeps a share of the stateless frames, and
+/// of its own frames' renders, for itself; when a worker waits for it, it gives the share back.
 ///
 /// With post-dissectors (`device.*`, for the tree and JSON), every frame reads the state the
 /// frames before it left, so none is stateless. Then, with `renderOnly`, the reading thread
@@ -400,35 +402,19 @@ struct ParallelReader {
                     mine = credit >= 16
                     if mine { credit -= 16 }
                 }
-                if renderOnly {
-                    var handOver = false
-                    var matched = true
-                    engine.dissect(frame, times: times, wantsInfo: wantsInfo) { tree in
-                        matched = main.matches(frame, tree)
-                        handOver = matched && !mine
-                        if handOver {
-                            batch.storeTree(tree, at: i)
-                        } else {
-                            frame.withDirection(of: tree) { main.finish(batch, i, $0, tree, matched: matched) }
-                        }
-                    }
-                    if !matched { engine.timeline.lastNotDisplayed() }
-                    if handOver {
-                        batch.frames[i].owner = owner
-                        owner = (owner + 1) % k
-                        batch.storeBytes(frame, at: i)
-                    } else {
-                        batch.frames[i].owner = k
-                        if capture != nil { batch.storeBytes(frame, at: i) }
-                    }
-                } else if mine {
-                    // A frame only this thread can decode (it reads capture state), or its share:
-                    // decoded and filtered here. With output, a frame that matched is rendered by a
-                    // worker, as its finished tree, unless this thread keeps a share of them.
+                if renderOnly || mine {
+                    // This thread decodes and filters the frame: every frame when the workers only
+                    // render, else those only it can decode (they read capture state) and its
+                    // share of the others. A frame that matched goes to a worker to render as its
+                    // finished tree, unless this thread keeps it: when the workers only render,
+                    // its share (`mine`); else a stateless frame of its share, or its share of the
+                    // stateful ones' renders (`keepsRender`).
                     var handOver = false
                     let matched = engine.dissect(frame, times: times, wantsInfo: wantsInfo) { tree in
                         let matched = main.matches(frame, tree)
-                        handOver = matched && main.printLines && !stateless && !keepsRender(&renderCredit)
+                        handOver =
+                            matched
+                            && (renderOnly ? !mine : main.printLines && !stateless && !keepsRender(&renderCredit))
                         if handOver {
                             batch.storeTree(tree, at: i)
                         } else {
