@@ -360,12 +360,50 @@ final class HandleRecord {
     }
 }
 
+/// Values by key, at most `limit` of them (past it, an arbitrary one is dropped for a new one),
+/// with the last look-up kept: consecutive PDUs nearly always name the same bearer, database
+/// and record, and hashing the key costs more than the rest of the look-up.
+struct BoundedTable<Key: Hashable, Value> {
+    private var values: [Key: Value] = [:]
+    /// The last key looked up and what it gave, nil included.
+    private var last: (key: Key, value: Value?)? = nil
+    let limit: Int
+
+    init(limit: Int) { self.limit = limit }
+
+    /// The value at `key`, if there is one.
+    mutating func existing(_ key: Key) -> Value? {
+        if let last, last.key == key { return last.value }
+        let value = values[key]
+        last = (key, value)
+        return value
+    }
+
+    /// The value at `key`, made on first use; `evicted` is set when another was dropped for it.
+    mutating func findOrMake(_ key: Key, evicted: inout Bool, make: () -> Value) -> Value {
+        if let value = existing(key) { return value }
+        if values.count >= limit, let victim = values.keys.first {
+            values[victim] = nil
+            evicted = true
+        }
+        let value = make()
+        values[key] = value
+        last = (key, value)
+        return value
+    }
+
+    mutating func remove(_ key: Key) {
+        values[key] = nil
+        if last?.key == key { last = nil }
+    }
+}
+
 /// The ATT module's state for one capture.
 final class ATTState: ConnectionScopedState {
-    private(set) var bearers: [BearerKey: ATTBearer] = [:]
-    private(set) var databases: [ConnectionKey: GATTDatabase] = [:]
+    private var bearers = BoundedTable<BearerKey, ATTBearer>(limit: ATTState.maximumConnections)
+    private var databases = BoundedTable<ConnectionKey, GATTDatabase>(limit: ATTState.maximumConnections)
     /// Wireshark's record of handles, per controller; kept when connections close.
-    private(set) var handleRecords: [UInt16: HandleRecord] = [:]
+    private var handleRecords = BoundedTable<UInt16, HandleRecord>(limit: ATTState.maximumControllers)
     /// The connection of the value being decoded.
     var valueConnection: ConnectionKey? = nil
 
@@ -380,77 +418,29 @@ final class ATTState: ConnectionScopedState {
         context.state.module(ATTState.self) { ATTState() }
     }
 
-    /// The bearer of the last lookup: consecutive PDUs are usually on the same bearer.
-    private var lastBearer: (key: BearerKey, bearer: ATTBearer)? = nil
-
     /// The bearer for `key`, made on first use. `evicted` is set when another was dropped for it.
     func bearer(_ key: BearerKey, evicted: inout Bool) -> ATTBearer {
-        if let last = lastBearer, last.key == key { return last.bearer }
-        let b = Self.findOrMake(&bearers, key, limit: Self.maximumConnections, evicted: &evicted) { ATTBearer() }
-        lastBearer = (key, b)
-        return b
+        bearers.findOrMake(key, evicted: &evicted) { ATTBearer() }
     }
-
-    /// The value of `table` at `key`, made on first use; when `table` already holds `limit`
-    /// values, an arbitrary one is dropped first and `evicted` is set.
-    private static func findOrMake<Key: Hashable, Value>(
-        _ table: inout [Key: Value],
-        _ key: Key,
-        limit: Int,
-        evicted: inout Bool,
-        make: () -> Value
-    ) -> Value {
-        if let v = table[key] { return v }
-        if table.count >= limit, let victim = table.keys.first {
-            table[victim] = nil
-            evicted = true
-        }
-        let v = make()
-        table[key] = v
-        return v
-    }
-
-    /// The database of the last lookup, or nil when the connection had none then.
-    private var lastDatabase: (key: ConnectionKey, database: GATTDatabase?)? = nil
 
     /// The database of `connection`, if anything was learned on it.
-    func existingDatabase(_ connection: ConnectionKey) -> GATTDatabase? {
-        if let last = lastDatabase, last.key == connection { return last.database }
-        let db = databases[connection]
-        lastDatabase = (connection, db)
-        return db
-    }
+    func existingDatabase(_ connection: ConnectionKey) -> GATTDatabase? { databases.existing(connection) }
 
     /// The database of `connection`, made on first use.
     func database(_ connection: ConnectionKey, evicted: inout Bool) -> GATTDatabase {
-        if let last = lastDatabase, last.key == connection, let db = last.database { return db }
-        let db = Self.findOrMake(&databases, connection, limit: Self.maximumConnections, evicted: &evicted) {
-            GATTDatabase()
-        }
-        lastDatabase = (connection, db)
-        return db
+        databases.findOrMake(connection, evicted: &evicted) { GATTDatabase() }
     }
-
-    /// The record of the last lookup.
-    private var lastRecord: (controller: UInt16, record: HandleRecord)? = nil
 
     /// Wireshark's record of the handles on `controller`, made on first use. `evicted` is set
     /// when another controller's was dropped for it.
     @discardableResult
     func handleRecord(_ controller: UInt16, evicted: inout Bool) -> HandleRecord {
-        if let last = lastRecord, last.controller == controller { return last.record }
-        let record = Self.findOrMake(&handleRecords, controller, limit: Self.maximumControllers, evicted: &evicted) {
-            HandleRecord()
-        }
-        lastRecord = (controller, record)
-        return record
+        handleRecords.findOrMake(controller, evicted: &evicted) { HandleRecord() }
     }
 
     func connectionClosed(_ key: ConnectionKey) {
-        if lastBearer?.key.connection == key { lastBearer = nil }
-        if lastDatabase?.key == key { lastDatabase = nil }
-        databases[key] = nil
-        bearers[BearerKey(connection: key, enhanced: false)] = nil
-        bearers[BearerKey(connection: key, enhanced: true)] = nil
+        databases.remove(key)
+        bearers.remove(BearerKey(connection: key, enhanced: false))
+        bearers.remove(BearerKey(connection: key, enhanced: true))
     }
 }

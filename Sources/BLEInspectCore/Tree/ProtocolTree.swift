@@ -371,10 +371,7 @@ public struct PendingInfo: Sendable, BitwiseCopyable {
 
     /// The summary's bytes, as `ProtocolTree.settleInfo` writes them.
     @usableFromInline func bytes() -> [UInt8] {
-        var tree = ProtocolTree()
-        tree.setInfo(self)
-        tree.settleInfo()
-        return tree.infoStorage.withElements { Array($0) }
+        prefix.withUTF8Buffer { Array($0) } + Array(HexText.prefixed(UInt64(hex16), digits: 4).utf8)
     }
 }
 
