@@ -75,7 +75,7 @@ struct ADBlockDissector: Dissector {
     ) {
         let rest = reader.readRest()
         context.tree.add(f[.unused], .bytes, start..<end, source: reader.source)
-        if rest.remainingSlice.contains(where: { $0 != 0 }) {
+        if rest.withRemainingBytes({ $0.contains { $0 != 0 } }) {
             context.expert(
                 .warning,
                 "Non-zero octets after a zero AD length: the non-significant part should be all zero",

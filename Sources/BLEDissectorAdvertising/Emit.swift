@@ -10,9 +10,11 @@ extension DissectionContext {
     mutating func emitString(_ id: FieldID, _ r: inout ByteReader, _ count: Int) throws(DecodeError) -> String {
         let start = r.offset
         let slice = try r.readSlice(count)
-        var octets = slice.remainingSlice
-        while let last = octets.last, last == 0 { octets = octets.dropLast() }
-        let text = String(decoding: octets, as: UTF8.self)
+        let text = slice.withRemainingBytes { octets in
+            var end = octets.count
+            while end > 0, octets[end - 1] == 0 { end -= 1 }
+            return String(decoding: UnsafeBufferPointer(rebasing: octets[..<end]), as: UTF8.self)
+        }
         tree.add(id, text: text, start..<r.offset, source: r.source)
         return text
     }

@@ -5,29 +5,49 @@
 /// The reader shares its storage (no copy) and remembers which data source it reads (0 for the
 /// frame's own bytes, others for reassembled PDUs), so that every field can point back at the
 /// bytes it came from.
-public struct ByteReader: Sendable {
-    @usableFromInline let storage: [UInt8]
-    /// Index of the next byte in `storage`.
+///
+/// Copying a reader counts no reference when it reads a frame the engine is decoding: the engine
+/// lends the frame's bytes for the decoding (`init(borrowing:)`), and the many readers each layer
+/// makes of them (`readSlice`, `readRest`) are then plain values. A reader made from an array
+/// (`init(_:source:)`) keeps a copy of its own.
+public struct ByteReader: @unchecked Sendable {
+    /// The first byte. Valid while `owner` lives, or, with no owner, as long as the buffer
+    /// lent to `init(borrowing:)` (a reader of a frame lives only while the frame is decoded).
+    /// Every read is checked against `end` first; `end` never exceeds the bytes there.
+    @usableFromInline let base: UnsafePointer<UInt8>
+    /// The storage of a reader made from an array; nil for borrowed bytes.
+    @usableFromInline let owner: ByteStorage?
+    /// Index of the next byte from `base`.
     @usableFromInline var index: Int
-    /// One past the last readable index in `storage`.
+    /// One past the last readable index from `base`.
     @usableFromInline let end: Int
     /// The data source this reader reads: 0 for the frame, n for `tree.sources[n - 1]`.
     public let source: Int
 
-    @inlinable
+    /// A reader of a copy of `bytes`.
     public init(_ bytes: [UInt8], source: Int = 0) {
-        storage = bytes
+        let storage = bytes.isEmpty ? nil : ByteStorage(bytes)
+        owner = storage
+        base = storage.map { UnsafePointer($0.bytes) } ?? ByteStorage.none
         index = 0
         end = bytes.count
         self.source = source
     }
 
-    @inlinable
-    init(storage: [UInt8], index: Int, end: Int, source: Int) {
-        self.storage = storage
+    @usableFromInline
+    init(base: UnsafePointer<UInt8>, owner: ByteStorage?, index: Int, end: Int, source: Int) {
+        self.base = base
+        self.owner = owner
         self.index = index
         self.end = end
         self.source = source
+    }
+
+    /// A reader of `buffer` that makes no copy and counts no reference: for the engine, which
+    /// lends a frame's bytes this way while it decodes the frame. The reader, and every reader
+    /// made from it, is valid only as long as `buffer` is.
+    init(borrowing buffer: UnsafeBufferPointer<UInt8>, source: Int = 0) {
+        self.init(base: buffer.baseAddress ?? ByteStorage.none, owner: nil, index: 0, end: buffer.count, source: source)
     }
 
     /// Offset of the next byte within its data source.
@@ -44,14 +64,14 @@ public struct ByteReader: Sendable {
     /// The byte `at` places ahead, without moving; nil past the end.
     @inlinable
     public func peekUInt8(at ahead: Int = 0) -> UInt8? {
-        ahead >= 0 && ahead < end - index ? storage[index + ahead] : nil
+        ahead >= 0 && ahead < end - index ? base[index + ahead] : nil
     }
 
     @inlinable
     public mutating func readUInt8() throws(DecodeError) -> UInt8 {
         try need(1)
         defer { index += 1 }
-        return storage[index]
+        return base[index]
     }
 
     @inlinable
@@ -63,29 +83,29 @@ public struct ByteReader: Sendable {
     public mutating func readUInt16() throws(DecodeError) -> UInt16 {
         try need(2)
         defer { index += 2 }
-        return UInt16(storage[index]) | UInt16(storage[index + 1]) << 8
+        return UInt16(base[index]) | UInt16(base[index + 1]) << 8
     }
 
     @inlinable
     public mutating func readUInt16BE() throws(DecodeError) -> UInt16 {
         try need(2)
         defer { index += 2 }
-        return UInt16(storage[index]) << 8 | UInt16(storage[index + 1])
+        return UInt16(base[index]) << 8 | UInt16(base[index + 1])
     }
 
     @inlinable
     public mutating func readUInt24BE() throws(DecodeError) -> UInt32 {
         try need(3)
         defer { index += 3 }
-        return UInt32(storage[index]) << 16 | UInt32(storage[index + 1]) << 8 | UInt32(storage[index + 2])
+        return UInt32(base[index]) << 16 | UInt32(base[index + 1]) << 8 | UInt32(base[index + 2])
     }
 
     @inlinable
     public mutating func readUInt32BE() throws(DecodeError) -> UInt32 {
         try need(4)
         defer { index += 4 }
-        return UInt32(storage[index]) << 24 | UInt32(storage[index + 1]) << 16 | UInt32(storage[index + 2]) << 8
-            | UInt32(storage[index + 3])
+        return UInt32(base[index]) << 24 | UInt32(base[index + 1]) << 16 | UInt32(base[index + 2]) << 8
+            | UInt32(base[index + 3])
     }
 
     /// Reads a 128-bit UUID stored most significant byte first (iBeacon, Mesh, RFC 4122 order).
@@ -94,8 +114,8 @@ public struct ByteReader: Sendable {
         try need(16)
         var hi: UInt64 = 0
         var lo: UInt64 = 0
-        for k in 0..<8 { hi = hi << 8 | UInt64(storage[index + k]) }
-        for k in 8..<16 { lo = lo << 8 | UInt64(storage[index + k]) }
+        for k in 0..<8 { hi = hi << 8 | UInt64(base[index + k]) }
+        for k in 8..<16 { lo = lo << 8 | UInt64(base[index + k]) }
         index += 16
         return BluetoothUUID(high: hi, low: lo, width: 16)
     }
@@ -104,15 +124,15 @@ public struct ByteReader: Sendable {
     public mutating func readUInt24() throws(DecodeError) -> UInt32 {
         try need(3)
         defer { index += 3 }
-        return UInt32(storage[index]) | UInt32(storage[index + 1]) << 8 | UInt32(storage[index + 2]) << 16
+        return UInt32(base[index]) | UInt32(base[index + 1]) << 8 | UInt32(base[index + 2]) << 16
     }
 
     @inlinable
     public mutating func readUInt32() throws(DecodeError) -> UInt32 {
         try need(4)
         defer { index += 4 }
-        return UInt32(storage[index]) | UInt32(storage[index + 1]) << 8 | UInt32(storage[index + 2]) << 16
-            | UInt32(storage[index + 3]) << 24
+        return UInt32(base[index]) | UInt32(base[index + 1]) << 8 | UInt32(base[index + 2]) << 16
+            | UInt32(base[index + 3]) << 24
     }
 
     @inlinable
@@ -136,7 +156,7 @@ public struct ByteReader: Sendable {
         precondition(count >= 1 && count <= 8)
         try need(count)
         var v: UInt64 = 0
-        for k in 0..<count { v |= UInt64(storage[index + k]) << (8 * UInt64(k)) }
+        for k in 0..<count { v |= UInt64(base[index + k]) << (8 * UInt64(k)) }
         index += count
         return v
     }
@@ -154,7 +174,7 @@ public struct ByteReader: Sendable {
         precondition(count >= 1 && count <= 8)
         try need(count)
         var v: UInt64 = 0
-        for k in 0..<count { v = v << 8 | UInt64(storage[index + k]) }
+        for k in 0..<count { v = v << 8 | UInt64(base[index + k]) }
         index += count
         return v
     }
@@ -185,7 +205,7 @@ public struct ByteReader: Sendable {
     public mutating func readBytes(_ count: Int) throws(DecodeError) -> [UInt8] {
         try need(count)
         defer { index += count }
-        return Array(storage[index..<(index + count)])
+        return Array(UnsafeBufferPointer(start: base + index, count: count))
     }
 
     /// A reader over the next `count` bytes (shares storage); this reader moves past them.
@@ -193,14 +213,14 @@ public struct ByteReader: Sendable {
     public mutating func readSlice(_ count: Int) throws(DecodeError) -> ByteReader {
         try need(count)
         defer { index += count }
-        return ByteReader(storage: storage, index: index, end: index + count, source: source)
+        return ByteReader(base: base, owner: owner, index: index, end: index + count, source: source)
     }
 
     /// A reader over everything left; this reader ends up at its end.
     @inlinable
     public mutating func readRest() -> ByteReader {
         defer { index = end }
-        return ByteReader(storage: storage, index: index, end: end, source: source)
+        return ByteReader(base: base, owner: owner, index: index, end: end, source: source)
     }
 
     @inlinable
@@ -211,11 +231,19 @@ public struct ByteReader: Sendable {
 
     /// The bytes left, copied, without moving.
     @inlinable
-    public var remainingBytes: [UInt8] { Array(storage[index..<end]) }
+    public var remainingBytes: [UInt8] { Array(UnsafeBufferPointer(start: base + index, count: end - index)) }
 
-    /// The bytes left as a slice of the storage, without moving.
+    /// The bytes left, copied, without moving; the slice's indices are offsets in the data
+    /// source, as `offset` is. (`withRemainingBytes` makes no copy.)
     @inlinable
-    public var remainingSlice: ArraySlice<UInt8> { storage[index..<end] }
+    public var remainingSlice: ArraySlice<UInt8> { Array(UnsafeBufferPointer(start: base, count: end))[index..<end] }
+
+    /// Runs `body` with the bytes left, without copying or moving; the buffer (indexed from 0) is
+    /// valid only during the call.
+    @inlinable
+    public func withRemainingBytes<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
+        try body(UnsafeBufferPointer(start: base + index, count: end - index))
+    }
 
     /// The range `start ..< offset` (used to give a field the bytes read since `start`).
     @inlinable
@@ -232,4 +260,28 @@ public struct ByteReader: Sendable {
             )
         }
     }
+}
+
+/// The bytes of a reader made from an array: a copy in memory of their own, freed with the last
+/// reader that shares them.
+@usableFromInline
+final class ByteStorage: @unchecked Sendable {
+    @usableFromInline let bytes: UnsafeMutablePointer<UInt8>
+
+    init(_ source: [UInt8]) {
+        bytes = .allocate(capacity: max(1, source.count))
+        source.withUnsafeBufferPointer { buffer in
+            if let from = buffer.baseAddress { bytes.initialize(from: from, count: buffer.count) }
+        }
+    }
+
+    deinit { bytes.deallocate() }
+
+    /// Where a reader of no bytes points: it never reads there (every read is checked against its
+    /// end, 0).
+    nonisolated(unsafe) static let none: UnsafePointer<UInt8> = {
+        let byte = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+        byte.initialize(to: 0)
+        return UnsafePointer(byte)
+    }()
 }

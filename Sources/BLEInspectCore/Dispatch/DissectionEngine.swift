@@ -148,29 +148,26 @@ public struct DissectionEngine {
             context.tree.close()
         }
 
-        var reader = ByteReader(frame.bytes)
-        if let h4 = frame.kind.h4Type, let packetTypes {
-            context.handOff(packetTypes, h4, &reader)
-        } else if frame.kind.isText {
+        if frame.kind.isText {
             let text = frame.bytes.prefix { $0 != 0 }
             context.tree.add(core[.note], text: String(decoding: text, as: UTF8.self), all)
             context.setInfo("\(frame.kind.name): " + TerminalSafeText.escape(text.prefix(200)))
-        } else if let opcode = frame.kind.monitorOpcode, let monitorRecords,
-            registry.isBound(monitorRecords, opcode)
-        {
-            // Linux monitor records other than HCI packets and text: index records and the like.
-            context.handOff(monitorRecords, opcode, &reader)
-        } else if case .linkLayer(let linkType) = frame.kind, let linkTypes {
-            // Unbound link types are shown as data by the dispatch itself.
-            context.handOff(linkTypes, linkType, &reader)
-        } else if !frame.bytes.isEmpty {
-            context.tree.add(core[.data], .bytes, all)
+        } else {
+            // The frame's bytes are lent to the dissectors for the call: their readers count no
+            // references.
+            let kind = frame.kind
+            frame.bytes.withUnsafeBufferPointer { buffer in
+                var reader = ByteReader(borrowing: buffer)
+                handOff(kind, &reader)
+            }
         }
         context.tree.derivedStart = context.tree.nodeCount
-        for post in registry.postDissectors where runsPostDissectors {
-            var empty = ByteReader([])
-            context.tree.restoreDepth(0)
-            context.run(post, &empty)
+        if runsPostDissectors {
+            for post in registry.postDissectors {
+                var empty = ByteReader([])
+                context.tree.restoreDepth(0)
+                context.run(post, &empty)
+            }
         }
         if frame.isTruncated {
             context.expert(
@@ -190,5 +187,21 @@ public struct DissectionEngine {
         if context.direction != frame.direction { context.tree.learnedDirection = context.direction }
         context.tree.settleInfo()
         return body(context.tree)
+    }
+
+    /// Hands a frame of `kind` (not text) to the table for its kind; with none, its bytes are
+    /// data.
+    private mutating func handOff(_ kind: FrameKind, _ reader: inout ByteReader) {
+        if let h4 = kind.h4Type, let packetTypes {
+            context.handOff(packetTypes, h4, &reader)
+        } else if let opcode = kind.monitorOpcode, let monitorRecords, registry.isBound(monitorRecords, opcode) {
+            // Linux monitor records other than HCI packets and text: index records and the like.
+            context.handOff(monitorRecords, opcode, &reader)
+        } else if case .linkLayer(let linkType) = kind, let linkTypes {
+            // Unbound link types are shown as data by the dispatch itself.
+            context.handOff(linkTypes, linkType, &reader)
+        } else if !reader.isAtEnd {
+            context.tree.add(registry.core[.data], .bytes, 0..<reader.remaining)
+        }
     }
 }
