@@ -27,6 +27,10 @@ public final class DissectorRegistry: Sendable {
     @usableFromInline let denseStart: [Int]
     @usableFromInline let denseCount: [Int]
     @usableFromInline let bindingStart: [Int]
+    /// Per slot, `SparseFilter.words` words: bit `SparseFilter.bit(key)` is set for every key
+    /// bound in the table's dictionary, so that most lookups of an unbound key (a vendor's
+    /// 128-bit UUID, say) end without hashing it or copying the table.
+    @usableFromInline let sparseFilter: [UInt64]
     public let core: CoreFields
     /// Per field: true for layers (kept apart so that hot loops need not copy descriptors).
     public let isLayer: [Bool]
@@ -101,6 +105,15 @@ public final class DissectorRegistry: Sendable {
         self.denseStart = denseStart
         self.denseCount = denseCount
         self.bindingStart = bindingStart
+        var sparseFilter = [UInt64](repeating: 0, count: bySlot.count * SparseFilter.words)
+        for (slot, table) in bySlot.enumerated() {
+            guard let table else { continue }
+            for key in table.bindings.keys {
+                let bit = SparseFilter.bit(key)
+                sparseFilter[slot * SparseFilter.words + bit / 64] |= 1 << UInt64(bit % 64)
+            }
+        }
+        self.sparseFilter = sparseFilter
         // The core set is registered first, so its layer is field 0.
         self.core = CoreFields(layer: FieldID(0), base: 1)
         self.isLayer = fields.map { $0.kind == .layer }
@@ -182,7 +195,11 @@ public final class DissectorRegistry: Sendable {
     @inlinable
     public func unretainedBinding(slot: Int, _ key: DissectorKey) -> Unmanaged<Binding>? {
         if let i = densePosition(slot: slot, key) { return i < 0 ? nil : denseBindings[i] }
-        guard slot >= 0, slot < tablesBySlot.count, let b = tablesBySlot[slot]?.lookup(key) else { return nil }
+        guard slot >= 0, slot < tablesBySlot.count else { return nil }
+        let bit = SparseFilter.bit(key)
+        guard sparseFilter[slot &* SparseFilter.words &+ bit / 64] & (1 << UInt64(bit % 64)) != 0,
+            let b = tablesBySlot[slot]?.lookup(key)
+        else { return nil }
         return Unmanaged.passUnretained(b)
     }
 
@@ -254,5 +271,19 @@ extension DissectorRegistry {
     @inlinable
     public func name(of uuid: BluetoothUUID) -> String? {
         uuidNames.isEmpty ? nil : uuidNames[uuid]
+    }
+}
+
+/// The filter of keys bound in tables' dictionaries (`DissectorRegistry.sparseFilter`).
+@usableFromInline
+enum SparseFilter {
+    /// Words per table: 1,024 bits, so that a table of a few hundred keys rejects most others.
+    @usableFromInline static let words = 16
+
+    /// The key's bit, from a multiplicative hash of its parts.
+    @inlinable
+    static func bit(_ key: DissectorKey) -> Int {
+        let mixed = (key.high &* 0x9E37_79B9_7F4A_7C15 ^ key.low ^ (key.isUUID ? 1 : 0)) &* 0xBF58_476D_1CE4_E5B9
+        return Int(truncatingIfNeeded: mixed >> 54)
     }
 }
