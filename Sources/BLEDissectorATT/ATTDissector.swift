@@ -30,10 +30,16 @@ struct ATTDissector: Dissector {
 }
 
 /// The bearer and GATT database a PDU belongs to.
+///
+/// The state and the bearer are held unretained, so that a PDU counts no reference to them: the
+/// ATT state is the capture state's, for as long as the engine lives
+/// (`DissectionContext.unretainedModule`), and a bearer leaves its table only when another is
+/// made in its place (in `init`, for another connection's PDU) or its connection closes (an HCI
+/// event, never within an ATT PDU). A PDU lives only while its frame is decoded.
 struct ATTPDU {
-    let state: ATTState
+    private let stateRef: Unmanaged<ATTState>
     let connection: ConnectionKey
-    let bearer: ATTBearer
+    private let bearerRef: Unmanaged<ATTBearer>
     /// On an enhanced bearer (EATT).
     let enhanced: Bool
     /// The controller, whose record of handles (`record`) the PDU's handles are named from.
@@ -46,11 +52,11 @@ struct ATTPDU {
         let direction = context.direction
         context.setInfo(parts: ATTInfo.prefix(direction), ATTNames.opcodeName(opcode))
         let pdu = ATTPDU(&context, at: range, source: source)
-        let bearer = pdu.bearer
-        if bearer.mtuExchanged, range.count > Int(bearer.mtu) {
+        let (exchanged, mtu) = pdu.bearerRef._withUnsafeGuaranteedRef { ($0.mtuExchanged, $0.mtu) }
+        if exchanged, range.count > Int(mtu) {
             context.expert(
                 .warning,
-                "PDU of \(range.count) bytes exceeds the ATT_MTU of \(bearer.mtu)",
+                "PDU of \(range.count) bytes exceeds the ATT_MTU of \(mtu)",
                 range,
                 source: source
             )
@@ -59,12 +65,13 @@ struct ATTPDU {
     }
 
     init(_ context: inout DissectionContext, at range: Range<Int>, source: Int) {
-        state = ATTState.of(context)
+        let stateRef = context.unretainedModule(ATTState.self) { ATTState() }
+        self.stateRef = stateRef
         connection = context.packet.connection ?? ConnectionKey(controller: context.controller, handle: 0xFFFF)
         enhanced = context.packet.psm == 0x0027
         let key = BearerKey(connection: connection, enhanced: enhanced)
         var evicted = false
-        bearer = state.bearer(key, evicted: &evicted)
+        bearerRef = stateRef._withUnsafeGuaranteedRef { $0.unretainedBearer(key, evicted: &evicted) }
         if evicted {
             context.expert(
                 .note,
@@ -74,8 +81,9 @@ struct ATTPDU {
             )
         }
         var dropped = false
-        controller = context.controller
-        state.handleRecord(controller, evicted: &dropped)
+        let controller = context.controller
+        self.controller = controller
+        stateRef._withUnsafeGuaranteedRef { $0.makeHandleRecord(controller, evicted: &dropped) }
         if dropped {
             context.expert(
                 .note,
@@ -86,21 +94,42 @@ struct ATTPDU {
         }
     }
 
+    /// The capture's ATT state.
+    var state: ATTState { stateRef.takeUnretainedValue() }
+    /// The PDU's bearer.
+    var bearer: ATTBearer { bearerRef.takeUnretainedValue() }
+
     /// Wireshark's record of the controller's handles: made when the PDU was opened, found
     /// again only by the decoders that name handles (holding it would count a reference for
     /// every PDU).
     var record: HandleRecord {
         var evicted = false
-        return state.handleRecord(controller, evicted: &evicted)
+        let controller = controller
+        return stateRef._withUnsafeGuaranteedRef { $0.handleRecord(controller, evicted: &evicted) }
+    }
+
+    /// Runs `body` with the connection's database, if anything was learned on it, counting no
+    /// reference to it: for the decoders of the most common PDUs (the database stays in its table
+    /// for the PDU, as the bearer does).
+    func withDatabase<R, E: Error>(_ body: (GATTDatabase?) throws(E) -> R) throws(E) -> R {
+        let connection = connection
+        guard let db = stateRef._withUnsafeGuaranteedRef({ $0.unretainedDatabase(connection) }) else {
+            return try body(nil)
+        }
+        return try db._withUnsafeGuaranteedRef { db in Result { () throws(E) in try body(db) } }.get()
     }
 
     /// The connection's database, if anything was learned on it.
-    var database: GATTDatabase? { state.existingDatabase(connection) }
+    var database: GATTDatabase? {
+        let connection = connection
+        return stateRef._withUnsafeGuaranteedRef { $0.existingDatabase(connection) }
+    }
 
     /// The connection's database for learning, made on first use.
     func learningDatabase(_ context: inout DissectionContext, at range: Range<Int>, source: Int) -> GATTDatabase {
         var evicted = false
-        let db = state.database(connection, evicted: &evicted)
+        let connection = connection
+        let db = stateRef._withUnsafeGuaranteedRef { $0.database(connection, evicted: &evicted) }
         if evicted {
             context.expert(
                 .note,

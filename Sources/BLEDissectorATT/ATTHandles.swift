@@ -13,7 +13,7 @@ extension DissectionContext {
         _ handle: UInt16,
         _ range: Range<Int>,
         _ db: GATTDatabase?,
-        _ record: HandleRecord,
+        _ record: @autoclosure () -> HandleRecord,
         source: Int
     ) {
         // With a field mask that keeps none of the handle's details, nothing needs looking up.
@@ -24,7 +24,7 @@ extension DissectionContext {
         }
         let attribute = db?[handle]
         let service = db?.service(containing: handle)
-        let recorded = record.uuids(handle)
+        let recorded = record().uuids(handle)
         guard attribute != nil || service != nil || role != .handle || !recorded.isEmpty else {
             tree.add(f[.handle], .unsigned(UInt64(handle)), range, source: source)
             return

@@ -68,7 +68,8 @@ final class ATTOpcodeDissector: Dissector {
 /// methods of this value, so that the row, the PDU's bearer, the reader and where the parameters
 /// start need not be passed to each.
 struct ATTParameters {
-    let row: ATTOpcodeDissector
+    /// The row decoding the PDU: alive for the whole of its `dissect` call, which holds this.
+    unowned(unsafe) let row: ATTOpcodeDissector
     let pdu: ATTPDU
     var reader: ByteReader
     /// Where the parameters start (after the opcode), and their data source.

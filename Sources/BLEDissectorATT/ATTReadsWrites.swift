@@ -132,14 +132,18 @@ extension ATTParameters {
 
     /// Write Request, Write Command and Signed Write Command.
     mutating func write(_ context: inout DissectionContext) throws(DecodeError) {
-        let db = pdu.database
-        let handle = try readHandle(.handle, &context, db)
-        // A signed write ends with a 12-byte signature (its row's length rule marks one too short).
-        let valueLength = opcode == 0xD2 ? max(0, reader.remaining - 12) : reader.remaining
-        setSummary(&context)
-        context.appendHandleInfo(handle, db)
-        let value = try reader.readSlice(valueLength)
-        addValue(value, uuid: db?.uuid(handle), decode: true, &context)
+        let pdu = pdu
+        let handle = try pdu.withDatabase { (db) throws(DecodeError) in
+            let handle = try readHandle(.handle, &context, db)
+            // A signed write ends with a 12-byte signature (its row's length rule marks one too
+            // short).
+            let valueLength = opcode == 0xD2 ? max(0, reader.remaining - 12) : reader.remaining
+            setSummary(&context)
+            context.appendHandleInfo(handle, db)
+            let value = try reader.readSlice(valueLength)
+            addValue(value, uuid: db?.uuid(handle), decode: true, &context)
+            return handle
+        }
         if opcode == 0xD2 {
             try context.addUInt32(f[.signCounter], &reader)
             let macAt = reader.offset
@@ -203,12 +207,15 @@ extension ATTParameters {
 
     /// Handle Value Notification and Indication.
     mutating func handleValue(_ context: inout DissectionContext) throws(DecodeError) {
-        let db = pdu.database
-        let handle = try readHandle(.handle, &context, db)
-        setSummary(&context)
-        context.appendHandleInfo(handle, db)
-        let rest = reader.readRest()
-        addValue(rest, uuid: db?.uuid(handle), decode: true, &context)
+        let pdu = pdu
+        let handle = try pdu.withDatabase { (db) throws(DecodeError) in
+            let handle = try readHandle(.handle, &context, db)
+            setSummary(&context)
+            context.appendHandleInfo(handle, db)
+            let rest = reader.readRest()
+            addValue(rest, uuid: db?.uuid(handle), decode: true, &context)
+            return handle
+        }
         if opcode == 0x1D {
             remember(handle: handle, &context)
         }

@@ -219,18 +219,18 @@ final class GATTDatabase {
     }
 
     /// The type of the attribute at `handle`, if known.
-    func uuid(_ handle: UInt16) -> BluetoothUUID? { recentEntry(handle).uuid }
+    func uuid(_ handle: UInt16) -> BluetoothUUID? { recent[recentEntry(handle)].uuid }
 
     /// A short description of the attribute at `handle` for summaries.
-    func label(_ handle: UInt16) -> String? { recentEntry(handle).label }
+    func label(_ handle: UInt16) -> String? { recent[recentEntry(handle)].label }
 
-    /// The `recent` entry of `handle`, filled from the tables when it holds another handle.
-    private func recentEntry(_ handle: UInt16) -> RecentHandle {
+    /// The index in `recent` of `handle`'s entry, filled from the tables when it held another
+    /// handle. (An index, not the entry: copying the entry would count a reference to its label.)
+    private func recentEntry(_ handle: UInt16) -> Int {
         let i = Int(handle & 3)
-        if recent[i].filled, recent[i].handle == handle { return recent[i] }
-        let entry = RecentHandle(handle: handle, filled: true, uuid: attributes[handle]?.uuid, label: madeLabel(handle))
-        recent[i] = entry
-        return entry
+        if recent[i].filled, recent[i].handle == handle { return i }
+        recent[i] = RecentHandle(handle: handle, filled: true, uuid: attributes[handle]?.uuid, label: madeLabel(handle))
+        return i
     }
 
     private func madeLabel(_ handle: UInt16) -> String? {
@@ -371,6 +371,12 @@ struct BoundedTable<Key: Hashable, Value> {
 
     init(limit: Int) { self.limit = limit }
 
+    /// `existing`, without counting a reference to the value (see `findOrMakeUnretained`).
+    mutating func existingUnretained(_ key: Key) -> Unmanaged<Value>? where Value: AnyObject {
+        if let last, last.key == key { return last.value.map { .passUnretained($0) } }
+        return existing(key).map { .passUnretained($0) }
+    }
+
     /// The value at `key`, if there is one.
     mutating func existing(_ key: Key) -> Value? {
         if let last, last.key == key { return last.value }
@@ -390,6 +396,14 @@ struct BoundedTable<Key: Hashable, Value> {
         values[key] = value
         last = (key, value)
         return value
+    }
+
+    /// `findOrMake`, without counting a reference to the value: it stays in the table until
+    /// another is made in its place or it is removed.
+    mutating func findOrMakeUnretained(_ key: Key, evicted: inout Bool, make: () -> Value) -> Unmanaged<Value>
+    where Value: AnyObject {
+        if let last, last.key == key, let value = last.value { return .passUnretained(value) }
+        return .passUnretained(findOrMake(key, evicted: &evicted, make: make))
     }
 
     mutating func remove(_ key: Key) {
@@ -418,13 +432,19 @@ final class ATTState: ConnectionScopedState {
         context.state.module(ATTState.self) { ATTState() }
     }
 
-    /// The bearer for `key`, made on first use. `evicted` is set when another was dropped for it.
-    func bearer(_ key: BearerKey, evicted: inout Bool) -> ATTBearer {
-        bearers.findOrMake(key, evicted: &evicted) { ATTBearer() }
+    /// The bearer for `key`, made on first use, unretained (see `ATTPDU`). `evicted` is set when
+    /// another was dropped for it.
+    func unretainedBearer(_ key: BearerKey, evicted: inout Bool) -> Unmanaged<ATTBearer> {
+        bearers.findOrMakeUnretained(key, evicted: &evicted) { ATTBearer() }
     }
 
     /// The database of `connection`, if anything was learned on it.
     func existingDatabase(_ connection: ConnectionKey) -> GATTDatabase? { databases.existing(connection) }
+
+    /// `existingDatabase`, unretained (see `ATTPDU`).
+    func unretainedDatabase(_ connection: ConnectionKey) -> Unmanaged<GATTDatabase>? {
+        databases.existingUnretained(connection)
+    }
 
     /// The database of `connection`, made on first use.
     func database(_ connection: ConnectionKey, evicted: inout Bool) -> GATTDatabase {
@@ -433,9 +453,13 @@ final class ATTState: ConnectionScopedState {
 
     /// Wireshark's record of the handles on `controller`, made on first use. `evicted` is set
     /// when another controller's was dropped for it.
-    @discardableResult
     func handleRecord(_ controller: UInt16, evicted: inout Bool) -> HandleRecord {
         handleRecords.findOrMake(controller, evicted: &evicted) { HandleRecord() }
+    }
+
+    /// Makes the record of `controller`'s handles if there is none (`handleRecord`).
+    func makeHandleRecord(_ controller: UInt16, evicted: inout Bool) {
+        _ = handleRecords.findOrMakeUnretained(controller, evicted: &evicted) { HandleRecord() }
     }
 
     func connectionClosed(_ key: ConnectionKey) {

@@ -53,7 +53,20 @@ struct HCIACLPacket: Dissector {
         _ payload: inout ByteReader,
         _ ctx: inout DissectionContext
     ) -> ByteReader? {
-        let state = HCIState.of(ctx)
+        // Unretained: the HCI state lives as long as the capture state (`unretainedModule`).
+        let stateRef = ctx.unretainedModule(HCIState.self) { HCIState() }
+        return stateRef._withUnsafeGuaranteedRef { state in
+            reassemble(state, handle: handle, start: start, &payload, &ctx)
+        }
+    }
+
+    private func reassemble(
+        _ state: HCIState,
+        handle: UInt16,
+        start: Bool,
+        _ payload: inout ByteReader,
+        _ ctx: inout DissectionContext
+    ) -> ByteReader? {
         let key = HCIState.ReassemblyKey(controller: ctx.controller, handle: handle, direction: ctx.direction.rawValue)
         let range = payload.offset..<(payload.offset + payload.remaining)
         let source = payload.source
@@ -67,11 +80,11 @@ struct HCIACLPacket: Dissector {
                     source: source
                 )
             }
-            let bytes = payload.remainingSlice
-            if let expected = L2CAPFragments.expectedLength(bytes), bytes.count >= expected {
-                // The whole PDU in one packet: decoded in place.
+            if let expected = L2CAPFragments.expectedLength(payload), payload.remaining >= expected {
+                // The whole PDU in one packet (its length field says so): decoded in place.
                 return payload.readRest()
             }
+            let bytes = payload.remainingSlice
             if bytes.isEmpty {
                 ctx.expert(.warning, "Empty ACL start fragment", range, source: source)
                 return nil

@@ -36,7 +36,8 @@ final class HCIState: ConnectionScopedState {
 
     /// Removes and returns the partial PDU under `key`.
     func take(_ key: ReassemblyKey) -> L2CAPFragments? {
-        guard let p = partials.removeValue(forKey: key) else { return nil }
+        // Most ACL packets are whole PDUs, with nothing being reassembled: no hashing then.
+        guard !partials.isEmpty, let p = partials.removeValue(forKey: key) else { return nil }
         buffered -= p.bytes.count
         return p
     }

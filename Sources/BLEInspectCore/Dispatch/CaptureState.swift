@@ -45,14 +45,27 @@ public final class CaptureState {
     /// Open connections, from connection-complete events until disconnection.
     public private(set) var connections: [ConnectionKey: ConnectionInfo] = [:]
     /// Each module's state object, found by a scan: there are a dozen, and comparing a dozen
-    /// identifiers costs less than hashing one (this runs several times for every frame).
-    private var moduleStates: [(type: ObjectIdentifier, state: AnyObject)] = []
+    /// identifiers costs less than hashing one (this runs several times for every frame). Kept in
+    /// memory of their own, holding a reference each (released in `deinit`), so that a scan
+    /// counts no reference to an array and finding a state counts none to it
+    /// (`unretainedModule`).
+    @usableFromInline let moduleStates = UnsafeMutablePointer<(type: ObjectIdentifier, state: Unmanaged<AnyObject>)>
+        .allocate(capacity: CaptureState.maximumModules)
+    @usableFromInline var moduleCount = 0
+    /// The most module state types: each is a type in the code (one per module or plugin
+    /// kind), never something a capture makes.
+    public static let maximumModules = 64
     private var scoped: [any ConnectionScopedState] = []
 
     /// The most connections tracked at once; older ones are forgotten past it.
     public static let maximumConnections = 4096
 
     public init() {}
+
+    deinit {
+        for i in 0..<moduleCount { moduleStates[i].state.release() }
+        moduleStates.deallocate()
+    }
 
     /// Values made from configuration alone, per engine (`ConstantStore`).
     private var constants: [ObjectIdentifier: AnyObject] = [:]
@@ -68,17 +81,31 @@ public final class CaptureState {
 
     /// The state object of type `T`, made on first use.
     public func module<T: AnyObject>(_ type: T.Type, make: () -> T) -> T {
+        unretainedModule(type, make: make).takeUnretainedValue()
+    }
+
+    /// The state object of type `T`, made on first use, without counting a reference to it: for
+    /// a dissector that holds it only while it decodes one PDU (`unowned(unsafe)`). A module's
+    /// state lives as long as this capture state, so such a reference stays valid for the frame.
+    @inlinable
+    public func unretainedModule<T: AnyObject>(_ type: T.Type, make: () -> T) -> Unmanaged<T> {
         let key = ObjectIdentifier(type)
-        // Only a `T` is ever stored under `ObjectIdentifier(T.self)`, so the cast cannot fail;
-        // `unsafeDowncast` checks it in debug builds and skips the dynamic cast in release.
-        let found = moduleStates.withUnsafeBufferPointer { states in
-            states.firstIndex { $0.type == key }.map { states[$0].state }
+        // Only a `T` is ever stored under `ObjectIdentifier(T.self)`, so the cast cannot fail.
+        for i in 0..<moduleCount where moduleStates[i].type == key {
+            return Unmanaged<T>.fromOpaque(moduleStates[i].state.toOpaque())
         }
-        if let found { return unsafeDowncast(found, to: T.self) }
+        return addModule(type, make: make)
+    }
+
+    @usableFromInline
+    func addModule<T: AnyObject>(_ type: T.Type, make: () -> T) -> Unmanaged<T> {
+        let key = ObjectIdentifier(type)
+        precondition(moduleCount < Self.maximumModules, "more than \(Self.maximumModules) module state types")
         let created = make()
-        moduleStates.append((key, created))
+        (moduleStates + moduleCount).initialize(to: (key, Unmanaged<AnyObject>.passRetained(created)))
+        moduleCount += 1
         if let s = created as? any ConnectionScopedState { scoped.append(s) }
-        return created
+        return Unmanaged.passUnretained(created)
     }
 
     public func openConnection(_ key: ConnectionKey, _ info: ConnectionInfo) {

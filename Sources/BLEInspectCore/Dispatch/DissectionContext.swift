@@ -50,7 +50,7 @@ public struct DissectionContext {
     public let registry: DissectorRegistry
     /// The capture's state; dissectors reach it through `state`, which checks that their binding
     /// asked for it.
-    let captureState: CaptureState
+    @usableFromInline let captureState: CaptureState
     /// Links to later frames, from a first pass (`read -2`); nil in one pass.
     public internal(set) var forward: ForwardLinks?
     /// Whether the binding running now asked for capture state (`BindingScope.usesCaptureState`).
@@ -131,11 +131,26 @@ public struct DissectionContext {
     /// engine, out of order, so reaching the state from one is a programming error: it traps,
     /// naming the rule, rather than giving different output with and without threads.
     public var state: CaptureState {
+        checkStateGranted()
+        return captureState
+    }
+
+    /// The state object of type `T` (`CaptureState.module`), without counting a reference to it:
+    /// for a dissector that holds it only while it decodes a PDU, through
+    /// `Unmanaged._withUnsafeGuaranteedRef` (see `CaptureState.unretainedModule`). The same
+    /// rule as `state`'s applies.
+    @inlinable
+    public func unretainedModule<T: AnyObject>(_ type: T.Type, make: () -> T) -> Unmanaged<T> {
+        checkStateGranted()
+        return captureState.unretainedModule(type, make: make)
+    }
+
+    @inlinable
+    func checkStateGranted() {
         precondition(
             stateGranted,
             "a dissector read capture state without its binding asking for it (BindingScope.usesCaptureState())"
         )
-        return captureState
     }
 
     /// Values made once per engine from configuration alone (`ConstantStore`).
