@@ -240,7 +240,18 @@ public struct FrameRenderer: FrameRendering {
     func renderTree(_ view: FrameView, texts: [String], names: inout NameCache, to out: inout TextBuffer) {
         for node in view.nodes {
             let e = tables.entry(node.field)
-            out.appendSpaces(4 + 2 * Int(node.depth))
+            let indent = 4 + 2 * Int(node.depth)
+            switch e.facts.kind {
+            case .layer, .group, .expert: out.appendSpaces(indent)
+            default:
+                if let prefix = tables.linePrefix(e, indent: indent) {
+                    out.append(contentsOf: prefix)
+                } else {
+                    out.appendSpaces(indent)
+                    out.append(contentsOf: tables.bytes(e.name))
+                    out.append(0x3A, 0x20)
+                }
+            }
             switch e.facts.kind {
             case .layer:
                 style.append(.bold, to: &out)
@@ -258,8 +269,6 @@ public struct FrameRenderer: FrameRendering {
                 FieldText.appendExpertLabel(node.value, name: tables.bytes(e.name), texts: texts, to: &out)
                 style.append(.reset, to: &out)
             default:
-                out.append(contentsOf: tables.bytes(e.name))
-                out.append(0x3A, 0x20)
                 var valueName: UnsafeBufferPointer<UInt8>? = nil
                 if case .uuid(let u) = node.value {
                     valueName = names.uuidName(u, tables: tables)

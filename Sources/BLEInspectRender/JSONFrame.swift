@@ -142,8 +142,10 @@ extension JSONFrame {
 ///
 /// A frame's nodes are a flat pre-order list with depths. Each node with children is an object;
 /// its children are linked into a list, then grouped by key (a key that occurs more than once at
-/// one level becomes an array at the place of its first occurrence), then written. Nothing is
-/// allocated per frame once the buffers have grown to the largest frame.
+/// one level becomes an array at the place of its first occurrence), then written as a plan: the
+/// literal text, and where each value goes (`JSONPlans`), kept for the next frames of the same
+/// shape, which skip all of this. Nothing is allocated per frame once the buffers have grown to
+/// the largest frame.
 final class JSONScratch {
     struct Slot {
         /// For an object (slot 0 the top level, slot i + 1 node i): its first and last child.
@@ -172,11 +174,19 @@ final class JSONScratch {
     private let keyHead: UnsafeMutablePointer<Int32>
     private let keyCount: Int
     private var stamp: UInt32 = 0
+    /// The values a plan being made writes, and the frame's shape (`JSONPlans.shape`).
+    private var ops: UnsafeMutablePointer<JSONPlans.Op>
+    private var shape: UnsafeMutablePointer<UInt64>
+    /// The literal text of a plan being made.
+    private var literals = TextBuffer(capacity: 1 << 12)
+    private var plans = JSONPlans()
 
     init(keyCount: Int) {
         capacity = 64
         slots = .allocate(capacity: capacity)
         stack = .allocate(capacity: capacity)
+        ops = .allocate(capacity: capacity)
+        shape = .allocate(capacity: capacity)
         self.keyCount = max(1, keyCount)
         keyStamp = .allocate(capacity: self.keyCount)
         keyStamp.initialize(repeating: 0, count: self.keyCount)
@@ -187,20 +197,35 @@ final class JSONScratch {
     deinit {
         slots.deallocate()
         stack.deallocate()
+        ops.deallocate()
+        shape.deallocate()
         keyStamp.deallocate()
         keyHead.deallocate()
     }
 
-    /// Appends one frame's object.
+    /// Appends one frame's object: by the cached plan for the frame's shape (`JSONPlans`), made
+    /// first when the shape is new.
     func render(_ view: FrameView, texts: [String], tables: RenderTables, to out: inout TextBuffer) {
         let n = view.nodes.count
         if n + 1 > capacity {
             slots.deallocate()
             stack.deallocate()
+            ops.deallocate()
+            shape.deallocate()
             capacity = max(n + 1, 2 * capacity)
             slots = .allocate(capacity: capacity)
             stack = .allocate(capacity: capacity)
+            ops = .allocate(capacity: capacity)
+            shape = .allocate(capacity: capacity)
         }
+        let hash = JSONPlans.shape(of: view.nodes, into: shape)
+        if let plan = plans.find(hash: hash, shape: UnsafeBufferPointer(start: shape, count: n)) {
+            JSONPlans.execute(plan, view: view, texts: texts, to: &out)
+            return
+        }
+        // A new shape: lay the frame out, writing its literal text and noting where each value
+        // goes, then keep that as the shape's plan.
+        literals.removeAll()
         var writer = JSONWriter(
             nodes: view.nodes,
             slots: slots,
@@ -210,12 +235,17 @@ final class JSONScratch {
             keyCount: keyCount,
             stamp: stamp,
             tables: tables,
-            view: view,
-            texts: texts
+            ops: ops
         )
         writer.layOut()
-        writer.writeFrame(to: &out)
+        writer.writeFrame(to: &literals)
         stamp = writer.stamp
+        let plan = JSONPlans.Plan(
+            literals: literals.bytes,
+            ops: UnsafeBufferPointer(start: ops, count: writer.opCount)
+        )
+        JSONPlans.execute(plan, view: view, texts: texts, to: &out)
+        plans.insert(plan, hash: hash, shape: UnsafeBufferPointer(start: shape, count: n))
     }
 }
 
@@ -229,8 +259,9 @@ private struct JSONWriter {
     let keyCount: Int
     var stamp: UInt32
     let tables: RenderTables
-    let view: FrameView
-    let texts: [String]
+    /// Where each value goes (`JSONPlans.Op`): the writer writes the literal text only.
+    let ops: UnsafeMutablePointer<JSONPlans.Op>
+    var opCount = 0
 
     /// Links every node into its parent object's list of children, as `JSONFrame` has always
     /// nested them: a node's parent is the innermost open object at or above its depth.
@@ -356,25 +387,21 @@ private struct JSONWriter {
             var comma = false
             if facts.kind != .layer && FieldText.hasJSONScalar(node.value, facts) {
                 out.appendLiteral("\"_value\":")
-                appendScalar(node, facts, to: &out)
+                mark(i, facts, at: out.count)
                 comma = true
             }
             writeEntries(i + 1, needsComma: comma, skipFrame: false, to: &out)
             out.append(0x7D)
         } else if FieldText.hasJSONScalar(node.value, facts) {
-            appendScalar(node, facts, to: &out)
+            mark(i, facts, at: out.count)
         } else {
             out.appendLiteral("null")
         }
     }
 
-    private func appendScalar(_ node: FieldNode, _ facts: FieldFacts, to out: inout TextBuffer) {
-        FieldText.appendJSONScalar(
-            node.value,
-            facts,
-            texts: texts,
-            bytes: view.bytes(of: node, shownAs: facts),
-            to: &out
-        )
+    /// Notes that node `i`'s scalar goes at `offset` of the literal text.
+    private mutating func mark(_ i: Int, _ facts: FieldFacts, at offset: Int) {
+        ops[opCount] = JSONPlans.Op(literalEnd: UInt32(truncatingIfNeeded: offset), node: UInt32(i), facts: facts)
+        opCount += 1
     }
 }
