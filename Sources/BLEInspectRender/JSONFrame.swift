@@ -143,7 +143,7 @@ extension JSONFrame {
 /// A frame's nodes are a flat pre-order list with depths. Each node with children is an object;
 /// its children are linked into a list, then grouped by key (a key that occurs more than once at
 /// one level becomes an array at the place of its first occurrence), then written as a plan: the
-/// literal text, and where each value goes (`JSONPlans`), kept for the next frames of the same
+/// literal text, and where each value goes (`ShapePlans`), kept for the next frames of the same
 /// shape, which skip all of this. Nothing is allocated per frame once the buffers have grown to
 /// the largest frame.
 final class JSONScratch {
@@ -174,19 +174,12 @@ final class JSONScratch {
     private let keyHead: UnsafeMutablePointer<Int32>
     private let keyCount: Int
     private var stamp: UInt32 = 0
-    /// The values a plan being made writes, and the frame's shape (`JSONPlans.shape`).
-    private var ops: UnsafeMutablePointer<JSONPlans.Op>
-    private var shape: UnsafeMutablePointer<UInt64>
-    /// The literal text of a plan being made.
-    private var literals = TextBuffer(capacity: 1 << 12)
-    private var plans = JSONPlans()
+    private var plans = ShapePlans<JSONOp>()
 
     init(keyCount: Int) {
         capacity = 64
         slots = .allocate(capacity: capacity)
         stack = .allocate(capacity: capacity)
-        ops = .allocate(capacity: capacity)
-        shape = .allocate(capacity: capacity)
         self.keyCount = max(1, keyCount)
         keyStamp = .allocate(capacity: self.keyCount)
         keyStamp.initialize(repeating: 0, count: self.keyCount)
@@ -197,35 +190,29 @@ final class JSONScratch {
     deinit {
         slots.deallocate()
         stack.deallocate()
-        ops.deallocate()
-        shape.deallocate()
         keyStamp.deallocate()
         keyHead.deallocate()
     }
 
-    /// Appends one frame's object: by the cached plan for the frame's shape (`JSONPlans`), made
+    /// Appends one frame's object: by the plan kept for the frame's shape (`ShapePlans`), made
     /// first when the shape is new.
     func render(_ view: FrameView, texts: [String], tables: RenderTables, to out: inout TextBuffer) {
+        let (hash, kept) = plans.find(view.nodes)
+        if let kept {
+            Self.write(kept, view: view, texts: texts, to: &out)
+            return
+        }
         let n = view.nodes.count
         if n + 1 > capacity {
             slots.deallocate()
             stack.deallocate()
-            ops.deallocate()
-            shape.deallocate()
             capacity = max(n + 1, 2 * capacity)
             slots = .allocate(capacity: capacity)
             stack = .allocate(capacity: capacity)
-            ops = .allocate(capacity: capacity)
-            shape = .allocate(capacity: capacity)
-        }
-        let hash = JSONPlans.shape(of: view.nodes, into: shape)
-        if let plan = plans.find(hash: hash, shape: UnsafeBufferPointer(start: shape, count: n)) {
-            JSONPlans.execute(plan, view: view, texts: texts, to: &out)
-            return
         }
         // A new shape: lay the frame out, writing its literal text and noting where each value
-        // goes, then keep that as the shape's plan.
-        literals.removeAll()
+        // goes.
+        plans.newLiterals.removeAll()
         var writer = JSONWriter(
             nodes: view.nodes,
             slots: slots,
@@ -235,18 +222,43 @@ final class JSONScratch {
             keyCount: keyCount,
             stamp: stamp,
             tables: tables,
-            ops: ops
+            ops: plans.newOps
         )
         writer.layOut()
-        writer.writeFrame(to: &literals)
+        writer.writeFrame(to: &plans.newLiterals)
         stamp = writer.stamp
-        let plan = JSONPlans.Plan(
-            literals: literals.bytes,
-            ops: UnsafeBufferPointer(start: ops, count: writer.opCount)
-        )
-        JSONPlans.execute(plan, view: view, texts: texts, to: &out)
-        plans.insert(plan, hash: hash, shape: UnsafeBufferPointer(start: shape, count: n))
+        let plan = plans.keep(opCount: writer.opCount, hash: hash, nodeCount: n)
+        Self.write(plan, view: view, texts: texts, to: &out)
     }
+
+    /// Writes a frame by its plan.
+    private static func write(
+        _ plan: ShapePlans<JSONOp>.Plan,
+        view: FrameView,
+        texts: [String],
+        to out: inout TextBuffer
+    ) {
+        plan.write(to: &out) { op, out in
+            let node = view.nodes[Int(op.node)]
+            FieldText.appendJSONScalar(
+                node.value,
+                op.facts,
+                texts: texts,
+                bytes: view.bytes(of: node, shownAs: op.facts),
+                to: &out
+            )
+        }
+    }
+}
+
+/// A value in a frame's JSON: node `node`'s scalar, shown as `facts`.
+struct JSONOp: PlanOp {
+    var literalEnd: UInt32
+    var node: UInt32
+    var facts: FieldFacts
+
+    /// `JSONWriter` writes `null` for a node with no value, and any other value as a scalar.
+    static var readsValueCase: Bool { false }
 }
 
 /// One frame's JSON, over `JSONScratch`'s memory.
@@ -259,8 +271,8 @@ private struct JSONWriter {
     let keyCount: Int
     var stamp: UInt32
     let tables: RenderTables
-    /// Where each value goes (`JSONPlans.Op`): the writer writes the literal text only.
-    let ops: UnsafeMutablePointer<JSONPlans.Op>
+    /// Where each value goes (`JSONOp`): the writer writes the literal text only.
+    let ops: UnsafeMutablePointer<JSONOp>
     var opCount = 0
 
     /// Links every node into its parent object's list of children, as `JSONFrame` has always
@@ -401,7 +413,7 @@ private struct JSONWriter {
 
     /// Notes that node `i`'s scalar goes at `offset` of the literal text.
     private mutating func mark(_ i: Int, _ facts: FieldFacts, at offset: Int) {
-        ops[opCount] = JSONPlans.Op(literalEnd: UInt32(truncatingIfNeeded: offset), node: UInt32(i), facts: facts)
+        ops[opCount] = JSONOp(literalEnd: UInt32(truncatingIfNeeded: offset), node: UInt32(i), facts: facts)
         opCount += 1
     }
 }

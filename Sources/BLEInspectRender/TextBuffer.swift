@@ -310,6 +310,16 @@ public struct TextBuffer: ~Copyable, EscapedTextOutput {
     mutating func appendHex(_ v: UInt64, minimumDigits minimum: Int, upperCase: Bool = false) {
         let needed = max(1, (64 - v.leadingZeroBitCount + 3) / 4)
         let n = max(needed, minimum)
+        #if _endian(little)
+            if n <= 8 {
+                // All eight digits of the low 32 bits at once (`hexDigits`), of which the last `n`
+                // are kept: in memory order, they start at byte 8 - n of the word.
+                let digits = Self.hexDigits(UInt32(truncatingIfNeeded: v), upperCase) >> UInt64(8 &* (8 &- n))
+                UnsafeMutableRawPointer(reserve(8)).storeBytes(of: digits, as: UInt64.self)
+                count &+= n
+                return
+            }
+        #endif
         let p = reserve(n)
         var i = n
         var rest = v
