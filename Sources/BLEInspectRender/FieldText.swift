@@ -214,6 +214,25 @@ enum FieldText {
         }
     }
 
+    /// A named integer: `Name (value)`, the value in decimal or in hex padded to `bits`.
+    @inline(__always)
+    static func appendNamed(
+        _ v: UInt64,
+        name: UnsafeBufferPointer<UInt8>,
+        hex: Bool,
+        bits: UInt8,
+        to out: inout TextBuffer
+    ) {
+        out.append(contentsOf: name)
+        out.append(0x20, 0x28)
+        if hex {
+            out.appendPaddedHex(v, bits: Int(bits))
+        } else {
+            out.appendDecimal(v)
+        }
+        out.append(0x29)
+    }
+
     /// The value part of a label (`FieldFormatter.valueText`). `valueName` is the name of an
     /// integer value (looked up by `nameKey`), or of a UUID value (`FieldFormatter.uuidName`).
     static func appendValueText(
@@ -237,14 +256,7 @@ enum FieldText {
                 return
             }
             if let name = valueName {
-                out.append(contentsOf: name)
-                out.append(0x20, 0x28)
-                if f.base == .decimal {
-                    out.appendDecimal(v)
-                } else {
-                    out.appendPaddedHex(v, bits: Int(f.bits))
-                }
-                out.append(0x29)
+                appendNamed(v, name: name, hex: f.base != .decimal, bits: f.bits, to: &out)
                 return
             }
             switch f.base {

@@ -128,7 +128,15 @@ public struct FrameRenderer: FrameRendering {
                 previous: previous,
                 to: &scratch.text
             )
-            if verbose { renderTree(view, texts: texts, names: &scratch.names, to: &scratch.text) }
+            if verbose {
+                renderTree(
+                    view,
+                    texts: texts,
+                    names: &scratch.names,
+                    plans: &scratch.treePlans,
+                    to: &scratch.text
+                )
+            }
             if hexDump { renderHex(frame, sources: sources, sourceNames: sourceNames, to: &scratch.text) }
             if verbose || hexDump { scratch.text.append(0x0A) }
         case .json:
@@ -237,48 +245,170 @@ public struct FrameRenderer: FrameRendering {
         out.append(0x0A)
     }
 
-    func renderTree(_ view: FrameView, texts: [String], names: inout NameCache, to out: inout TextBuffer) {
-        for node in view.nodes {
+    /// Writes the tree by the plan kept for the frame's shape (`ShapePlans`), made first when
+    /// the shape is new: the lines' indents, names and units are its literal text; integers
+    /// without value names are written in place, other values and labels by `appendLine`.
+    func renderTree(
+        _ view: FrameView,
+        texts: [String],
+        names: inout NameCache,
+        plans: inout ShapePlans<TreeOp>,
+        to out: inout TextBuffer
+    ) {
+        let (hash, kept) = plans.find(view.nodes)
+        let plan = kept ?? makeTreePlan(view.nodes, hash: hash, plans: &plans)
+        plan.write(to: &out) { op, out in
+            let node = view.nodes[Int(op.node)]
+            switch (op.kind, node.value) {
+            case (.decimal, .unsigned(let v)): out.appendDecimal(v)
+            case (.hex, .unsigned(let v)): out.appendPaddedHex(v, bits: Int(op.bits))
+            case (.decimal, .signed(let v)): out.appendDecimal(v)
+            case (.seconds, .unsigned(let v)): out.appendSeconds(nanoseconds: Int64(bitPattern: v))
+            case (.seconds, .signed(let v)): out.appendSeconds(nanoseconds: v)
+            case (.localDate, .unsigned(let v)): TimeFormat.appendLocalDate(nanoseconds: Int64(bitPattern: v), to: &out)
+            case (.localDate, .signed(let v)): TimeFormat.appendLocalDate(nanoseconds: v, to: &out)
+            case (.namedDecimal, .unsigned(let v)), (.namedHex, .unsigned(let v)):
+                appendNamed(v, node.field, op, names: &names, to: &out)
+            default: appendLine(node, view, texts: texts, names: &names, to: &out)
+            }
+        }
+    }
+
+    /// Makes and keeps the tree's plan for the shape of `nodes`.
+    private func makeTreePlan(
+        _ nodes: UnsafeBufferPointer<FieldNode>,
+        hash: UInt64,
+        plans: inout ShapePlans<TreeOp>
+    ) -> ShapePlans<TreeOp>.Plan {
+        plans.newLiterals.removeAll()
+        for i in 0..<nodes.count {
+            let node = nodes[i]
             let e = tables.entry(node.field)
-            out.appendSpaces(4 + 2 * Int(node.depth))
-            switch e.facts.kind {
-            case .layer:
-                style.append(.bold, to: &out)
-                style.append(.blue, to: &out)
-                FieldText.appendGroupLabel(node.value, name: tables.bytes(e.name), texts: texts, to: &out)
-                style.append(.reset, to: &out)
-            case .group:
-                FieldText.appendGroupLabel(node.value, name: tables.bytes(e.name), texts: texts, to: &out)
-            case .expert:
-                if case .expert(let severity, _) = node.value, severity < .warning {
-                    style.append(.cyan, to: &out)
-                } else {
-                    style.append(node.field == tables.malformed ? .red : .yellow, to: &out)
-                }
-                FieldText.appendExpertLabel(node.value, name: tables.bytes(e.name), texts: texts, to: &out)
-                style.append(.reset, to: &out)
+            let f = e.facts
+            let indent = 4 + 2 * Int(node.depth)
+            var kind = TreeOp.Kind.line
+            switch f.kind {
+            case .layer, .group, .expert: plans.newLiterals.appendSpaces(indent)
             default:
-                out.append(contentsOf: tables.bytes(e.name))
-                out.append(0x3A, 0x20)
-                var valueName: UnsafeBufferPointer<UInt8>? = nil
-                if case .uuid(let u) = node.value {
-                    valueName = names.uuidName(u, tables: tables)
-                } else if e.hasValueNames, let key = FieldText.nameKey(node.value, e.facts) {
-                    valueName = names.valueName(node.field, key, tables: tables)
+                if let prefix = tables.linePrefix(e, indent: indent) {
+                    plans.newLiterals.append(contentsOf: prefix)
+                } else {
+                    plans.newLiterals.appendSpaces(indent)
+                    plans.newLiterals.append(contentsOf: tables.bytes(e.name))
+                    plans.newLiterals.append(0x3A, 0x20)
                 }
-                FieldText.appendValueText(
-                    node.value,
-                    e.facts,
-                    valueName: valueName,
-                    texts: texts,
-                    bytes: view.bytes(of: node, shownAs: e.facts),
-                    to: &out
-                )
-                if e.facts.hasUnit {
-                    FieldText.appendUnit(node.value, valueName: valueName, unit: tables.bytes(e.unit), to: &out)
+                kind = Self.treeOpKind(node.value, f, hasValueNames: e.hasValueNames)
+            }
+            plans.newOps[i] = TreeOp(
+                literalEnd: UInt32(truncatingIfNeeded: plans.newLiterals.count),
+                node: UInt32(i),
+                kind: kind,
+                bits: f.bits,
+                hasUnit: f.hasUnit
+            )
+            if kind != .line && kind != .namedDecimal && kind != .namedHex && f.hasUnit {
+                // `FieldText.appendUnit` with no value name.
+                let unit = tables.bytes(e.unit)
+                if !unit.isEmpty {
+                    plans.newLiterals.append(0x20)
+                    plans.newLiterals.append(contentsOf: unit)
                 }
             }
-            out.append(0x0A)
+            plans.newLiterals.append(0x0A)
+        }
+        return plans.keep(opCount: nodes.count, hash: hash, nodeCount: nodes.count)
+    }
+
+    /// How a plan writes a field's value (`FieldText.appendValueText`): integers and times as
+    /// themselves, with the unit in the literal text, which holds while no value name shows;
+    /// integers with value names by `appendNamed`; others by `appendLine`.
+    private static func treeOpKind(_ value: FieldValue, _ f: FieldFacts, hasValueNames: Bool) -> TreeOp.Kind {
+        switch value {
+        case .unsigned, .signed:
+            if f.isTime { return f.kind == .localTime ? .localDate : .seconds }
+            if case .signed = value { return hasValueNames ? .line : .decimal }
+            if f.kind == .boolean { return .line }
+            switch f.base {
+            case .decimal: return hasValueNames ? .namedDecimal : .decimal
+            case .hex: return hasValueNames ? .namedHex : .hex
+            case .decimalAndHex: return .line
+            }
+        default: return .line
+        }
+    }
+
+    /// An unsigned value that may have a name: `Name (value)`, else the value and the unit.
+    @inline(never)
+    private func appendNamed(
+        _ v: UInt64,
+        _ field: FieldID,
+        _ op: TreeOp,
+        names: inout NameCache,
+        to out: inout TextBuffer
+    ) {
+        if let name = names.valueName(field, v, tables: tables) {
+            FieldText.appendNamed(v, name: name, hex: op.kind == .namedHex, bits: op.bits, to: &out)
+            return
+        }
+        if op.kind == .namedDecimal {
+            out.appendDecimal(v)
+        } else {
+            out.appendPaddedHex(v, bits: Int(op.bits))
+        }
+        if op.hasUnit {
+            let unit = tables.bytes(tables.entry(field).unit)
+            if !unit.isEmpty {
+                out.append(0x20)
+                out.append(contentsOf: unit)
+            }
+        }
+    }
+
+    /// A tree line's label, or for a field its value, value name and unit (what follows its
+    /// `Name: `). Out of line: the plan's loop stays small.
+    @inline(never)
+    private func appendLine(
+        _ node: FieldNode,
+        _ view: FrameView,
+        texts: [String],
+        names: inout NameCache,
+        to out: inout TextBuffer
+    ) {
+        let e = tables.entry(node.field)
+        switch e.facts.kind {
+        case .layer:
+            style.append(.bold, to: &out)
+            style.append(.blue, to: &out)
+            FieldText.appendGroupLabel(node.value, name: tables.bytes(e.name), texts: texts, to: &out)
+            style.append(.reset, to: &out)
+        case .group:
+            FieldText.appendGroupLabel(node.value, name: tables.bytes(e.name), texts: texts, to: &out)
+        case .expert:
+            if case .expert(let severity, _) = node.value, severity < .warning {
+                style.append(.cyan, to: &out)
+            } else {
+                style.append(node.field == tables.malformed ? .red : .yellow, to: &out)
+            }
+            FieldText.appendExpertLabel(node.value, name: tables.bytes(e.name), texts: texts, to: &out)
+            style.append(.reset, to: &out)
+        default:
+            var valueName: UnsafeBufferPointer<UInt8>? = nil
+            if case .uuid(let u) = node.value {
+                valueName = names.uuidName(u, tables: tables)
+            } else if e.hasValueNames, let key = FieldText.nameKey(node.value, e.facts) {
+                valueName = names.valueName(node.field, key, tables: tables)
+            }
+            FieldText.appendValueText(
+                node.value,
+                e.facts,
+                valueName: valueName,
+                texts: texts,
+                bytes: view.bytes(of: node, shownAs: e.facts),
+                to: &out
+            )
+            if e.facts.hasUnit {
+                FieldText.appendUnit(node.value, valueName: valueName, unit: tables.bytes(e.unit), to: &out)
+            }
         }
     }
 
@@ -369,8 +499,28 @@ final class RenderScratch {
         var text = TextBuffer(capacity: 1 << 14)
         /// Value and UUID names for the tree.
         var names = NameCache()
+        /// The tree's text by the frame's shape.
+        var treePlans = ShapePlans<TreeOp>()
     }
 
     /// Used through one exclusive access per frame.
     var state = State()
+}
+
+/// A line of the tree in a plan (`ShapePlans`): node `node`'s integer, in decimal or in hex
+/// padded to `bits` (with its value's name when it has one: `named…`), its time, or its whole
+/// `line` (`FrameRenderer.appendLine`).
+struct TreeOp: PlanOp {
+    enum Kind: UInt8 {
+        case line, decimal, hex, seconds, localDate, namedDecimal, namedHex
+    }
+
+    var literalEnd: UInt32
+    var node: UInt32
+    var kind: Kind
+    var bits: UInt8
+    var hasUnit: Bool
+
+    /// The kind and the unit in the literal text are chosen by the value's case.
+    static var readsValueCase: Bool { true }
 }

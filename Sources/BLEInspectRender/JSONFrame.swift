@@ -142,8 +142,10 @@ extension JSONFrame {
 ///
 /// A frame's nodes are a flat pre-order list with depths. Each node with children is an object;
 /// its children are linked into a list, then grouped by key (a key that occurs more than once at
-/// one level becomes an array at the place of its first occurrence), then written. Nothing is
-/// allocated per frame once the buffers have grown to the largest frame.
+/// one level becomes an array at the place of its first occurrence), then written as a plan: the
+/// literal text, and where each value goes (`ShapePlans`), kept for the next frames of the same
+/// shape, which skip all of this. Nothing is allocated per frame once the buffers have grown to
+/// the largest frame.
 final class JSONScratch {
     struct Slot {
         /// For an object (slot 0 the top level, slot i + 1 node i): its first and last child.
@@ -172,6 +174,7 @@ final class JSONScratch {
     private let keyHead: UnsafeMutablePointer<Int32>
     private let keyCount: Int
     private var stamp: UInt32 = 0
+    private var plans = ShapePlans<JSONOp>()
 
     init(keyCount: Int) {
         capacity = 64
@@ -191,8 +194,14 @@ final class JSONScratch {
         keyHead.deallocate()
     }
 
-    /// Appends one frame's object.
+    /// Appends one frame's object: by the plan kept for the frame's shape (`ShapePlans`), made
+    /// first when the shape is new.
     func render(_ view: FrameView, texts: [String], tables: RenderTables, to out: inout TextBuffer) {
+        let (hash, kept) = plans.find(view.nodes)
+        if let kept {
+            Self.write(kept, view: view, texts: texts, to: &out)
+            return
+        }
         let n = view.nodes.count
         if n + 1 > capacity {
             slots.deallocate()
@@ -201,6 +210,9 @@ final class JSONScratch {
             slots = .allocate(capacity: capacity)
             stack = .allocate(capacity: capacity)
         }
+        // A new shape: lay the frame out, writing its literal text and noting where each value
+        // goes.
+        plans.newLiterals.removeAll()
         var writer = JSONWriter(
             nodes: view.nodes,
             slots: slots,
@@ -210,13 +222,43 @@ final class JSONScratch {
             keyCount: keyCount,
             stamp: stamp,
             tables: tables,
-            view: view,
-            texts: texts
+            ops: plans.newOps
         )
         writer.layOut()
-        writer.writeFrame(to: &out)
+        writer.writeFrame(to: &plans.newLiterals)
         stamp = writer.stamp
+        let plan = plans.keep(opCount: writer.opCount, hash: hash, nodeCount: n)
+        Self.write(plan, view: view, texts: texts, to: &out)
     }
+
+    /// Writes a frame by its plan.
+    private static func write(
+        _ plan: ShapePlans<JSONOp>.Plan,
+        view: FrameView,
+        texts: [String],
+        to out: inout TextBuffer
+    ) {
+        plan.write(to: &out) { op, out in
+            let node = view.nodes[Int(op.node)]
+            FieldText.appendJSONScalar(
+                node.value,
+                op.facts,
+                texts: texts,
+                bytes: view.bytes(of: node, shownAs: op.facts),
+                to: &out
+            )
+        }
+    }
+}
+
+/// A value in a frame's JSON: node `node`'s scalar, shown as `facts`.
+struct JSONOp: PlanOp {
+    var literalEnd: UInt32
+    var node: UInt32
+    var facts: FieldFacts
+
+    /// `JSONWriter` writes `null` for a node with no value, and any other value as a scalar.
+    static var readsValueCase: Bool { false }
 }
 
 /// One frame's JSON, over `JSONScratch`'s memory.
@@ -229,8 +271,9 @@ private struct JSONWriter {
     let keyCount: Int
     var stamp: UInt32
     let tables: RenderTables
-    let view: FrameView
-    let texts: [String]
+    /// Where each value goes (`JSONOp`): the writer writes the literal text only.
+    let ops: UnsafeMutablePointer<JSONOp>
+    var opCount = 0
 
     /// Links every node into its parent object's list of children, as `JSONFrame` has always
     /// nested them: a node's parent is the innermost open object at or above its depth.
@@ -356,25 +399,21 @@ private struct JSONWriter {
             var comma = false
             if facts.kind != .layer && FieldText.hasJSONScalar(node.value, facts) {
                 out.appendLiteral("\"_value\":")
-                appendScalar(node, facts, to: &out)
+                mark(i, facts, at: out.count)
                 comma = true
             }
             writeEntries(i + 1, needsComma: comma, skipFrame: false, to: &out)
             out.append(0x7D)
         } else if FieldText.hasJSONScalar(node.value, facts) {
-            appendScalar(node, facts, to: &out)
+            mark(i, facts, at: out.count)
         } else {
             out.appendLiteral("null")
         }
     }
 
-    private func appendScalar(_ node: FieldNode, _ facts: FieldFacts, to out: inout TextBuffer) {
-        FieldText.appendJSONScalar(
-            node.value,
-            facts,
-            texts: texts,
-            bytes: view.bytes(of: node, shownAs: facts),
-            to: &out
-        )
+    /// Notes that node `i`'s scalar goes at `offset` of the literal text.
+    private mutating func mark(_ i: Int, _ facts: FieldFacts, at offset: Int) {
+        ops[opCount] = JSONOp(literalEnd: UInt32(truncatingIfNeeded: offset), node: UInt32(i), facts: facts)
+        opCount += 1
     }
 }

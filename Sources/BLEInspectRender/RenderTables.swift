@@ -125,6 +125,12 @@ final class RenderTables {
             return Span(start: UInt32(start), count: UInt32(bytes.count))
         }
         for (i, d) in registry.fields.enumerated() {
+            // The name, with the indent of a tree line before it and `: ` after it
+            // (`linePrefix`).
+            pool.append(contentsOf: repeatElement(0x20, count: Self.indentWidth))
+            let name = span(Array(d.name.utf8))
+            pool.append(0x3A)
+            pool.append(0x20)
             var quoted = TextBuffer()
             JSONFrame.appendQuoted(d.abbrev, to: &quoted)
             quoted.append(0x3A)
@@ -142,7 +148,7 @@ final class RenderTables {
             entries.append(
                 Entry(
                     facts: facts,
-                    name: span(Array(d.name.utf8)),
+                    name: name,
                     key: span(key),
                     short: span(Array(short.utf8)),
                     unit: span(unit),
@@ -179,6 +185,18 @@ final class RenderTables {
     @inline(__always)
     func bytes(_ s: Span) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(rebasing: pool[Int(s.start)..<Int(s.start + s.count)])
+    }
+
+    /// The widest indent kept before each name in the pool: a tree line's at depth 6.
+    static let indentWidth = 16
+
+    /// A tree line's start: `indent` spaces, the field's name and `: `, as one run of the pool;
+    /// nil when `indent` is wider than `indentWidth`.
+    @inline(__always)
+    func linePrefix(_ e: Entry, indent: Int) -> UnsafeBufferPointer<UInt8>? {
+        guard indent <= Self.indentWidth else { return nil }
+        let start = Int(e.name.start) - indent
+        return UnsafeBufferPointer(rebasing: pool[start..<Int(e.name.start + e.name.count) + 2])
     }
 
 }

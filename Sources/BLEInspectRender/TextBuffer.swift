@@ -248,15 +248,41 @@ public struct TextBuffer: ~Copyable, EscapedTextOutput {
         count &+= digits
     }
 
+    /// The number of decimal digits of `v` (1 for 0): from its bit length, which leaves two
+    /// candidates, and one comparison.
     @inline(__always)
     static func decimalDigits(_ v: UInt64) -> Int {
-        var n = 1
-        var t = v
-        while t >= 100 {
-            t /= 100
-            n += 2
+        // floor(log10(2^bits)) = floor(bits × log10(2)); log10(2) ≈ 1233 / 4096.
+        let bits = 64 &- (v | 1).leadingZeroBitCount
+        let guess = (bits &* 1233) >> 12
+        return v >= powerOfTen(guess) ? guess &+ 1 : max(1, guess)
+    }
+
+    /// 10^`n`, for `n` in 0...19 (a constant table once compiled).
+    @inline(__always)
+    static func powerOfTen(_ n: Int) -> UInt64 {
+        switch n {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1000
+        case 4: 10000
+        case 5: 100_000
+        case 6: 1_000_000
+        case 7: 10_000_000
+        case 8: 100_000_000
+        case 9: 1_000_000_000
+        case 10: 10_000_000_000
+        case 11: 100_000_000_000
+        case 12: 1_000_000_000_000
+        case 13: 10_000_000_000_000
+        case 14: 100_000_000_000_000
+        case 15: 1_000_000_000_000_000
+        case 16: 10_000_000_000_000_000
+        case 17: 100_000_000_000_000_000
+        case 18: 1_000_000_000_000_000_000
+        default: 10_000_000_000_000_000_000
         }
-        return t >= 10 ? n + 1 : n
     }
 
     @inline(__always)
@@ -284,6 +310,16 @@ public struct TextBuffer: ~Copyable, EscapedTextOutput {
     mutating func appendHex(_ v: UInt64, minimumDigits minimum: Int, upperCase: Bool = false) {
         let needed = max(1, (64 - v.leadingZeroBitCount + 3) / 4)
         let n = max(needed, minimum)
+        #if _endian(little)
+            if n <= 8 {
+                // All eight digits of the low 32 bits at once (`hexDigits`), of which the last `n`
+                // are kept: in memory order, they start at byte 8 - n of the word.
+                let digits = Self.hexDigits(UInt32(truncatingIfNeeded: v), upperCase) >> UInt64(8 &* (8 &- n))
+                UnsafeMutableRawPointer(reserve(8)).storeBytes(of: digits, as: UInt64.self)
+                count &+= n
+                return
+            }
+        #endif
         let p = reserve(n)
         var i = n
         var rest = v
@@ -325,7 +361,25 @@ public struct TextBuffer: ~Copyable, EscapedTextOutput {
         let m = nanos.magnitude
         appendDecimal(m / 1_000_000_000)
         append(0x2E)
-        appendDecimal(m % 1_000_000_000, minimumDigits: 9)
+        appendNineDigits(m % 1_000_000_000)
+    }
+
+    /// Appends `v` (below 10^9) as exactly nine digits, zero-padded, two at a time.
+    @inline(__always)
+    private mutating func appendNineDigits(_ v: UInt64) {
+        let p = reserve(9)
+        let pairs = Self.digitPairs.utf8Start
+        var rest = v
+        var i = 9
+        while i > 1 {
+            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
+            rest /= 100
+            i &-= 2
+            p[i] = pairs[pair]
+            p[i &+ 1] = pairs[pair &+ 1]
+        }
+        p[0] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
+        count &+= 9
     }
 
     /// Appends a real number as tshark shows a double (C's `%.15g`): at most 15 significant
