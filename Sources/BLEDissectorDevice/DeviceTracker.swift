@@ -25,7 +25,8 @@ struct ReportFacts {
     var address: BDAddr?
     /// The HCI LE address type as the report gives it (0xFF: anonymous or absent).
     var hciType: UInt8 = 0xFF
-    var name: String?
+    /// The best name in the report's AD data (a text of the frame's tree).
+    var name: TextRef?
     var nameRank: UInt8 = NameRank.none
 }
 
@@ -41,7 +42,8 @@ struct HandleFacts {
     var span: NodeSpan
 }
 
-/// What one pass over a frame's nodes found.
+/// What one pass over a frame's nodes found. Plain bits (names are texts of the frame's tree), so
+/// that emptying it each frame is a few stores.
 struct FrameFacts {
     var layer: FieldRole = .none
     var cmdOpcode: UInt16?
@@ -53,14 +55,14 @@ struct FrameFacts {
     var addressSpan = NodeSpan()
     var hciType: UInt8 = 0xFF
     var peerRPA: BDAddr?
-    var remoteName: String?
+    var remoteName: TextRef?
     var syncHandle: UInt16?
     var syncSpan = NodeSpan()
-    var eirName: String?
+    var eirName: TextRef?
     var eirRank: UInt8 = NameRank.none
     var lastADType: UInt64 = 0
     var attOpcode: UInt8?
-    var attName: String?
+    var attName: TextRef?
     var smpOpcode: UInt8?
     var smpAddress: BDAddr?
     var smpType: UInt8 = 0xFF
@@ -139,10 +141,10 @@ struct TrackerCore {
     var roles: [FieldRole] = []
 
     var facts = FrameFacts()
-    var reports: [ReportFacts] = []
-    var handles: [HandleFacts] = []
-    var addresses: [AddressFacts] = []
-    var refs: [DeviceRef] = []
+    var reports = ScratchList<ReportFacts>()
+    var handles = ScratchList<HandleFacts>()
+    var addresses = ScratchList<AddressFacts>()
+    var refs = ScratchList<DeviceRef>()
     var notedDeviceEviction = false
 
     init(maximumDevices: Int) {
@@ -152,10 +154,9 @@ struct TrackerCore {
     /// Reads the frame's tree, updates what is known, and adds the frame's device nodes.
     mutating func process(_ f: Fields<DeviceField>, _ ctx: inout DissectionContext) {
         if roles.isEmpty { roles = FieldRoles(ctx.registry).byField(count: ctx.registry.fields.count) }
-        let roles = self.roles
-        ctx.tree.withNodes { scan($0, ctx.tree.texts, roles) }
+        ctx.tree.withNodes { Self.scan($0, roles, &facts, &reports, &handles, &addresses) }
         guard facts.layer != .none else { return }
-        if !refs.isEmpty { refs.removeAll(keepingCapacity: true) }
+        refs.removeAll()
         var closeHandle: UInt16? = nil
         var lostSync: SyncKey? = nil
         switch facts.layer {
@@ -177,21 +178,31 @@ struct TrackerCore {
 
     // MARK: - One pass over the nodes
 
-    /// Fills `facts`, `reports` and `handles` from the frame's nodes.
-    mutating func scan(_ nodes: UnsafeBufferPointer<FieldNode>, _ texts: [String], _ roles: [FieldRole]) {
-        func text(_ ref: TextRef) -> String { Int(ref.index) < texts.count ? texts[Int(ref.index)] : "" }
+    /// Fills `facts`, `reports`, `handles` and `addresses` from the frame's nodes. Static, so that
+    /// the roles are read in place while the facts are written.
+    static func scan(
+        _ nodes: UnsafeBufferPointer<FieldNode>,
+        _ roles: [FieldRole],
+        _ facts: inout FrameFacts,
+        _ reports: inout ScratchList<ReportFacts>,
+        _ handles: inout ScratchList<HandleFacts>,
+        _ addresses: inout ScratchList<AddressFacts>
+    ) {
         facts = FrameFacts()
-        if !reports.isEmpty { reports.removeAll(keepingCapacity: true) }
-        if !handles.isEmpty { handles.removeAll(keepingCapacity: true) }
-        if !addresses.isEmpty { addresses.removeAll(keepingCapacity: true) }
-        var inReport = false
-        var reportDepth: UInt16 = 0
-        // Through the buffer in place: the many nodes this tracker ignores are not copied.
+        reports.removeAll()
+        handles.removeAll()
+        addresses.removeAll()
+        // Nodes below this index are inside the last advertising report (its subtree, found when
+        // the report's node is met): the many frames without reports pay nothing for it.
+        var reportEnd = 0
+        // Through the buffer in place: the many nodes this tracker ignores are not copied, and
+        // cost a load and two tests each.
         for i in nodes.indices {
-            if inReport && nodes[i].depth <= reportDepth { inReport = false }
             let raw = Int(nodes[i].field.rawValue)
-            let role = raw < roles.count ? roles[raw] : .none
+            guard raw < roles.count else { continue }
+            let role = roles[raw]
             if role == .none { continue }
+            let inReport = i < reportEnd
             let node = nodes[i]
             switch role {
             case .cmdLayer, .evtLayer, .aclLayer, .scoLayer:
@@ -243,7 +254,7 @@ struct TrackerCore {
             case .evtPeerRPA:
                 if case .address(let a) = node.value { facts.peerRPA = a }
             case .evtRemoteName:
-                if case .string(let ref) = node.value { facts.remoteName = text(ref) }
+                if case .string(let ref) = node.value { facts.remoteName = ref }
             case .evtSyncHandle:
                 if facts.syncHandle == nil, let v = node.value.unsignedValue {
                     facts.syncHandle = UInt16(truncatingIfNeeded: v)
@@ -251,8 +262,8 @@ struct TrackerCore {
                 }
             case .evtReport:
                 reports.append(ReportFacts(span: NodeSpan(node), depth: node.depth))
-                inReport = true
-                reportDepth = node.depth
+                reportEnd = i + 1
+                while reportEnd < nodes.count && nodes[reportEnd].depth > node.depth { reportEnd += 1 }
             case .adType:
                 facts.lastADType = node.value.unsignedValue ?? 0
             case .adName:
@@ -265,11 +276,11 @@ struct TrackerCore {
                 }
                 if inReport, let last = reports.indices.last {
                     if rank > reports[last].nameRank {
-                        reports[last].name = text(ref)
+                        reports[last].name = ref
                         reports[last].nameRank = rank
                     }
                 } else if rank > facts.eirRank {
-                    facts.eirName = text(ref)
+                    facts.eirName = ref
                     facts.eirRank = rank
                 }
             case .attOpcode:
@@ -277,7 +288,7 @@ struct TrackerCore {
                     facts.attOpcode = node.value.unsignedValue.map(UInt8.init(truncatingIfNeeded:))
                 }
             case .attDeviceName:
-                if facts.attName == nil, case .string(let ref) = node.value { facts.attName = text(ref) }
+                if facts.attName == nil, case .string(let ref) = node.value { facts.attName = ref }
             case .smpOpcode:
                 if facts.smpOpcode == nil {
                     facts.smpOpcode = node.value.unsignedValue.map(UInt8.init(truncatingIfNeeded:))
@@ -308,7 +319,8 @@ struct TrackerCore {
             case 0x02, 0x0B, 0x0D:
                 // Advertising reports: each belongs to its advertiser; the anonymous ones (type
                 // 0xFF in extended reports) to nobody.
-                for report in reports {
+                for i in reports.indices {
+                    let report = reports[i]
                     guard let a = report.address, a.rawValue != 0, report.hciType != 0xFF else { continue }
                     let type = AddressType.fromHCI(report.hciType)
                     guard let slot = addRef(&ctx, a, type: type, span: report.span) else { continue }
@@ -316,7 +328,7 @@ struct TrackerCore {
                     if report.hciType == 2 || report.hciType == 3, table[slot].identity?.address != a {
                         link(&ctx, slot: slot, identity: TypedAddress(address: a, type: type), span: report.span)
                     }
-                    if let name = report.name { learn(name: name, rank: report.nameRank, slot: slot) }
+                    if let name = report.name { learn(name: ctx.tree.text(name), rank: report.nameRank, slot: slot) }
                 }
             case 0x01, 0x0A, 0x29:
                 // LE (Enhanced) Connection Complete.
@@ -404,7 +416,7 @@ struct TrackerCore {
             if let a = facts.address, a.rawValue != 0 {
                 let slot = addRef(&ctx, a, type: AddressType.public, span: facts.addressSpan)
                 if facts.status == 0, let slot, let name = facts.remoteName {
-                    learn(name: name, rank: NameRank.fromDevice, slot: slot)
+                    learn(name: ctx.tree.text(name), rank: NameRank.fromDevice, slot: slot)
                 }
             }
         case 0x0E:
@@ -419,7 +431,9 @@ struct TrackerCore {
             // Extended Inquiry Result: a BR/EDR device and its EIR data.
             if let a = facts.address, a.rawValue != 0 {
                 let slot = addRef(&ctx, a, type: AddressType.public, span: facts.addressSpan)
-                if let slot, let name = facts.eirName { learn(name: name, rank: facts.eirRank, slot: slot) }
+                if let slot, let name = facts.eirName {
+                    learn(name: ctx.tree.text(name), rank: facts.eirRank, slot: slot)
+                }
             }
         default:
             // Other events that name a remote device by address (Connection Request, Role Change,
@@ -451,7 +465,7 @@ struct TrackerCore {
         // the local host sends is about the local device.
         guard ctx.direction == .controllerToHost, let ref = refs.first, ref.handle != nil else { return }
         if let name = facts.attName, let op = facts.attOpcode, op == 0x0B || op == 0x09 {
-            learn(name: name, rank: NameRank.fromDevice, slot: ref.slot)
+            learn(name: ctx.tree.text(name), rank: NameRank.fromDevice, slot: ref.slot)
         }
         if facts.smpOpcode == 0x09, let identity = facts.smpAddress, let h = ref.handle {
             let typed = TypedAddress(address: identity, type: facts.smpType <= 1 ? facts.smpType : AddressType.unknown)
@@ -484,7 +498,8 @@ struct TrackerCore {
 
     /// Adds a device reference for each handle of an open connection (once per device).
     private mutating func connectionRefs(_ ctx: inout DissectionContext) {
-        for h in handles {
+        for i in handles.indices {
+            let h = handles[i]
             let key = ConnectionKey(controller: ctx.controller, handle: h.handle)
             guard let c = connection(key) else { continue }
             addRef(
@@ -628,26 +643,30 @@ struct TrackerCore {
     // MARK: - The nodes
 
     private mutating func emit(_ f: Fields<DeviceField>, _ ctx: inout DissectionContext) {
-        for ref in refs where ref.slot >= 0 {
+        for i in refs.indices where refs[i].slot >= 0 {
+            let ref = refs[i]
             let range = ref.span.range
             let source = Int(ref.span.source)
             ctx.tree.open(f.layer, .none, range, source: source)
             ctx.tree.add(f[.addr], .address(ref.address), range, source: source)
             // The slot may have been reused if the table is tiny; then only the address is known.
-            let valid = Int(ref.slot) < table.records.count && table[ref.slot].address == ref.address
+            // Records are read field by field in place (a copy of one would retain its name).
+            let valid = Int(ref.slot) < table.records.count && table.records[Int(ref.slot)].address == ref.address
             var identity = ref.identity
-            var name: String? = nil
+            // The slot whose name the node gets (-1: none).
+            var nameSlot: Int32 = -1
             var rank = NameRank.none
             var firstSeen = ctx.frameNumber
             if valid {
-                let record = table[ref.slot]
-                if record.addressType != AddressType.unknown {
-                    ctx.tree.add(f[.addrType], .unsigned(UInt64(record.addressType)), range, source: source)
+                let slot = Int(ref.slot)
+                let addressType = table.records[slot].addressType
+                if addressType != AddressType.unknown {
+                    ctx.tree.add(f[.addrType], .unsigned(UInt64(addressType)), range, source: source)
                 }
-                if identity == nil { identity = record.identity }
-                name = record.name
-                rank = record.nameRank
-                firstSeen = record.firstSeen
+                if identity == nil { identity = table.records[slot].identity }
+                nameSlot = ref.slot
+                rank = table.records[slot].nameRank
+                firstSeen = table.records[slot].firstSeen
             }
             if let id = identity {
                 if id.address != ref.address {
@@ -657,17 +676,18 @@ struct TrackerCore {
                     }
                     if let idSlot = table.slot(of: id.address) {
                         table.markUsed(idSlot)
-                        let idRecord = table[idSlot]
-                        if idRecord.nameRank > rank {
-                            name = idRecord.name
-                            rank = idRecord.nameRank
+                        if table.records[Int(idSlot)].nameRank > rank {
+                            nameSlot = idSlot
+                            rank = table.records[Int(idSlot)].nameRank
                         }
-                        firstSeen = min(firstSeen, idRecord.firstSeen)
+                        firstSeen = min(firstSeen, table.records[Int(idSlot)].firstSeen)
                     }
                 }
                 ctx.tree.add(f[.identityAddr], .address(id.address), range, source: source)
             }
-            if let name { ctx.tree.add(f[.name], text: name, range, source: source) }
+            if nameSlot >= 0, let name = table.records[Int(nameSlot)].name {
+                ctx.tree.add(f[.name], text: name, range, source: source)
+            }
             if let h = ref.handle { ctx.tree.add(f[.connection], .unsigned(UInt64(h)), range, source: source) }
             ctx.tree.add(f[.firstSeen], .unsigned(UInt64(max(0, firstSeen))), range, source: source)
             ctx.tree.close()

@@ -15,9 +15,9 @@ extension ProtocolTree {
             write(bytes)
         }
         // One piece (a homogeneous tuple is laid out as an array is, with no heap allocation).
-        let header = (storage.count, infoCount, texts.count, sources.count, derivedStart, overflowed ? 1 : 0)
+        let header = (storedNodes, infoCount, texts.count, sources.count, derivedStart, overflowed ? 1 : 0)
         withUnsafeBytes(of: header) { write($0) }
-        storage.withElements { write(UnsafeRawBufferPointer($0)) }
+        withNodes { write(UnsafeRawBufferPointer($0)) }
         withInfoBytes { write(UnsafeRawBufferPointer($0)) }
         for text in texts {
             var text = text
@@ -58,13 +58,14 @@ extension ProtocolTree {
         let dropped = readInt()
         let stride = MemoryLayout<FieldNode>.stride
         let nodeBytes = readBytes(min(nodeCount, ProtocolTree.maximumNodes) &* stride)
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        // `reset` left the node buffer this tree's alone and empty.
         let whole = nodeBytes.count / stride
         if whole > 0, let base = nodeBytes.baseAddress {
             // Nodes are plain bits: copied as bytes into aligned storage.
             storage.reserve(whole)
             UnsafeMutableRawPointer(storage.base).copyMemory(from: base, byteCount: whole * stride)
             storage.count = whole
+            storedNodes = whole
         }
         let info = readBytes(infoCount)
         if !isKnownUniquelyReferenced(&infoStorage) { infoStorage = infoStorage.copy() }

@@ -19,16 +19,27 @@ public struct ProtocolTree: Sendable {
     /// one (a sniffer's packets: central to peripheral counts as sent). See
     /// `CapturedFrame.withDirection(of:)`.
     public internal(set) var learnedDirection: Direction?
-    /// The nodes, in one buffer kept from frame to frame (copied on write, like an array).
+    /// The nodes: the first `storedNodes` of one buffer kept from frame to frame. Copies of the
+    /// tree may share the buffer. A tree appends in place only when its nodes are all the buffer
+    /// holds (`storedNodes == storage.count`): what it writes is then past every copy's nodes,
+    /// and a copy that appends next finds the buffer longer than its nodes and takes a buffer of
+    /// its own (`ownNodes`). Any other change (growing, emptying, changing a node) takes one
+    /// first too, so a copy read on another thread never sees its nodes move or change. Appending
+    /// a node thus needs no uniqueness check (a call into the runtime). The one use this does not
+    /// support is appending to two copies of one tree at the same time on two threads.
     @usableFromInline var storage = TreeBuffer<FieldNode>(capacity: 64, limit: ProtocolTree.maximumNodes)
+    /// How many of `storage`'s nodes are this tree's.
+    @usableFromInline var storedNodes = 0
     /// The nodes as an array (a copy: hot paths use `withNodes`).
     public var nodes: [FieldNode] { withNodes { Array($0) } }
     /// The number of nodes.
-    public var nodeCount: Int { storage.count }
+    public var nodeCount: Int { storedNodes }
     /// With a field mask: the nodes asked for so far, kept or not, and the handle of each kept
     /// node (see `nextIndex`).
     @usableFromInline var attempted = 0
+    /// The first `keptCount` of `keptAt` are this tree's, shared with copies as `storage` is.
     private var keptAt = TreeBuffer<Int32>(capacity: 1)
+    private var keptCount = 0
     /// Data sources besides the frame's bytes: reassembled PDUs and SDUs.
     public private(set) var sources: [[UInt8]] = []
     public private(set) var sourceNames: [String] = []
@@ -99,18 +110,21 @@ public struct ProtocolTree: Sendable {
         learnedDirection = nil
         if fieldMask != nil {
             if isKnownUniquelyReferenced(&keptAt) { keptAt.count = 0 } else { keptAt = TreeBuffer<Int32>(capacity: 64) }
+            keptCount = 0
         }
         if isKnownUniquelyReferenced(&storage) {
             storage.count = 0
         } else {
             storage = TreeBuffer<FieldNode>(capacity: 64, limit: ProtocolTree.maximumNodes)
         }
+        storedNodes = 0
         // Most frames have no sources and few texts: emptying an empty array still costs.
         if !sources.isEmpty {
             sources.removeAll(keepingCapacity: true)
             sourceNames.removeAll(keepingCapacity: true)
         }
-        if !texts.isEmpty { texts.removeAll(keepingCapacity: true) }
+        // Most frames have a text or two: popping them costs less than `removeAll`'s generic path.
+        while texts.popLast() != nil {}
         depth = 0
         clearInfo()
         overflowed = false
@@ -128,15 +142,68 @@ public struct ProtocolTree: Sendable {
         store(field, value, range, source: source)
     }
 
+    /// Stores a node the mask kept. The common case (no field mask, room in the buffer, this
+    /// tree's nodes at its end, a depth, range and source that fit a node's fields as they are) is
+    /// a few instructions and no call; the rest (growth, the node limit, clamping, the mask's
+    /// handles, a buffer shared with a copy) is `storeSlowly`.
     @usableFromInline
     mutating func store(_ field: FieldID, _ value: FieldValue, _ range: Range<Int>, source: Int) {
-        guard storage.count < Self.maximumNodes else {
+        let lower = range.lowerBound
+        let upper = range.upperBound
+        let count = storedNodes
+        let buffer = storage
+        // Both ends in 0...Int32.max (so the length is too), the source and depth in
+        // 0...UInt16.max: no clamping to do. The capacity never exceeds the node limit, so below
+        // it the limit is not reached.
+        if UInt(bitPattern: lower | upper) <= UInt(Int32.max), UInt(bitPattern: source | depth) <= UInt(UInt16.max),
+            count == buffer.count, count < buffer.capacity
+        {
+            if fieldMask != nil {
+                // The handle the node was asked for under, appended as a node is.
+                let kept = keptAt
+                let k = keptCount
+                guard k == kept.count, k < kept.capacity else {
+                    storeSlowly(field, value, range, source: source)
+                    return
+                }
+                (kept.base + k).initialize(to: Int32(truncatingIfNeeded: attempted &- 1))
+                kept.count = k &+ 1
+                keptCount = k &+ 1
+            }
+            (buffer.base + count).initialize(
+                to: FieldNode(
+                    field: field,
+                    depth: UInt16(truncatingIfNeeded: depth),
+                    source: UInt16(truncatingIfNeeded: source),
+                    start: Int32(truncatingIfNeeded: lower),
+                    length: Int32(truncatingIfNeeded: upper &- lower),
+                    value: value
+                )
+            )
+            buffer.count = count &+ 1
+            storedNodes = count &+ 1
+            return
+        }
+        storeSlowly(field, value, range, source: source)
+    }
+
+    @inline(never)
+    private mutating func storeSlowly(_ field: FieldID, _ value: FieldValue, _ range: Range<Int>, source: Int) {
+        guard storedNodes < Self.maximumNodes else {
             overflowed = true
             return
         }
         if fieldMask != nil {
-            if !isKnownUniquelyReferenced(&keptAt) { keptAt = keptAt.copy() }
+            // As for nodes (`append`): in place only at the buffer's end and within its capacity.
+            if keptCount != keptAt.count || keptCount == keptAt.capacity {
+                if isKnownUniquelyReferenced(&keptAt) {
+                    keptAt.count = keptCount
+                } else {
+                    keptAt = keptAt.copy(keeping: keptCount)
+                }
+            }
             keptAt.append(Int32(truncatingIfNeeded: attempted &- 1))
+            keptCount = keptAt.count
         }
         append(
             FieldNode(
@@ -148,6 +215,16 @@ public struct ProtocolTree: Sendable {
                 value: value
             )
         )
+    }
+
+    /// Makes the node buffer this tree's alone, holding only this tree's nodes, before a change
+    /// other than an append at its end within its capacity.
+    private mutating func ownNodes() {
+        if isKnownUniquelyReferenced(&storage) {
+            storage.count = storedNodes
+        } else {
+            storage = storage.copy(keeping: storedNodes)
+        }
     }
 
     /// Empties the summary.
@@ -287,13 +364,15 @@ public struct ProtocolTree: Sendable {
         var index = handle
         if fieldMask != nil {
             // The handle counts every node asked for; find the kept one it names, if it was kept.
-            guard let kept = keptAt.withElements({ $0.lastIndex(of: Int32(truncatingIfNeeded: handle)) }) else {
+            let handles = UnsafeBufferPointer(start: keptAt.base, count: keptCount)
+            guard let kept = withExtendedLifetime(keptAt, { handles.lastIndex(of: Int32(truncatingIfNeeded: handle)) })
+            else {
                 return
             }
             index = kept
         }
-        guard index >= 0, index < storage.count else { return }
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        guard index >= 0, index < storedNodes else { return }
+        ownNodes()
         let node = storage.base + index
         node.pointee.length = Int32(clamping: max(0, end - Int(node.pointee.start)))
     }
@@ -309,7 +388,7 @@ public struct ProtocolTree: Sendable {
     /// Index the next node will get.
     /// A handle for the next node, for `setEnd(ofNode:to:)`: its index, or with a field mask,
     /// its place among all the nodes asked for.
-    public var nextIndex: Int { fieldMask == nil ? storage.count : attempted }
+    public var nextIndex: Int { fieldMask == nil ? storedNodes : attempted }
 
     /// Keeps only the nodes of the fields in `mask` (nil: all of them). For callers that read
     /// only some fields (a display filter, `-T fields`) and nothing that needs the whole tree:
@@ -321,7 +400,7 @@ public struct ProtocolTree: Sendable {
     /// Calls `body` with the nodes, in place.
     @inlinable
     public func withNodes<R>(_ body: (UnsafeBufferPointer<FieldNode>) throws -> R) rethrows -> R {
-        try storage.withElements(body)
+        try withExtendedLifetime(storage) { try body(UnsafeBufferPointer(start: storage.base, count: storedNodes)) }
     }
 
     /// Adds a data source (a reassembled PDU) and returns its source number for readers.
@@ -334,12 +413,15 @@ public struct ProtocolTree: Sendable {
     /// Inlined: it runs for every node.
     @inline(__always)
     mutating func append(_ node: FieldNode) {
-        guard storage.count < Self.maximumNodes else {
+        guard storedNodes < Self.maximumNodes else {
             overflowed = true
             return
         }
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        // At the buffer's end, appending in place changes no copy's nodes (see `storage`); growing
+        // replaces the buffer's memory, which only a buffer of this tree's alone may do.
+        if storedNodes != storage.count || storedNodes == storage.capacity { ownNodes() }
         storage.append(node)
+        storedNodes = storage.count
     }
 
     /// The bytes of a data source: 0 is `frameBytes`.
@@ -393,10 +475,14 @@ final class TreeBuffer<Element: BitwiseCopyable>: @unchecked Sendable {
 
     deinit { base.deallocate() }
 
-    func copy() -> TreeBuffer {
+    func copy() -> TreeBuffer { copy(keeping: count) }
+
+    /// A buffer of its own holding the first `kept` elements (at most `count`).
+    func copy(keeping kept: Int) -> TreeBuffer {
+        let n = max(0, min(kept, count))
         let other = TreeBuffer(capacity: capacity, limit: limit)
-        other.base.initialize(from: base, count: count)
-        other.count = count
+        other.base.initialize(from: base, count: n)
+        other.count = n
         return other
     }
 
