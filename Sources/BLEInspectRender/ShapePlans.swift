@@ -26,12 +26,12 @@ struct ShapePlans<Op: PlanOp>: ~Copyable {
         var literalCount = 0
     }
 
-    private static var slotCount: Int { 512 }
+    private static var slotCount: Int { 256 }
     /// Shapes with more nodes are not kept (they are made each time).
     private static var largestKept: Int { 1024 }
-    private static var shapeLimit: Int { 1 << 13 }
-    private static var opLimit: Int { 1 << 13 }
-    private static var literalLimit: Int { 1 << 17 }
+    private static var shapeLimit: Int { 1 << 12 }
+    private static var opLimit: Int { 1 << 12 }
+    private static var literalLimit: Int { 1 << 16 }
 
     private let slots: UnsafeMutablePointer<Slot>
     private let shapes: UnsafeMutablePointer<UInt64>
