@@ -149,7 +149,7 @@ final class FrameBatch: @unchecked Sendable {
     func storeTree(_ tree: borrowing ProtocolTree, at i: Int) {
         if let learned = tree.learnedDirection { frames[i].direction = learned }
         let start = trees.count
-        tree.writeFlat { trees.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
+        trees.append(count: tree.flatByteCount) { tree.writeFlat(to: $0) }
         frames[i].treeOffset = start
         frames[i].treeLength = trees.count - start
     }

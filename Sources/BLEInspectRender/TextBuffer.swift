@@ -116,6 +116,13 @@ public struct TextBuffer: ~Copyable, EscapedTextOutput {
         count &+= n
     }
 
+    /// Appends `n` bytes that `fill` writes at the pointer it is given (exactly `n` of them).
+    public mutating func append(count n: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Void) {
+        guard n > 0 else { return }
+        fill(UnsafeMutableRawBufferPointer(start: reserve(n), count: n))
+        count &+= n
+    }
+
     @inline(__always)
     public mutating func appendByte(_ byte: UInt8) { append(byte) }
 

@@ -7,27 +7,60 @@
 /// the summary bytes, then each text and each data source (with its name) as an `Int` length
 /// followed by its bytes.
 extension ProtocolTree {
-    /// Appends the tree's bytes through `write`, in pieces.
-    public func writeFlat(_ write: (UnsafeRawBufferPointer) -> Void) {
-        func writeInt(_ v: Int) { withUnsafeBytes(of: v) { write($0) } }
-        func writeBytes(_ bytes: UnsafeRawBufferPointer) {
-            writeInt(bytes.count)
-            write(bytes)
+    /// The number of bytes `writeFlat` writes.
+    public var flatByteCount: Int {
+        let word = MemoryLayout<Int>.size
+        var n = 6 &* word &+ storedNodes &* MemoryLayout<FieldNode>.stride &+ infoCount
+        for text in texts { n &+= word &+ text.utf8.count }
+        for (bytes, name) in zip(sources, sourceNames) { n &+= 2 &* word &+ bytes.count &+ name.utf8.count }
+        return n
+    }
+
+    /// Writes the tree's bytes into `buffer`, which has room for `flatByteCount` of them: one
+    /// pass, no call per piece (the reading thread does this for every frame it hands over).
+    public func writeFlat(to buffer: UnsafeMutableRawBufferPointer) {
+        var at = 0
+        func put(_ bytes: UnsafeRawBufferPointer) {
+            guard let base = bytes.baseAddress, bytes.count > 0, let to = buffer.baseAddress else { return }
+            precondition(bytes.count <= buffer.count &- at, "writeFlat past flatByteCount")
+            (to + at).copyMemory(from: base, byteCount: bytes.count)
+            at &+= bytes.count
         }
-        // One piece (a homogeneous tuple is laid out as an array is, with no heap allocation).
-        let header = (storedNodes, infoCount, texts.count, sources.count, derivedStart, overflowed ? 1 : 0)
-        withUnsafeBytes(of: header) { write($0) }
-        withNodes { write(UnsafeRawBufferPointer($0)) }
-        withInfoBytes { write(UnsafeRawBufferPointer($0)) }
-        for text in texts {
+        func putInt(_ v: Int) {
+            precondition(MemoryLayout<Int>.size <= buffer.count &- at, "writeFlat past flatByteCount")
+            buffer.storeBytes(of: v, toByteOffset: at, as: Int.self)
+            at &+= MemoryLayout<Int>.size
+        }
+        func putText(_ text: String) {
             var text = text
-            text.withUTF8 { writeBytes(UnsafeRawBufferPointer($0)) }
+            text.withUTF8 { utf8 in
+                putInt(utf8.count)
+                put(UnsafeRawBufferPointer(utf8))
+            }
         }
+        putInt(storedNodes)
+        putInt(infoCount)
+        putInt(texts.count)
+        putInt(sources.count)
+        putInt(derivedStart)
+        putInt(overflowed ? 1 : 0)
+        withNodes { put(UnsafeRawBufferPointer($0)) }
+        withInfoBytes { put(UnsafeRawBufferPointer($0)) }
+        for text in texts { putText(text) }
         for (bytes, name) in zip(sources, sourceNames) {
-            bytes.withUnsafeBytes { writeBytes($0) }
-            var name = name
-            name.withUTF8 { writeBytes(UnsafeRawBufferPointer($0)) }
+            putInt(bytes.count)
+            bytes.withUnsafeBytes { put($0) }
+            putText(name)
         }
+    }
+
+    /// Appends the tree's bytes through `write`, in one piece.
+    public func writeFlat(_ write: (UnsafeRawBufferPointer) -> Void) {
+        let count = flatByteCount
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: MemoryLayout<Int>.alignment)
+        defer { buffer.deallocate() }
+        writeFlat(to: buffer)
+        write(UnsafeRawBufferPointer(buffer))
     }
 
     /// Makes this tree the one `writeFlat` wrote into `flat`, reusing this tree's storage. The
