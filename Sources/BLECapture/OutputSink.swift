@@ -22,6 +22,9 @@ public final class OutputSink {
     private var flushedBytes: Int64 = 0
 
     /// Wraps `fd`; with `isSocket`, writes use send(MSG_NOSIGNAL).
+    /// Runs at least this long are written without a copy (`append(bytes:)`).
+    static let directRun = 1 << 12
+
     public init(fd: Int32, ownsDescriptor: Bool, bufferSize: Int = 1 << 16, isSocket: Bool = false) {
         self.fd = fd
         self.ownsDescriptor = ownsDescriptor
@@ -58,8 +61,18 @@ public final class OutputSink {
         if buffer.count >= flushThreshold { flush() }
     }
 
-    /// Appends a run of bytes (a rendered frame, say) in one copy.
+    /// Appends a run of bytes (a rendered frame, say) in one copy; a long run (a batch's output,
+    /// `directRun` bytes or more) goes out as it is, after what is buffered: copying it would
+    /// cost more than the write.
     public func append(bytes: UnsafeBufferPointer<UInt8>) {
+        if bytes.count >= min(flushThreshold, Self.directRun) {
+            flush()
+            flushedBytes += Int64(bytes.count)
+            writeAll(UnsafeRawBufferPointer(bytes))
+            return
+        }
+        // Within the capacity reserved, so that the copy is one memcpy (growing copies slowly).
+        if buffer.count + bytes.count > flushThreshold { flush() }
         buffer.append(contentsOf: bytes)
         if buffer.count >= flushThreshold { flush() }
     }
@@ -140,14 +153,16 @@ public final class OutputSink {
         // even when writing fails.
         flushedBytes += Int64(buffer.count)
         defer { buffer.removeAll(keepingCapacity: true) }
-        guard failure == nil else { return }
+        buffer.withUnsafeBytes { writeAll($0) }
+    }
+
+    /// Hands `bytes` to the descriptor, unless a write failed before.
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) {
+        guard failure == nil, let base = bytes.baseAddress else { return }
         var done = 0
-        let total = buffer.count
+        let total = bytes.count
         while done < total {
-            let n = buffer.withUnsafeBytes { p -> Int in
-                guard let base = p.baseAddress else { return 0 }
-                return isSocket ? socketSend(fd, base + done, total - done) : systemWrite(fd, base + done, total - done)
-            }
+            let n = isSocket ? socketSend(fd, base + done, total - done) : systemWrite(fd, base + done, total - done)
             if n > 0 {
                 done += n
             } else if n < 0 && errno == EINTR {

@@ -346,12 +346,25 @@ struct ParallelReader {
                 share = max(0, share - 1)
             }
             var cursor = [Int](repeating: 0, count: k + 1)
+            // Output goes out a run at a time: consecutive frames of one owner are one copy.
+            var runOwner = 0
+            var pendingEnd = 0
+            func flushRun() {
+                let end = pendingEnd
+                guard end > cursor[runOwner] else { return }
+                let run = batch.outputs[runOwner].text.bytes
+                out.append(bytes: UnsafeBufferPointer(rebasing: run[cursor[runOwner]..<end]))
+                cursor[runOwner] = end
+            }
             for i in 0..<batch.count {
                 let f = batch.frames[i]
                 if f.outputEnd > cursor[f.owner] {
-                    let run = batch.outputs[f.owner].text.bytes
-                    out.append(bytes: UnsafeBufferPointer(rebasing: run[cursor[f.owner]..<f.outputEnd]))
-                    cursor[f.owner] = f.outputEnd
+                    if f.owner != runOwner {
+                        flushRun()
+                        runOwner = f.owner
+                        pendingEnd = cursor[runOwner]
+                    }
+                    pendingEnd = f.outputEnd
                 }
                 guard f.matched else { continue }
                 result.matched += 1
@@ -364,6 +377,7 @@ struct ParallelReader {
                     }
                 }
             }
+            flushRun()
             out.flushIfFull()
         }
 
