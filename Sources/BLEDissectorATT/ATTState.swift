@@ -288,6 +288,18 @@ struct HandleUUIDs {
 /// value at or below it with no service declaration in between.
 final class HandleRecord {
     private(set) var records: [UInt16: RecordedHandle] = [:]
+    /// Changes with every change to the record, so that a kept answer of `uuids` can tell
+    /// whether it still holds.
+    private var generation = 0
+    /// The last answers of `uuids`, at handle modulo 4: notifications and writes name the same
+    /// few handles, and each answer costs three look-ups and two searches.
+    private var answers = [KeptUUIDs](repeating: KeptUUIDs(), count: 4)
+
+    private struct KeptUUIDs {
+        var handle: UInt16 = 0
+        var generation = -1
+        var uuids = HandleUUIDs()
+    }
     /// The handles recorded as services, ascending.
     private var services: [UInt16] = []
     /// The handles recorded as services or characteristics, ascending.
@@ -305,6 +317,7 @@ final class HandleRecord {
         let old = records[handle]
         if old == nil, entry != nil, records.count >= Self.maximumHandles { return false }
         records[handle] = entry
+        generation &+= 1
         Self.update(&services, handle, was: old?.role == .service, is: entry?.role == .service)
         Self.update(
             &boundaries,
@@ -317,6 +330,14 @@ final class HandleRecord {
 
     /// The UUIDs Wireshark shows under `handle` now.
     func uuids(_ handle: UInt16) -> HandleUUIDs {
+        let slot = Int(handle & 3)
+        if answers[slot].generation == generation && answers[slot].handle == handle { return answers[slot].uuids }
+        let found = lookUp(handle)
+        answers[slot] = KeptUUIDs(handle: handle, generation: generation, uuids: found)
+        return found
+    }
+
+    private func lookUp(_ handle: UInt16) -> HandleUUIDs {
         let attribute = records[handle]?.uuid
         var found = HandleUUIDs(attribute: attribute)
         if let s = Self.atOrBelow(services, handle), let service = records[s]?.uuid, service != attribute {
