@@ -35,10 +35,11 @@ struct TypedAddress: Equatable {
 }
 
 /// One remote device: an address seen over the air (or an identity address it was linked to).
-struct DeviceRecord {
+/// Plain bits (its name is kept beside it, `DeviceTable.name(_:)`), so reading a record copies
+/// no reference.
+struct DeviceRecord: BitwiseCopyable {
     var address: BDAddr
     var addressType: UInt8
-    var name: String?
     var nameRank: UInt8
     var firstSeen: Int
     /// The identity address this address was linked to (itself for a device whose identity
@@ -55,6 +56,8 @@ struct DeviceRecord {
 struct DeviceTable {
     let capacity: Int
     private(set) var records: [DeviceRecord] = []
+    /// Each record's name, by slot.
+    private var names: [String?] = []
     private var slots: [BDAddr: Int32] = [:]
     private var newest: Int32 = -1
     private var oldest: Int32 = -1
@@ -70,6 +73,9 @@ struct DeviceTable {
     var count: Int { slots.count }
 
     func slot(of address: BDAddr) -> Int32? { slots[address] }
+
+    /// The name of the device in `slot`.
+    func name(_ slot: Int32) -> String? { names[Int(slot)] }
 
     subscript(slot: Int32) -> DeviceRecord {
         get { records[Int(slot)] }
@@ -94,7 +100,6 @@ struct DeviceTable {
         let fresh = DeviceRecord(
             address: address,
             addressType: type,
-            name: nil,
             nameRank: NameRank.none,
             firstSeen: frame,
             identity: nil,
@@ -106,12 +111,14 @@ struct DeviceTable {
         if records.count < capacity {
             s = Int32(records.count)
             records.append(fresh)
+            names.append(nil)
         } else {
             s = oldest
             evicted = records[Int(s)].address
             unlink(s)
             slots[records[Int(s)].address] = nil
             records[Int(s)] = fresh
+            names[Int(s)] = nil
             evictions += 1
         }
         slots[address] = s
@@ -128,8 +135,8 @@ struct DeviceTable {
     mutating func learn(name: String, rank: UInt8, slot: Int32) {
         let i = Int(slot)
         guard rank >= records[i].nameRank, !name.isEmpty else { return }
-        if records[i].nameRank == rank && records[i].name == name { return }
-        records[i].name = name
+        if records[i].nameRank == rank && names[i] == name { return }
+        names[i] = name
         records[i].nameRank = rank
     }
 

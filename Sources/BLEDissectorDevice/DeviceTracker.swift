@@ -605,13 +605,14 @@ struct TrackerCore {
     ) {
         table[slot].identity = identity
         let record = table[slot]
+        let recordName = table.name(slot)
         guard identity.address != record.address else { return }
         let idSlot = touch(&ctx, identity.address, type: identity.type, span: span)
         // The device was first seen under whichever address came first.
         table[idSlot].firstSeen = min(table[idSlot].firstSeen, record.firstSeen)
-        if let name = record.name { table.learn(name: name, rank: record.nameRank, slot: idSlot) }
+        if let name = recordName { table.learn(name: name, rank: record.nameRank, slot: idSlot) }
         let idRecord = table[idSlot]
-        if let name = idRecord.name, table[slot].address == record.address {
+        if let name = table.name(idSlot), table[slot].address == record.address {
             table.learn(name: name, rank: idRecord.nameRank, slot: slot)
         }
     }
@@ -650,7 +651,7 @@ struct TrackerCore {
             ctx.tree.open(f.layer, .none, range, source: source)
             ctx.tree.add(f[.addr], .address(ref.address), range, source: source)
             // The slot may have been reused if the table is tiny; then only the address is known.
-            // Records are read field by field in place (a copy of one would retain its name).
+            // Records are read field by field in place.
             let valid = Int(ref.slot) < table.records.count && table.records[Int(ref.slot)].address == ref.address
             var identity = ref.identity
             // The slot whose name the node gets (-1: none).
@@ -685,7 +686,7 @@ struct TrackerCore {
                 }
                 ctx.tree.add(f[.identityAddr], .address(id.address), range, source: source)
             }
-            if nameSlot >= 0, let name = table.records[Int(nameSlot)].name {
+            if nameSlot >= 0, let name = table.name(nameSlot) {
                 ctx.tree.add(f[.name], text: name, range, source: source)
             }
             if let h = ref.handle { ctx.tree.add(f[.connection], .unsigned(UInt64(h)), range, source: source) }
