@@ -22,8 +22,9 @@ extension DissectionContext {
             tree.add(f[.handle], .unsigned(UInt64(handle)), range, source: source)
             return
         }
-        let attribute = db?[handle]
-        let service = db?.service(containing: handle)
+        let known = db?.facts(handle) ?? HandleFacts()
+        let attribute = known.attribute
+        let service = known.service
         let recorded = record().uuids(handle)
         guard attribute != nil || service != nil || role != .handle || !recorded.isEmpty else {
             tree.add(f[.handle], .unsigned(UInt64(handle)), range, source: source)
@@ -38,7 +39,9 @@ extension DissectionContext {
         if let uuid = recorded.attribute { addATTUUID(f, uuid, .uuid16, .uuid128, range, source: source) }
         if let attribute {
             tree.add(f[.gattUUID], .uuid(attribute.uuid), range, source: source)
-            if let name = attribute.name { tree.add(f[.gattName], text: name, range, source: source) }
+            if attribute.named, let name = db?[handle]?.name {
+                tree.add(f[.gattName], text: name, range, source: source)
+            }
             if let about = attribute.about {
                 switch attribute.kind {
                 case .descriptor, .characteristicDeclaration:

@@ -134,6 +134,20 @@ struct ServiceRange {
     var uuid: BluetoothUUID
 }
 
+/// What a database knows of one handle (`GATTDatabase.facts`).
+struct HandleFacts {
+    struct Attribute {
+        var kind: AttributeInfo.Kind
+        var uuid: BluetoothUUID
+        var about: BluetoothUUID?
+        /// Whether the attribute has a name (`GATTDatabase[handle]?.name`).
+        var named: Bool
+    }
+
+    var attribute: Attribute?
+    var service: ServiceRange?
+}
+
 /// A connection's GATT database as far as the capture shows it: handle → attribute.
 final class GATTDatabase {
     private(set) var attributes: [UInt16: AttributeInfo] = [:]
@@ -145,6 +159,10 @@ final class GATTDatabase {
     /// stream of writes and notifications names the same few handles, in nearly every ATT PDU.
     /// An entry is emptied when its handle is learned, all of them when handles are forgotten.
     private var recent = [RecentHandle](repeating: RecentHandle(), count: 4)
+    /// The last answers of `facts`, at handle modulo 4, with the `generation` they hold for.
+    private var keptFacts = [KeptFacts](repeating: KeptFacts(), count: 4)
+    /// Changes with every change to the attributes or services.
+    private var generation = 0
     private(set) var services: [ServiceRange] = []
     /// Set once the attribute table was full, so the note is given once.
     var fullNoted = false
@@ -163,12 +181,14 @@ final class GATTDatabase {
         attributes[handle] = info
         labels[handle] = nil
         recent[Int(handle & 3)] = RecentHandle()
+        generation &+= 1
         return true
     }
 
     /// Learns a service range; false when the table is full.
     @discardableResult
     func learnService(_ range: ServiceRange) -> Bool {
+        generation &+= 1
         if let i = services.firstIndex(where: { $0.start == range.start }) {
             services[i] = range
             return true
@@ -216,6 +236,26 @@ final class GATTDatabase {
         for i in recent.indices { recent[i] = RecentHandle() }
         services.removeAll { $0.start >= start && $0.start <= end }
         fullNoted = false
+        generation &+= 1
+    }
+
+    /// What the database knows of `handle` (its attribute and the service holding it), as plain
+    /// bits: a stream of PDUs names the same few handles, and this answers them without hashing.
+    func facts(_ handle: UInt16) -> HandleFacts {
+        let i = Int(handle & 3)
+        if keptFacts[i].generation == generation && keptFacts[i].handle == handle { return keptFacts[i].facts }
+        var found = HandleFacts(service: service(containing: handle))
+        if let a = attributes[handle] {
+            found.attribute = HandleFacts.Attribute(kind: a.kind, uuid: a.uuid, about: a.about, named: a.name != nil)
+        }
+        keptFacts[i] = KeptFacts(handle: handle, generation: generation, facts: found)
+        return found
+    }
+
+    private struct KeptFacts {
+        var handle: UInt16 = 0
+        var generation = -1
+        var facts = HandleFacts()
     }
 
     /// The type of the attribute at `handle`, if known.
