@@ -29,9 +29,14 @@ extension ATTParameters {
     }
 
     /// Sets the summary to the direction's prefix and the row's name ("Sent Read Request").
-    func setSummary(_ context: inout DissectionContext) {
+    /// Mutating, as the other helpers of the common PDUs are: calling a method that is not from a
+    /// decoder copies the whole of `self` (and counts its references).
+    mutating func setSummary(_ context: inout DissectionContext) {
         guard context.tree.infoVersion != plainSummary else { return }
-        setSummary(&context, name)
+        // The row outlives the PDU's decoding (see `row`).
+        unowned(unsafe) let row = row
+        let direction = context.direction
+        context.setInfo(parts: ATTInfo.prefix(direction), row.name)
     }
 
     /// Remembers `request` until its answer; the notes go at the start of the parameters.
@@ -93,7 +98,7 @@ extension ATTParameters {
     }
 
     /// Adds a btatt.handle field with what is known of it (`DissectionContext.addATTHandle`).
-    func addHandle(
+    mutating func addHandle(
         _ role: ATTField,
         _ handle: UInt16,
         _ range: Range<Int>,
@@ -126,9 +131,9 @@ extension ATTParameters {
 
     /// Adds an attribute value, and decodes it with the decoder bound to `uuid` in
     /// `StandardTables.gattUUID` when there is one and `decode` is set. Read `value` into a local
-    /// first: `addValue(reader.readRest(), …)` changes `self` while calling its method, which
-    /// copies the whole of `self` (and counts its references) for every PDU.
-    func addValue(_ value: ByteReader, uuid: BluetoothUUID?, decode: Bool, _ context: inout DissectionContext) {
+    /// first: `addValue(reader.readRest(), …)` would change `self` while calling its method.
+    mutating func addValue(_ value: ByteReader, uuid: BluetoothUUID?, decode: Bool, _ context: inout DissectionContext)
+    {
         let range = value.offset..<(value.offset + value.remaining)
         context.tree.open(f[.value], .bytes, range, source: value.source)
         if decode, !value.isAtEnd, let uuid,

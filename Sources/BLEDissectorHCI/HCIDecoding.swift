@@ -161,7 +161,7 @@ enum HCIPacket {
     ) throws(DecodeError) -> ByteReader {
         if r.remaining >= length {
             let params = try r.readSlice(length)
-            ctx.leftover(&r, what: "the packet's announced length")
+            if !r.isAtEnd { ctx.leftover(&r, what: "the packet's announced length") }
             return params
         }
         ctx.malformed(DecodeError.truncated(at: r.offset, need: length, have: r.remaining), r)

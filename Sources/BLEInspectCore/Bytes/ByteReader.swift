@@ -56,9 +56,17 @@ public struct ByteReader: @unchecked Sendable {
     @inlinable public var remaining: Int { end - index }
     @inlinable public var isAtEnd: Bool { index >= end }
 
-    @inlinable
+    /// Checks that `n` bytes are left. Inlined into every read (the hot readers are small once
+    /// the throwing path is out of line, in `fail`).
+    @inlinable @inline(__always)
     func need(_ n: Int) throws(DecodeError) {
-        guard n >= 0, end - index >= n else { throw DecodeError.truncated(at: index, need: n, have: end - index) }
+        guard n >= 0, end &- index >= n else { try Self.fail(at: index, need: n, have: end &- index) }
+    }
+
+    /// The throwing path of `need`, out of line so that the reads stay small.
+    @usableFromInline @inline(never)
+    static func fail(at offset: Int, need: Int, have: Int) throws(DecodeError) -> Never {
+        throw DecodeError.truncated(at: offset, need: need, have: have)
     }
 
     /// The byte `at` places ahead, without moving; nil past the end.
@@ -67,7 +75,7 @@ public struct ByteReader: @unchecked Sendable {
         ahead >= 0 && ahead < end - index ? base[index + ahead] : nil
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readUInt8() throws(DecodeError) -> UInt8 {
         try need(1)
         defer { index += 1 }
@@ -79,14 +87,14 @@ public struct ByteReader: @unchecked Sendable {
         Int8(bitPattern: try readUInt8())
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readUInt16() throws(DecodeError) -> UInt16 {
         try need(2)
         defer { index += 2 }
         return UInt16(base[index]) | UInt16(base[index + 1]) << 8
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readUInt16BE() throws(DecodeError) -> UInt16 {
         try need(2)
         defer { index += 2 }
@@ -120,14 +128,14 @@ public struct ByteReader: @unchecked Sendable {
         return BluetoothUUID(high: hi, low: lo, width: 16)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readUInt24() throws(DecodeError) -> UInt32 {
         try need(3)
         defer { index += 3 }
         return UInt32(base[index]) | UInt32(base[index + 1]) << 8 | UInt32(base[index + 2]) << 16
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readUInt32() throws(DecodeError) -> UInt32 {
         try need(4)
         defer { index += 4 }
@@ -209,7 +217,7 @@ public struct ByteReader: @unchecked Sendable {
     }
 
     /// A reader over the next `count` bytes (shares storage); this reader moves past them.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readSlice(_ count: Int) throws(DecodeError) -> ByteReader {
         try need(count)
         defer { index += count }
@@ -217,13 +225,13 @@ public struct ByteReader: @unchecked Sendable {
     }
 
     /// A reader over everything left; this reader ends up at its end.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readRest() -> ByteReader {
         defer { index = end }
         return ByteReader(base: base, owner: owner, index: index, end: end, source: source)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func skip(_ count: Int) throws(DecodeError) {
         try need(count)
         index += count

@@ -21,13 +21,15 @@ public struct L2CAPFragments: Sendable {
     }
 
     /// The whole PDU's length from the bytes `reader` has left, without moving it.
+    @inlinable
     public static func expectedLength(_ reader: ByteReader) -> Int? {
         guard let low = reader.peekUInt8(), let high = reader.peekUInt8(at: 1) else { return nil }
         return length(low: low, high: high)
     }
 
     /// The basic header's length field, plus the header.
-    private static func length(low: UInt8, high: UInt8) -> Int { (Int(high) << 8 | Int(low)) + 4 }
+    @usableFromInline
+    static func length(low: UInt8, high: UInt8) -> Int { (Int(high) << 8 | Int(low)) + 4 }
 
     /// A PDU begun by the start fragment `start`, seen in frame `frame`.
     public init(start: ArraySlice<UInt8>, frame: Int) {

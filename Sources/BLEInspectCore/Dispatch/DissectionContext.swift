@@ -255,10 +255,10 @@ public struct DissectionContext {
         if skippedTables != 0, slot < 64, skippedTables & (1 << UInt64(slot)) != 0 {
             return false
         }
-        if skippedKeys.count != 0, slot < 0x8000, !key.isUUID, key.high == 0, key.low <= 0xFFFF,
-            skippedKeys.contains(UInt32(slot) << 16 | UInt32(key.low))
-        {
-            return false
+        if skippedKeys.count != 0, slot >= 0, slot < 0x8000, !key.isUUID, key.high == 0, key.low <= 0xFFFF {
+            // Most pairs are not skipped: one bit test answers, before the pairs are compared.
+            let entry = UInt32(slot) << 16 | UInt32(key.low)
+            if skippedKeys.mayHold(entry), skippedKeys.contains(entry) { return false }
         }
         guard let binding = registry.unretainedBinding(slot: slot, key) else {
             if !reader.isAtEnd {
@@ -289,21 +289,36 @@ public struct DissectionContext {
     /// keeps no state, every binding must keep none too: one that does was reached by a handoff
     /// its scope did not record, and the registry counted the binding above as stateless wrongly.
     mutating func run(_ binding: Binding, _ reader: inout ByteReader) {
-        precondition(
-            !withinStateless || binding.keepsNoState,
-            "\(binding.owner) (\(binding.label)) uses capture state but was reached by a handoff its caller's scope did not record (BindingScope.handoff(into:))"
-        )
+        if withinStateless && !binding.keepsNoState { unrecordedHandoff(binding) }
         let (granted, within) = (stateGranted, withinStateless)
         stateGranted = binding.usesState
         withinStateless = binding.keepsNoState
-        run(binding.dissector, &reader)
+        // The existential is opened here, within the boundary: one call to the dissector, not
+        // one to an unspecialized `run` and another from it.
+        boundary(&reader) { (r, context) throws(DecodeError) in try binding.dissector.dissect(&r, &context) }
         (stateGranted, withinStateless) = (granted, within)
+    }
+
+    @inline(never)
+    private func unrecordedHandoff(_ binding: Binding) -> Never {
+        preconditionFailure(
+            "\(binding.owner) (\(binding.label)) uses capture state but was reached by a handoff its caller's scope did not record (BindingScope.handoff(into:))"
+        )
     }
 
     /// Runs `dissector` on `reader` inside an error boundary (as `dispatch` does). Generic, so
     /// that a caller that knows the decoder's type calls it directly, without an existential box.
     @inlinable
     public mutating func run<D: Dissector>(_ dissector: D, _ reader: inout ByteReader) {
+        boundary(&reader) { (r, context) throws(DecodeError) in try dissector.dissect(&r, &context) }
+    }
+
+    /// The error boundary of `run`: the depth limit, and a malformed note for an error of `body`.
+    @inlinable @inline(__always)
+    mutating func boundary(
+        _ reader: inout ByteReader,
+        _ body: (inout ByteReader, inout DissectionContext) throws(DecodeError) -> Void
+    ) {
         guard dispatchDepth < Self.maximumDispatchDepth else {
             malformed(DecodeError(.limitExceeded, offset: reader.offset, "dispatch nested too deep"), reader)
             return
@@ -311,7 +326,7 @@ public struct DissectionContext {
         let savedDepth = tree.depth
         dispatchDepth += 1
         do {
-            try dissector.dissect(&reader, &self)
+            try body(&reader, &self)
         } catch {
             tree.restoreDepth(savedDepth + (tree.depth > savedDepth ? 1 : 0))
             malformed(error, reader)
@@ -347,15 +362,17 @@ public struct SkippedKeys: Sendable, BitwiseCopyable {
     public static let capacity = 12
     private var entries: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
     public private(set) var count = 0
-    /// Bit `slot % 64` is set for the slot of each pair: most lookups are of a table with no
-    /// pair, and this one test answers them.
-    private var slots: UInt64 = 0
+    /// A filter of the pairs held: bit `filterBit(entry)` of these 128 is set for each, so that
+    /// most lookups of a pair not held (the tables of a frame's layers often hold one, under
+    /// another key) end after one test, without comparing every pair.
+    private var filter: (UInt64, UInt64) = (0, 0)
 
     public init() {}
 
     mutating func insert(_ entry: UInt32) {
         guard !contains(entry), count < Self.capacity else { return }
-        slots |= Self.slotBit(entry)
+        let bit = Self.filterBit(entry)
+        if bit < 64 { filter.0 |= 1 << UInt64(bit) } else { filter.1 |= 1 << UInt64(bit - 64) }
         let shift = UInt64(count % 2) * 32
         let value = UInt64(entry) << shift
         switch count / 2 {
@@ -371,7 +388,7 @@ public struct SkippedKeys: Sendable, BitwiseCopyable {
 
     @inline(__always)
     func contains(_ entry: UInt32) -> Bool {
-        guard slots & Self.slotBit(entry) != 0 else { return false }
+        guard mayHold(entry) else { return false }
         // Each word holds two entries; unused lanes are never compared.
         let pair = UInt64(entry) | UInt64(entry) << 32
         return lanes(entries.0 ^ pair, from: 0) || (count > 2 && lanes(entries.1 ^ pair, from: 2))
@@ -379,8 +396,17 @@ public struct SkippedKeys: Sendable, BitwiseCopyable {
             || (count > 8 && lanes(entries.4 ^ pair, from: 8)) || (count > 10 && lanes(entries.5 ^ pair, from: 10))
     }
 
+    /// The entry's bit in `filter` (0 ..< 128), from a multiplicative hash.
     @inline(__always)
-    private static func slotBit(_ entry: UInt32) -> UInt64 { 1 << UInt64(entry >> 16 & 63) }
+    private static func filterBit(_ entry: UInt32) -> Int { Int((entry &* 0x9E37_79B1) >> 25) }
+
+    /// Whether `entry` may be held: false for most pairs not held, after one test.
+    @inline(__always)
+    func mayHold(_ entry: UInt32) -> Bool {
+        let bit = Self.filterBit(entry)
+        let word = bit < 64 ? filter.0 : filter.1
+        return word & (1 << UInt64(bit & 63)) != 0
+    }
 
     /// Whether a lane of `difference` (a word XOR-ed with the entry twice) is zero, for the lanes
     /// in use of the word holding entries `first` and `first + 1`.

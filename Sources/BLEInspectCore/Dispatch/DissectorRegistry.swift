@@ -10,10 +10,10 @@ public final class DissectorRegistry: Sendable {
     /// each name's slot.
     @usableFromInline let tablesBySlot: [DissectorTable?]
     let slotOf: [TableID: Int]
-    /// The tables' dense key arrays, end to end: for a slot and a key below `denseCount[slot]`,
-    /// `denseIndex[denseStart[slot] + key]` is 1 + the binding's index in `denseBindings` (from
-    /// `bindingStart[slot]`), or 0. Dispatch reads them without copying a `DissectorTable` (and
-    /// counting the references it holds).
+    /// The tables' dense key arrays, end to end: for a slot and a key below
+    /// `denseSlots[slot].count`, `denseIndex[denseSlots[slot].start + key]` is 1 + the binding's
+    /// index in `denseBindings` (from `denseSlots[slot].firstBinding`), or 0. Dispatch reads them
+    /// without copying a `DissectorTable` (and counting the references it holds).
     @usableFromInline let denseIndex: [UInt16]
     /// Unretained: `tables` keeps every binding alive for the registry's life, so dispatch reads
     /// one without counting a reference (`unretainedBinding(slot:_:)`).
@@ -24,9 +24,9 @@ public final class DissectorRegistry: Sendable {
     /// key at a fixed place, into a table with stateful bindings, that handoff (see
     /// `decodesWithoutState(_:_:_:)`).
     @usableFromInline let densePeek: [PeekEdge?]
-    @usableFromInline let denseStart: [Int]
-    @usableFromInline let denseCount: [Int]
-    @usableFromInline let bindingStart: [Int]
+    /// Per slot, where its dense keys and bindings start and how many keys it has (one array, so
+    /// that a lookup checks one bound for the three).
+    @usableFromInline let denseSlots: [DenseSlot]
     /// Per slot, `SparseFilter.words` words: bit `SparseFilter.bit(key)` is set for every key
     /// bound in the table's dictionary, so that most lookups of an unbound key (a vendor's
     /// 128-bit UUID, say) end without hashing it or copying the table.
@@ -87,14 +87,14 @@ public final class DissectorRegistry: Sendable {
         tablesBySlot = bySlot
         var denseIndex: [UInt16] = []
         var denseBindings: [Unmanaged<Binding>] = []
-        var denseStart = [Int](repeating: 0, count: bySlot.count)
-        var denseCount = [Int](repeating: 0, count: bySlot.count)
-        var bindingStart = [Int](repeating: 0, count: bySlot.count)
+        var denseSlots = [DenseSlot](repeating: DenseSlot(start: 0, count: 0, firstBinding: 0), count: bySlot.count)
         for (slot, table) in bySlot.enumerated() {
             guard let table else { continue }
-            denseStart[slot] = denseIndex.count
-            denseCount[slot] = table.dense.count
-            bindingStart[slot] = denseBindings.count
+            denseSlots[slot] = DenseSlot(
+                start: denseIndex.count,
+                count: table.dense.count,
+                firstBinding: denseBindings.count
+            )
             denseIndex += table.dense
             denseBindings += table.denseBindings.map { Unmanaged.passUnretained($0) }
         }
@@ -102,9 +102,7 @@ public final class DissectorRegistry: Sendable {
         self.denseStateless = denseBindings.map { $0.takeUnretainedValue().keepsNoState }
         self.densePeek = denseBindings.map { PeekEdge.of($0.takeUnretainedValue(), tables) }
         self.denseBindings = denseBindings
-        self.denseStart = denseStart
-        self.denseCount = denseCount
-        self.bindingStart = bindingStart
+        self.denseSlots = denseSlots
         var sparseFilter = [UInt64](repeating: 0, count: bySlot.count * SparseFilter.words)
         for (slot, table) in bySlot.enumerated() {
             guard let table else { continue }
@@ -183,16 +181,19 @@ public final class DissectorRegistry: Sendable {
     /// without one.
     @inlinable @inline(__always)
     func densePosition(slot: Int, _ key: DissectorKey) -> Int? {
-        guard slot >= 0, slot < denseCount.count, !key.isUUID, denseCount[slot] != 0 else { return nil }
-        guard key.high == 0, key.low < UInt64(denseCount[slot]) else { return -1 }
-        let i = Int(denseIndex[denseStart[slot] &+ Int(key.low)])
-        return i == 0 ? -1 : bindingStart[slot] &+ i &- 1
+        guard slot >= 0, slot < denseSlots.count, !key.isUUID else { return nil }
+        let dense = denseSlots[slot]
+        guard dense.count != 0 else { return nil }
+        guard key.high == 0, key.low < UInt64(dense.count) else { return -1 }
+        let i = Int(denseIndex[dense.start &+ Int(key.low)])
+        return i == 0 ? -1 : dense.firstBinding &+ i &- 1
     }
 
     /// The binding of `key` in the table at `slot`, unretained, for the dispatch path: the
     /// registry keeps it alive, so a caller that holds the registry reads it with
     /// `_withUnsafeGuaranteedRef` without counting a reference. Nil when nothing is bound.
-    @inlinable
+    /// Inlined: dispatch runs it for every layer of every frame.
+    @inlinable @inline(__always)
     public func unretainedBinding(slot: Int, _ key: DissectorKey) -> Unmanaged<Binding>? {
         if let i = densePosition(slot: slot, key) { return i < 0 ? nil : denseBindings[i] }
         guard slot >= 0, slot < tablesBySlot.count else { return nil }
@@ -211,6 +212,7 @@ public final class DissectorRegistry: Sendable {
 
     /// Whether the module `module` bound the dissector of `key` in the table of `handoff` (not a
     /// plugin that replaced it): a module that knows its own decoders leave it some work.
+    @inlinable
     public func isBound<K>(_ handoff: Handoff<K>, _ key: K, byModule module: String) -> Bool {
         guard let binding = unretainedBinding(slot: handoff.slot, key.dissectorKey) else { return false }
         return binding._withUnsafeGuaranteedRef { $0.owner == module }
@@ -246,6 +248,24 @@ public final class DissectorRegistry: Sendable {
 
     /// The most handoffs `decodesWithoutState` follows.
     public static let maximumPeekDepth = 8
+}
+
+/// Where one table's keys sit in `DissectorRegistry.denseIndex`, and its bindings in
+/// `denseBindings`.
+@usableFromInline
+struct DenseSlot: Sendable {
+    /// The table's first entry in `denseIndex`.
+    @usableFromInline let start: Int
+    /// Its keys (0 for a table without a dense range).
+    @usableFromInline let count: Int
+    /// Its first binding in `denseBindings`.
+    @usableFromInline let firstBinding: Int
+
+    init(start: Int, count: Int, firstBinding: Int) {
+        self.start = start
+        self.count = count
+        self.firstBinding = firstBinding
+    }
 }
 
 /// A handoff that `DissectorRegistry.decodesWithoutState` follows: into the table at `slot`, by

@@ -206,6 +206,7 @@ extension DissectionContext {
     /// and if none does, or the decoder rejects a value of the cut PDU, this throws it. After a successful decode, bytes past an exact length
     /// throw `.malformed`: "N unexpected bytes after the `trailing`". The caller's error boundary
     /// (`run`, which `dispatch` uses) turns either into the malformed note.
+    @inlinable
     public mutating func decode(
         _ reader: inout ByteReader,
         length: OpcodeLength,
@@ -221,14 +222,18 @@ extension DissectionContext {
             parameters = reader.readRest()
         }
         try decodeParameters(&parameters, start: start, have: have, length: length, decoder)
-        if !reader.isAtEnd {
-            let extra = reader.remaining
-            throw DecodeError(
-                .malformed,
-                offset: reader.offset,
-                "\(extra) unexpected byte\(extra == 1 ? "" : "s") after the \(trailing())"
-            )
-        }
+        if !reader.isAtEnd { try Self.unexpectedBytes(reader, trailing()) }
+    }
+
+    /// The error for bytes past an exact length, out of line so that `decode` stays small.
+    @usableFromInline @inline(never)
+    static func unexpectedBytes(_ reader: ByteReader, _ trailing: String) throws(DecodeError) -> Never {
+        let extra = reader.remaining
+        throw DecodeError(
+            .malformed,
+            offset: reader.offset,
+            "\(extra) unexpected byte\(extra == 1 ? "" : "s") after the \(trailing)"
+        )
     }
 }
 
@@ -257,7 +262,8 @@ extension DissectionContext {
     /// Runs `decoder`; a PDU shorter than its row's minimum (`have` bytes from `start`) is then
     /// truncated, whatever the decoder made of the bytes that are there: a value it cannot accept
     /// in a cut PDU is the cut's doing.
-    private mutating func decodeParameters(
+    @inlinable
+    mutating func decodeParameters(
         _ parameters: inout ByteReader,
         start: Int,
         have: Int,
