@@ -49,12 +49,21 @@ public final class BTSnoopReader: FrameReader {
         try records.next(input, header: 24, "header", read: record)
     }
 
+    public func next(into frame: inout CapturedFrame) throws(CaptureError) -> Bool {
+        try records.next(input, header: 24, "header", into: &frame, read: record)
+    }
+
     @inline(__always)
     private func record(number: Int) throws(CaptureError) -> RecordStream.Record {
-        let originalLength = Int(input.uint32BE(at: 0))
-        let includedLength = Int(input.uint32BE(at: 4))
-        let flags = input.uint32BE(at: 8)
-        let rawTime = input.uint64BE(at: 16)
+        // The 24-byte header is buffered (`RecordStream.next` made it available): one check.
+        let (originalLength, includedLength, flags, rawTime) = input.withBuffered(24) { h in
+            (
+                Int(UInt32(bigEndian: h.loadUnaligned(fromByteOffset: 0, as: UInt32.self))),
+                Int(UInt32(bigEndian: h.loadUnaligned(fromByteOffset: 4, as: UInt32.self))),
+                UInt32(bigEndian: h.loadUnaligned(fromByteOffset: 8, as: UInt32.self)),
+                UInt64(bigEndian: h.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
+            )
+        }
         try input.ensureRecord(header: 24, length: includedLength, allowed: 0...maximumRecordLength, frame: number)
         let (micros, overflow) = Int64(bitPattern: rawTime).subtractingReportingOverflow(Self.epochOffset)
         var record = RecordStream.Record(

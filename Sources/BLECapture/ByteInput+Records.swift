@@ -73,14 +73,52 @@ struct RecordStream {
     }
 
     private var frameNumber = 0
-    /// Storage for frame bytes, reused from frame to frame while callers do not keep frames.
+    /// Storage for the bytes of the frames `next(_:header:_:read:)` returns, reused from frame to
+    /// frame while callers do not keep frames.
     private var frameBytes: [UInt8] = []
     private var finished = false
 
-    /// The next frame of `input`, nil at its end: makes the record's `header`-byte header (named
-    /// `what` in errors) available, then `read` checks the record (given its frame number), makes
-    /// all of it available (`ensureRecord`) and says what it holds. After a throw the stream is
-    /// finished, and returns nil from then on.
+    /// Reads the next record of `input` into `frame`, false at its end: makes the record's
+    /// `header`-byte header (named `what` in errors) available, then `read` checks the record
+    /// (given its frame number), makes all of it available (`ensureRecord`) and says what it
+    /// holds; its bytes go into `frame.bytes`, in place when nothing else holds them. After a
+    /// throw the stream is finished, and returns false from then on.
+    @inline(__always)
+    mutating func next(
+        _ input: ByteInput,
+        header: Int,
+        _ what: String,
+        into frame: inout CapturedFrame,
+        read: (_ number: Int) throws(CaptureError) -> Record
+    ) throws(CaptureError) -> Bool {
+        guard !finished else { return false }
+        let number = frameNumber + 1
+        let offset = input.position
+        let record: Record
+        do {
+            guard try input.ensureRecordHeader(header, what, frame: number) else {
+                finished = true
+                return false
+            }
+            record = try read(number)
+        } catch {
+            finished = true
+            throw error
+        }
+        input.takeRecord(from: record.payloadStart, total: record.total, into: &frame.bytes)
+        frameNumber = number
+        frame.number = number
+        frame.timestamp = record.timestamp
+        frame.direction = record.direction
+        frame.controllerIndex = record.controllerIndex
+        frame.kind = record.kind
+        frame.originalLength = max(record.originalLength, frame.bytes.count)
+        frame.sourceOffset = offset
+        return true
+    }
+
+    /// The next frame of `input`, nil at its end, as `next(_:header:_:into:read:)` reads it, in
+    /// the stream's own storage.
     @inline(__always)
     mutating func next(
         _ input: ByteInput,
@@ -88,32 +126,10 @@ struct RecordStream {
         _ what: String,
         read: (_ number: Int) throws(CaptureError) -> Record
     ) throws(CaptureError) -> CapturedFrame? {
-        guard !finished else { return nil }
-        let number = frameNumber + 1
-        let offset = input.position
-        let record: Record
-        do {
-            guard try input.ensureRecordHeader(header, what, frame: number) else {
-                finished = true
-                return nil
-            }
-            record = try read(number)
-        } catch {
-            finished = true
-            throw error
-        }
-        input.takeRecord(from: record.payloadStart, total: record.total, into: &frameBytes)
-        let bytes = frameBytes
-        frameNumber = number
-        return CapturedFrame(
-            number: number,
-            timestamp: record.timestamp,
-            direction: record.direction,
-            controllerIndex: record.controllerIndex,
-            kind: record.kind,
-            bytes: bytes,
-            originalLength: max(record.originalLength, bytes.count),
-            sourceOffset: offset
-        )
+        var frame = CapturedFrame.blank()
+        swap(&frame.bytes, &frameBytes)
+        guard try next(input, header: header, what, into: &frame, read: read) else { return nil }
+        frameBytes = frame.bytes
+        return frame
     }
 }

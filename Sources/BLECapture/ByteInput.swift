@@ -12,7 +12,9 @@
 public final class ByteInput {
     public let fd: Int32
     private let ownsDescriptor: Bool
-    private var buffer: [UInt8]
+    /// The one buffer, `capacity` bytes: allocated with the input and freed in `deinit`, so it
+    /// lives exactly as long as the input that every access goes through.
+    private let buffer: UnsafeMutablePointer<UInt8>
     private var start = 0
     private var end = 0
     private var atEOF = false
@@ -34,7 +36,8 @@ public final class ByteInput {
     public init(fd: Int32, ownsDescriptor: Bool) {
         self.fd = fd
         self.ownsDescriptor = ownsDescriptor
-        self.buffer = [UInt8](repeating: 0, count: ByteInput.capacity)
+        self.buffer = .allocate(capacity: ByteInput.capacity)
+        self.buffer.initialize(repeating: 0, count: ByteInput.capacity)
         var st = stat()
         if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG {
             regularFileSize = Int64(st.st_size)
@@ -45,6 +48,7 @@ public final class ByteInput {
 
     deinit {
         if ownsDescriptor { close(fd) }
+        buffer.deallocate()
     }
 
     /// Bytes buffered and not yet consumed.
@@ -52,25 +56,24 @@ public final class ByteInput {
 
     /// Reads until at least `n` bytes are buffered or the input ends; returns how many are buffered.
     /// - Precondition: `n <= ByteInput.capacity` (a programmer error, not an input error).
+    @inline(__always)
     public func ensure(_ n: Int) throws(CaptureError) -> Int {
         precondition(n <= ByteInput.capacity, "ByteInput.ensure beyond capacity")
         if end - start >= n || atEOF { return end - start }
+        return try refill(n)
+    }
+
+    /// `ensure` once the buffered bytes are too few: reads more.
+    private func refill(_ n: Int) throws(CaptureError) -> Int {
         if start > 0 {
             // Move the unread tail to the front to make room.
             let count = end - start
-            buffer.withUnsafeMutableBufferPointer { p in
-                guard let base = p.baseAddress else { return }
-                memmove(base, base + start, count)
-            }
+            memmove(buffer, buffer + start, count)
             start = 0
             end = count
         }
         while end - start < n {
-            let room = buffer.count - end
-            let got = try buffer.withUnsafeMutableBufferPointer { p throws(CaptureError) -> Int in
-                guard let base = p.baseAddress else { return 0 }
-                return try readSource(into: base + end, count: room)
-            }
+            let got = try readSource(into: buffer + end, count: ByteInput.capacity - end)
             if got > 0 {
                 end += got
             } else {
@@ -121,9 +124,7 @@ public final class ByteInput {
         guard count > 0 else { return 0 }
         if end > start {
             let n = min(count, end - start)
-            buffer.withUnsafeBytes { b in
-                if let base = b.baseAddress { p.copyMemory(from: base + start, byteCount: n) }
-            }
+            p.copyMemory(from: buffer + start, byteCount: n)
             consume(n)
             return n
         }
@@ -134,38 +135,63 @@ public final class ByteInput {
 
     /// The buffered byte `i` places past the read position. - Precondition: `i < available`.
     @inline(__always)
-    public func byte(at i: Int) -> UInt8 { buffer[start + i] }
+    public func byte(at i: Int) -> UInt8 {
+        precondition(i >= 0 && start + i < ByteInput.capacity, "ByteInput read beyond its buffer")
+        return buffer[start + i]
+    }
 
     /// A big-endian UInt32 at `i` past the read position (one bounds check, one load).
+    @inline(__always)
     public func uint32BE(at i: Int) -> UInt32 { UInt32(bigEndian: load(at: i)) }
 
     /// A little-endian UInt32 at `i` past the read position.
+    @inline(__always)
     public func uint32LE(at i: Int) -> UInt32 { UInt32(littleEndian: load(at: i)) }
 
     @inline(__always)
     private func load<T: FixedWidthInteger>(at i: Int) -> T {
         let p = start + i
         precondition(i >= 0 && p + MemoryLayout<T>.size <= end, "ByteInput read beyond the buffered bytes")
-        return buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: p, as: T.self) }
+        return UnsafeRawPointer(buffer + p).loadUnaligned(as: T.self)
     }
 
     /// A big-endian UInt64 at `i` past the read position.
+    @inline(__always)
     public func uint64BE(at i: Int) -> UInt64 { UInt64(bigEndian: load(at: i)) }
+
+    /// Calls `body` with the `count` buffered bytes at the read position, checked once, for a
+    /// record reader to load a header's fields from. The bytes are valid only during the call.
+    /// - Precondition: `count <= available`.
+    @inline(__always)
+    public func withBuffered<R>(_ count: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        precondition(count >= 0 && count <= end - start, "ByteInput read beyond the buffered bytes")
+        // The buffer lives as long as `self`, which the caller holds for the call.
+        return body(UnsafeRawBufferPointer(start: buffer + start, count: count))
+    }
 
     /// Copies `count` buffered bytes starting `from` past the read position.
     public func copy(from: Int, count: Int) -> [UInt8] {
-        Array(buffer[(start + from)..<(start + from + count)])
+        let first = start + from
+        precondition(from >= 0 && count >= 0 && first + count <= end, "ByteInput copy beyond the buffered bytes")
+        return Array(UnsafeBufferPointer(start: buffer + first, count: count))
     }
 
     /// Copies `count` buffered bytes from `from` into `out`, reusing its storage when nothing
     /// else holds it (the previous frame's bytes, once the caller has let go of that frame).
     public func copy(from: Int, count: Int, into out: inout [UInt8]) {
-        out.removeAll(keepingCapacity: true)
         let first = start + from
         precondition(from >= 0 && count >= 0 && first + count <= end, "ByteInput copy beyond the buffered bytes")
-        buffer.withUnsafeBufferPointer {
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[first..<(first + count)]))
+        // `out` keeps the length it has when it can: its first bytes are overwritten in place,
+        // then it is cut to `count` or the rest appended (one call into Array, not two).
+        if out.count > count { out.removeLast(out.count - count) }
+        let kept = out.count
+        let source = buffer + first
+        if kept > 0 {
+            out.withUnsafeMutableBufferPointer { p in
+                if let base = p.baseAddress { base.update(from: source, count: kept) }
+            }
         }
+        if kept < count { out.append(contentsOf: UnsafeBufferPointer(start: source + kept, count: count - kept)) }
     }
 
     /// Skips `n` buffered bytes. - Precondition: `n <= available`.

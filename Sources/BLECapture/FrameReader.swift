@@ -12,6 +12,19 @@ public protocol FrameReader: AnyObject {
     var totalBytes: Int64? { get }
     /// The next frame, nil at the end.
     func next() throws(CaptureError) -> CapturedFrame?
+    /// Reads the next frame into `frame`, reusing its storage (the buffer of its bytes, when
+    /// nothing else holds it): for a caller that handles one frame after another. False at the
+    /// end, leaving `frame` as it was.
+    func next(into frame: inout CapturedFrame) throws(CaptureError) -> Bool
+}
+
+extension FrameReader {
+    /// Through `next()`, for readers that keep no storage of their own to reuse.
+    public func next(into frame: inout CapturedFrame) throws(CaptureError) -> Bool {
+        guard let next = try next() else { return false }
+        frame = next
+        return true
+    }
 }
 
 /// A description of a capture source.

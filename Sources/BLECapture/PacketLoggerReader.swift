@@ -86,6 +86,10 @@ public final class PacketLoggerReader: FrameReader {
         try records.next(input, header: 4, "length", read: record)
     }
 
+    public func next(into frame: inout CapturedFrame) throws(CaptureError) -> Bool {
+        try records.next(input, header: 4, "length", into: &frame, read: record)
+    }
+
     private func uint32(at i: Int) -> UInt32 {
         byteOrder == .big ? input.uint32BE(at: i) : input.uint32LE(at: i)
     }

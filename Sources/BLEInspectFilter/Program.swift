@@ -142,9 +142,14 @@ enum NumberSource: Sendable {
 /// A compiled regular expression (Wireshark's `matches` is case-insensitive unless the pattern
 /// says `(?-i)`). `Regex<AnyRegexOutput>` is not declared Sendable only because its output type is
 /// not; the regex itself is immutable once built (its lowered program is installed atomically, and
-/// the filter compiles it before sharing), and every match runs on its own state.
-struct RegexBox: @unchecked Sendable {
+/// the filter compiles it before sharing), and every match runs on its own state. A class: a
+/// resilient `Regex` held inline would give every enum that carries one (`Program`,
+/// `BytesPredicate`, `GeneralTest`) a layout known only at run time, and every evaluation would
+/// look up their type metadata.
+final class RegexBox: @unchecked Sendable {
     let regex: Regex<AnyRegexOutput>
+
+    init(regex: Regex<AnyRegexOutput>) { self.regex = regex }
 }
 
 enum NumberPredicate: Sendable {

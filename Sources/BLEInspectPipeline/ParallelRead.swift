@@ -35,15 +35,17 @@ struct OutputRun: ~Copyable {
 /// One frame of a batch: what the reading thread knows of it, where its bytes are, and (written
 /// by the thread that owns it) whether it matched and where its output ends.
 struct BatchFrame {
-    var number = 0
-    var timestamp = Timestamp.zero
+    // No default values: `init(_:times:)` runs for every frame read, and a default such as
+    // `Timestamp.zero` (a global) would be loaded before being overwritten.
+    var number: Int
+    var timestamp: Timestamp
     /// The frame's times, from the reading thread's timeline.
-    var times = FrameTimes(Timestamp.zero)
-    var direction = Direction.unknown
-    var controllerIndex: UInt16? = nil
-    var kind = FrameKind.unknown(0)
-    var originalLength = 0
-    var sourceOffset: Int64 = 0
+    var times: FrameTimes
+    var direction: Direction
+    var controllerIndex: UInt16?
+    var kind: FrameKind
+    var originalLength: Int
+    var sourceOffset: Int64
     /// The frame's bytes in the batch's `bytes` run, when `stored`.
     var offset = 0
     var length = 0
@@ -58,7 +60,9 @@ struct BatchFrame {
     /// The end of the frame's output in its owner's run.
     var outputEnd = 0
 
-    init() {}
+    init() {
+        self.init(CapturedFrame.blank(), times: FrameTimes(Timestamp.zero))
+    }
 
     init(_ frame: borrowing CapturedFrame, times: FrameTimes) {
         number = frame.number
@@ -174,8 +178,8 @@ struct FrameFinisher {
 
     /// Whether the filter, if any, matches the frame.
     func matches(_ frame: borrowing CapturedFrame, _ tree: borrowing ProtocolTree) -> Bool {
-        guard let filter else { return true }
-        return filter.matches(tree, frameBytes: frame.bytes)
+        // Optional chaining borrows the filter; `guard let` copied it (a reference count a frame).
+        filter?.matches(tree, frameBytes: frame.bytes) ?? true
     }
 
     /// Filters the frame, unless `known` gives the verdict already, and renders it if it matched;
@@ -189,16 +193,21 @@ struct FrameFinisher {
         matched known: Bool? = nil
     ) -> Bool {
         let matched = known ?? matches(frame, tree)
-        let out = batch.outputs + output
         if matched && printLines {
+            let out = batch.outputs + output
             let times = batch.frames[i].times
             renderer.render(frame, tree, first: times.first, previous: times.previous) {
                 out.pointee.text.append(contentsOf: $0)
             }
         }
-        batch.frames[i].matched = matched
-        batch.frames[i].outputEnd = out.pointee.text.count
+        Self.record(batch, i, output: output, matched: matched)
         return matched
+    }
+
+    /// Records whether frame `i` of `batch` matched, and where its output ends in run `output`.
+    static func record(_ batch: FrameBatch, _ i: Int, output: Int, matched: Bool) {
+        batch.frames[i].matched = matched
+        batch.frames[i].outputEnd = batch.outputs[output].text.count
     }
 }
 
@@ -291,7 +300,8 @@ struct ParallelReadResult {
 /// `renderOnly`, workers filter, and the caller reads on one thread when that delta is needed.
 ///
 /// The reading thread's engine keeps the timeline (`DissectionEngine.timeline`): every frame's
-/// times are taken from it in order and travel with the frame.
+/// times are taken from it in order and travel with the frame (when anything reads them: the
+/// printed lines or the frame layer).
 struct ParallelReader {
     let workers: [ReadWorker]
     let main: FrameFinisher
@@ -333,6 +343,9 @@ struct ParallelReader {
             return true
         }
         var written = CapturedFrame.blank()
+        let timed = main.printLines || engine.addsFrameLayer
+        // The frame being read: refilled for every frame, its bytes' storage reused.
+        var frame = CapturedFrame.blank()
 
         func merge(_ batch: FrameBatch) {
             let late = batch.done.wait(timeout: .now()) == .timedOut
@@ -357,19 +370,22 @@ struct ParallelReader {
                 cursor[runOwner] = end
             }
             for i in 0..<batch.count {
-                let f = batch.frames[i]
-                if f.outputEnd > cursor[f.owner] {
-                    if f.owner != runOwner {
+                // Read in place, rather than copying each frame's whole entry.
+                let f = batch.frames + i
+                let owner = f.pointee.owner
+                let end = f.pointee.outputEnd
+                if end > cursor[owner] {
+                    if owner != runOwner {
                         flushRun()
-                        runOwner = f.owner
+                        runOwner = owner
                         pendingEnd = cursor[runOwner]
                     }
-                    pendingEnd = f.outputEnd
+                    pendingEnd = end
                 }
-                guard f.matched else { continue }
+                guard f.pointee.matched else { continue }
                 result.matched += 1
                 if let capture, result.error == nil {
-                    f.load(into: &written, from: batch.bytes.bytes)
+                    f.pointee.load(into: &written, from: batch.bytes.bytes)
                     do throws(CaptureError) {
                         try capture.write(written)
                     } catch {
@@ -379,6 +395,62 @@ struct ParallelReader {
             }
             flushRun()
             out.flushIfFull()
+        }
+
+        /// Adds `frame`, just read, to `batch`: decodes and filters it here, or leaves it to a
+        /// worker. A function of its own so that the frame is borrowed, not copied, for the
+        /// closures below (the reused frame is a variable).
+        func place(_ frame: borrowing CapturedFrame, in batch: FrameBatch) {
+            // Only the frame layer's time fields and the printed lines read the times (as on one
+            // thread, `ReadRunner.show`): counting with a filter on other fields skips them.
+            let times =
+                timed ? engine.timeline.next(frame.timestamp) : FrameTimes(frame.timestamp)
+            let i = batch.count
+            batch.count += 1
+            batch.frames[i] = BatchFrame(frame, times: times)
+            var mine = true
+            let stateless = !renderOnly && engine.decodesWithoutState(frame)
+            if renderOnly || stateless {
+                credit += share
+                mine = credit >= 16
+                if mine { credit -= 16 }
+            }
+            guard renderOnly || mine else {
+                batch.frames[i].owner = owner
+                owner = (owner + 1) % k
+                batch.storeBytes(frame, at: i)
+                return
+            }
+            // This thread decodes and filters the frame: every frame when the workers only
+            // render, else those only it can decode (they read capture state) and its share of
+            // the others. A frame that matched goes to a worker to render as its finished tree,
+            // unless this thread keeps it: when the workers only render, its share (`mine`); else
+            // a stateless frame of its share, or its share of the stateful ones' renders
+            // (`keepsRender`).
+            var handOver = false
+            let matched = engine.dissect(frame, times: times, wantsInfo: wantsInfo) { tree in
+                let matched = main.matches(frame, tree)
+                handOver =
+                    matched && (renderOnly ? !mine : main.printLines && !stateless && !keepsRender(&renderCredit))
+                if handOver {
+                    batch.storeTree(tree, at: i)
+                } else if main.printLines {
+                    frame.withDirection(of: tree) { main.finish(batch, i, $0, tree, matched: matched) }
+                } else {
+                    // Nothing to render (counting, writing): only the verdict.
+                    FrameFinisher.record(batch, i, output: k, matched: matched)
+                }
+                return matched
+            }
+            if !matched { engine.timeline.lastNotDisplayed() }
+            if handOver {
+                batch.frames[i].owner = owner
+                owner = (owner + 1) % k
+                batch.storeBytes(frame, at: i)
+            } else {
+                batch.frames[i].owner = k
+                if capture != nil { batch.storeBytes(frame, at: i) }
+            }
         }
 
         while result.error == nil, result.read < limit {
@@ -395,61 +467,15 @@ struct ParallelReader {
             let mainRun = batch.outputs + k
             mainRun.pointee.text.removeAll(keepingAtMost: FrameBatch.keptRunBytes)
             while batch.count < batch.capacity, result.read < limit {
-                let frame: CapturedFrame
                 do throws(CaptureError) {
-                    guard let f = try reader.next() else { break }
-                    frame = f
+                    guard try reader.next(into: &frame) else { break }
                 } catch {
                     result.error = error
                     break
                 }
                 result.read += 1
                 progress.update(frames: readBefore + result.read, bytes: reader.bytesRead)
-                let times = engine.timeline.next(frame.timestamp)
-                let i = batch.count
-                batch.count += 1
-                batch.frames[i] = BatchFrame(frame, times: times)
-                var mine = true
-                let stateless = !renderOnly && engine.decodesWithoutState(frame)
-                if renderOnly || stateless {
-                    credit += share
-                    mine = credit >= 16
-                    if mine { credit -= 16 }
-                }
-                if renderOnly || mine {
-                    // This thread decodes and filters the frame: every frame when the workers only
-                    // render, else those only it can decode (they read capture state) and its
-                    // share of the others. A frame that matched goes to a worker to render as its
-                    // finished tree, unless this thread keeps it: when the workers only render,
-                    // its share (`mine`); else a stateless frame of its share, or its share of the
-                    // stateful ones' renders (`keepsRender`).
-                    var handOver = false
-                    let matched = engine.dissect(frame, times: times, wantsInfo: wantsInfo) { tree in
-                        let matched = main.matches(frame, tree)
-                        handOver =
-                            matched
-                            && (renderOnly ? !mine : main.printLines && !stateless && !keepsRender(&renderCredit))
-                        if handOver {
-                            batch.storeTree(tree, at: i)
-                        } else {
-                            frame.withDirection(of: tree) { main.finish(batch, i, $0, tree, matched: matched) }
-                        }
-                        return matched
-                    }
-                    if !matched { engine.timeline.lastNotDisplayed() }
-                    if handOver {
-                        batch.frames[i].owner = owner
-                        owner = (owner + 1) % k
-                        batch.storeBytes(frame, at: i)
-                    } else {
-                        batch.frames[i].owner = k
-                        if capture != nil { batch.storeBytes(frame, at: i) }
-                    }
-                } else {
-                    batch.frames[i].owner = owner
-                    owner = (owner + 1) % k
-                    batch.storeBytes(frame, at: i)
-                }
+                place(frame, in: batch)
             }
             if batch.count == 0 { break }
             for worker in workers { worker.ready.signal() }

@@ -250,7 +250,8 @@ public struct ReadRunner {
                     if let error = result.error { throw error }
                     continue
                 }
-                while remaining > 0, let frame = try reader.next() {
+                var frame = CapturedFrame.blank()
+                while remaining > 0, try reader.next(into: &frame) {
                     // -c counts frames read, as tshark's does, whether they match or not.
                     remaining -= 1
                     read += 1
@@ -291,7 +292,8 @@ public struct ReadRunner {
         do throws(CaptureError) {
             let reader = try CaptureOpener.open(path: path)
             var remaining = options.frameLimit ?? Int.max
-            while remaining > 0, let frame = try reader.next() {
+            var frame = CapturedFrame.blank()
+            while remaining > 0, try reader.next(into: &frame) {
                 remaining -= 1
                 engine.dissect(frame, wantsInfo: false) { _ in }
             }
@@ -429,8 +431,15 @@ struct ProgressLine {
         self.enabled = enabled
     }
 
-    mutating func update(frames: Int, bytes: Int64) {
+    /// Called for every frame: only every 1,024th frame, when enabled, reads the clock (and
+    /// `bytes`), and the line changes at most every 200 ms.
+    @inline(__always)
+    mutating func update(frames: Int, bytes: @autoclosure () -> Int64) {
         guard enabled, frames & 0x3FF == 0 else { return }
+        show(frames: frames, bytes: bytes())
+    }
+
+    private mutating func show(frames: Int, bytes: Int64) {
         let now = Self.monotonicMilliseconds()
         guard now &- lastUpdate >= 200 else { return }
         lastUpdate = now

@@ -35,32 +35,45 @@ public struct FrameTimes: Sendable, Hashable {
 /// filtering it, as tshark does in one pass: a frame's displayed delta is measured from the last
 /// frame that passed the filter before it.
 public struct FrameTimeline: Sendable {
-    private var first: Timestamp?
-    private var previous: Timestamp?
-    private var previousDisplayed: Timestamp?
-    /// The last frame given times, displayed unless `lastNotDisplayed()` was called since.
-    private var last: Timestamp?
+    // Plain values and flags rather than optionals: this runs for every frame on the reading
+    // thread. `first` and `previous` are meaningful once `started`; `previousDisplayed` once
+    // `displayedAny`.
+    private var first = Timestamp.zero
+    private var previous = Timestamp.zero
+    private var previousDisplayed = Timestamp.zero
+    private var started = false
+    private var displayedAny = false
+    /// Whether the last frame given times (`previous`) was displayed: true unless
+    /// `lastNotDisplayed()` was called since.
+    private var lastDisplayed = false
 
     public init() {}
 
     /// The times of the next frame, read at `time`; it becomes the previous frame.
     public mutating func next(_ time: Timestamp) -> FrameTimes {
-        if let last { previousDisplayed = last }
+        if !started {
+            started = true
+            first = time
+            previous = time
+        }
+        if lastDisplayed {
+            previousDisplayed = previous
+            displayedAny = true
+        }
         let times = FrameTimes(
             time: time,
-            first: first ?? time,
-            previous: previous ?? time,
-            previousDisplayed: previousDisplayed ?? time
+            first: first,
+            previous: previous,
+            previousDisplayed: displayedAny ? previousDisplayed : time
         )
-        if first == nil { first = time }
         previous = time
-        last = time
+        lastDisplayed = true
         return times
     }
 
     /// The frame last given times was not displayed (the display filter rejected it): later
     /// frames' displayed deltas skip it.
     public mutating func lastNotDisplayed() {
-        last = nil
+        lastDisplayed = false
     }
 }
