@@ -220,10 +220,6 @@ final class ReadWorker: @unchecked Sendable {
     let finisher: FrameFinisher
     let wantsInfo: Bool
     let ready = DispatchSemaphore(value: 0)
-    /// The worker's frame, refilled for every frame it dissects.
-    private var frame = CapturedFrame.blank()
-    /// The worker's copy of a tree handed over.
-    private var tree = ProtocolTree()
 
     init(index: Int, engine: DissectionEngine, finisher: FrameFinisher) {
         self.index = index
@@ -234,6 +230,11 @@ final class ReadWorker: @unchecked Sendable {
 
     func run(_ ring: [FrameBatch]) {
         var next = 0
+        // The worker's frame, refilled for every frame it dissects, and its copy of a tree handed
+        // over: local variables, which calls borrow as they are (a class's stored property would
+        // be copied for each call, counting references to all the tree's storage).
+        var frame = CapturedFrame.blank()
+        var tree = ProtocolTree()
         while true {
             let batch = ring[next]
             next = (next + 1) % ring.count
