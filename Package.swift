@@ -288,11 +288,6 @@ for target in package.targets {
         var settings = target.swiftSettings ?? []
         settings.append(.enableUpcomingFeature("ExistentialAny"))
         settings.append(.enableUpcomingFeature("MemberImportVisibility"))
-        if target.type != .test {
-            // Release builds let the optimizer inline across the project's modules (the frame loop
-            // crosses a dozen): about 2% fewer instructions a frame (docs/PERFORMANCE.md).
-            settings.append(.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)))
-        }
         target.swiftSettings = settings
     default:
         break
