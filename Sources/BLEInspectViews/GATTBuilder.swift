@@ -5,7 +5,7 @@ import BLEInspectRender
 /// services, includes, characteristics and descriptors; reads, writes, notifications and
 /// indications give values and counts. Everything comes from the fields, as `-T json` shows
 /// them, not from the ATT dissector's own state.
-public struct GATTBuilder {
+public final class GATTBuilder {
     public let model = GATTModel()
     private let f: FieldLookup<Field>
     private let connections: ConnectionCompleteFields
