@@ -88,7 +88,10 @@ public struct FieldLookup<Role: Equatable> {
         }
     }
 
-    /// The node `firstNodes` found for `role`, nil when the frame has none.
+    /// The node `firstNodes` found for `role`, nil when the frame has none. Inlinable, so that
+    /// callers get it specialized for their roles: generic, its search for the role's position
+    /// cost a call through the type's witnesses for every role it passed.
+    @inlinable
     public func node(_ role: Role, in firsts: [Int32]) -> Int? {
         let p = position(role)
         guard p >= 0, p < firsts.count, firsts[p] >= 0 else { return nil }
