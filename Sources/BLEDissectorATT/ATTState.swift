@@ -134,6 +134,30 @@ struct ServiceRange {
     var uuid: BluetoothUUID
 }
 
+/// The last answers of a look-up by handle, at handle modulo 4, each valid while the generation
+/// it was made in is its table's current one: a stream of notifications and writes names the
+/// same few handles, so most look-ups are answered here without hashing.
+struct KeptAnswers<Value> {
+    private struct Entry {
+        var handle: UInt16 = 0
+        var generation = -1
+        var value: Value
+    }
+
+    private var entries: [Entry]
+
+    init(_ empty: Value) { entries = [Entry](repeating: Entry(value: empty), count: 4) }
+
+    /// The answer for `handle` in `generation`, made by `make` when none is kept.
+    mutating func answer(_ handle: UInt16, generation: Int, _ make: () -> Value) -> Value {
+        let i = Int(handle & 3)
+        if entries[i].generation == generation && entries[i].handle == handle { return entries[i].value }
+        let value = make()
+        entries[i] = Entry(handle: handle, generation: generation, value: value)
+        return value
+    }
+}
+
 /// What a database knows of one handle (`GATTDatabase.facts`).
 struct HandleFacts {
     struct Attribute {
@@ -159,8 +183,8 @@ final class GATTDatabase {
     /// stream of writes and notifications names the same few handles, in nearly every ATT PDU.
     /// An entry is emptied when its handle is learned, all of them when handles are forgotten.
     private var recent = [RecentHandle](repeating: RecentHandle(), count: 4)
-    /// The last answers of `facts`, at handle modulo 4, with the `generation` they hold for.
-    private var keptFacts = [KeptFacts](repeating: KeptFacts(), count: 4)
+    /// The last answers of `facts`.
+    private var keptFacts = KeptAnswers(HandleFacts())
     /// Changes with every change to the attributes or services.
     private var generation = 0
     private(set) var services: [ServiceRange] = []
@@ -242,20 +266,18 @@ final class GATTDatabase {
     /// What the database knows of `handle` (its attribute and the service holding it), as plain
     /// bits: a stream of PDUs names the same few handles, and this answers them without hashing.
     func facts(_ handle: UInt16) -> HandleFacts {
-        let i = Int(handle & 3)
-        if keptFacts[i].generation == generation && keptFacts[i].handle == handle { return keptFacts[i].facts }
-        var found = HandleFacts(service: service(containing: handle))
-        if let a = attributes[handle] {
-            found.attribute = HandleFacts.Attribute(kind: a.kind, uuid: a.uuid, about: a.about, named: a.name != nil)
+        keptFacts.answer(handle, generation: generation) {
+            var found = HandleFacts(service: service(containing: handle))
+            if let a = attributes[handle] {
+                found.attribute = HandleFacts.Attribute(
+                    kind: a.kind,
+                    uuid: a.uuid,
+                    about: a.about,
+                    named: a.name != nil
+                )
+            }
+            return found
         }
-        keptFacts[i] = KeptFacts(handle: handle, generation: generation, facts: found)
-        return found
-    }
-
-    private struct KeptFacts {
-        var handle: UInt16 = 0
-        var generation = -1
-        var facts = HandleFacts()
     }
 
     /// The type of the attribute at `handle`, if known.
@@ -331,15 +353,8 @@ final class HandleRecord {
     /// Changes with every change to the record, so that a kept answer of `uuids` can tell
     /// whether it still holds.
     private var generation = 0
-    /// The last answers of `uuids`, at handle modulo 4: notifications and writes name the same
-    /// few handles, and each answer costs three look-ups and two searches.
-    private var answers = [KeptUUIDs](repeating: KeptUUIDs(), count: 4)
-
-    private struct KeptUUIDs {
-        var handle: UInt16 = 0
-        var generation = -1
-        var uuids = HandleUUIDs()
-    }
+    /// The last answers of `uuids` (each costs three look-ups and two searches).
+    private var answers = KeptAnswers(HandleUUIDs())
     /// The handles recorded as services, ascending.
     private var services: [UInt16] = []
     /// The handles recorded as services or characteristics, ascending.
@@ -370,11 +385,7 @@ final class HandleRecord {
 
     /// The UUIDs Wireshark shows under `handle` now.
     func uuids(_ handle: UInt16) -> HandleUUIDs {
-        let slot = Int(handle & 3)
-        if answers[slot].generation == generation && answers[slot].handle == handle { return answers[slot].uuids }
-        let found = lookUp(handle)
-        answers[slot] = KeptUUIDs(handle: handle, generation: generation, uuids: found)
-        return found
+        answers.answer(handle, generation: generation) { lookUp(handle) }
     }
 
     private func lookUp(_ handle: UInt16) -> HandleUUIDs {
