@@ -4,6 +4,7 @@ import BLEInspectCore
 import BLEInspectFilter
 import BLEInspectRender
 import Dispatch
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -27,9 +28,7 @@ enum ReadThreads {
 /// reference count), padded to a cache line so that two threads' runs never share one.
 struct OutputRun: ~Copyable {
     var text = TextBuffer(capacity: 64 << 10)
-    /// Set by a worker that found its batch not yet ready (kept here to share the padding).
-    var waited = false
-    private var padding: (Int, Int, Int, Int) = (0, 0, 0, 0)
+    private var padding: (Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0)
 }
 
 /// One frame of a batch: what the reading thread knows of it, where its bytes are, and (written
@@ -54,7 +53,9 @@ struct BatchFrame {
     /// reading thread decoded it and hands over only its rendering; 0 bytes: none.
     var treeOffset = 0
     var treeLength = 0
-    /// A worker's index, or the worker count for the reading thread.
+    /// The output run the frame's result is in: a worker's index; the worker count when the
+    /// reading thread finished it as it read it; one more when it took it from the batch's pool
+    /// (`FrameBatch.pool`).
     var owner = 0
     var matched = false
     /// The end of the frame's output in its owner's run.
@@ -93,9 +94,11 @@ struct BatchFrame {
 }
 
 /// One batch of frames on its way through the parallel reader. The reading thread fills it and
-/// hands it to the workers; each worker writes only its own frames' results and its own output
-/// run; the reading thread reads them back once every worker has signalled `done`. The
-/// semaphores order these accesses, so the batch needs no lock. Everything in it is plain
+/// hands it to the workers. The frames left to a worker are in `pool`, in frame order; workers
+/// (and the reading thread, when it needs the batch finished) take them a few at a time by
+/// `claimed`, and each writes only the results of the frames it took and its own output run. The
+/// reading thread reads them back once every worker has signalled `done`. The semaphores and
+/// the claim counter order these accesses, so the batch needs no lock. Everything in it is plain
 /// memory, so that handing it over moves no reference counts.
 final class FrameBatch: @unchecked Sendable {
     /// Frames per batch: enough to make handing over rare. Batches of finished trees are smaller,
@@ -105,26 +108,37 @@ final class FrameBatch: @unchecked Sendable {
     let capacity: Int
     /// Buffers past these sizes, made large by an unusual frame, are not kept.
     static let keptFrameBytes = 16 << 10
-    static let keptRunBytes = 1 << 20
+    static let keptRunBytes = 256 << 10
+
+    /// Frames a claim takes: few enough that the threads finish a batch together, enough that
+    /// claiming costs little.
+    static let claimSize = 8
 
     var count = 0
     /// Set on the batch after the last one: the workers stop there.
     var end = false
     let frames: UnsafeMutablePointer<BatchFrame>
+    /// The indices of the frames a worker decodes or renders, in frame order, and how many.
+    let pool: UnsafeMutablePointer<Int>
+    var poolCount = 0
+    /// How much of `pool` has been taken (it can pass `poolCount`).
+    let claimed = Atomic<Int>(0)
     /// The bytes of the frames that a worker dissects or renders (or that `-w` writes).
     var bytes = TextBuffer(capacity: 64 << 10)
     /// The finished trees of the frames that a worker only renders.
     var trees = TextBuffer(capacity: 64 << 10)
-    /// One output run per thread: the workers', then the reading thread's.
+    /// The output runs: one per worker, then the reading thread's for the frames it finished as
+    /// it read them, then its run for the frames it took from the pool.
     let outputs: UnsafeMutablePointer<OutputRun>
     let threads: Int
     let done = DispatchSemaphore(value: 0)
 
-    init(threads: Int, capacity: Int) {
-        self.threads = threads
+    init(workers: Int, capacity: Int) {
+        threads = workers + 2
         self.capacity = capacity
         frames = .allocate(capacity: capacity)
         frames.initialize(repeating: BatchFrame(), count: capacity)
+        pool = .allocate(capacity: capacity)
         let raw = UnsafeMutableRawPointer.allocate(
             byteCount: MemoryLayout<OutputRun>.stride * threads,
             alignment: 64
@@ -136,8 +150,39 @@ final class FrameBatch: @unchecked Sendable {
     deinit {
         frames.deinitialize(count: capacity)
         frames.deallocate()
+        pool.deallocate()
         outputs.deinitialize(count: threads)
         UnsafeMutableRawPointer(outputs).deallocate()
+    }
+
+    /// Empties the batch for the next frames.
+    func reset() {
+        count = 0
+        poolCount = 0
+        claimed.store(0, ordering: .relaxed)
+        bytes.removeAll(keepingAtMost: FrameBatch.keptRunBytes)
+        trees.removeAll(keepingAtMost: FrameBatch.keptRunBytes)
+        for t in 0..<threads { outputs[t].text.removeAll(keepingAtMost: FrameBatch.keptRunBytes) }
+    }
+
+    /// Leaves frame `i` to whichever thread takes it from the pool.
+    func leaveToPool(_ i: Int) {
+        pool[poolCount] = i
+        poolCount += 1
+    }
+
+    /// Takes the next frames of the pool, a claim at a time, for the thread with output run
+    /// `output`, and passes each frame's index to `body`, in order, until the pool is empty.
+    func takeFromPool(output: Int, _ body: (Int) -> Void) {
+        while true {
+            let start = claimed.wrappingAdd(Self.claimSize, ordering: .relaxed).oldValue
+            guard start < poolCount else { return }
+            for j in start..<min(start + Self.claimSize, poolCount) {
+                let i = pool[j]
+                frames[i].owner = output
+                body(i)
+            }
+        }
     }
 
     /// Keeps the bytes of `frame` for another thread.
@@ -211,23 +256,22 @@ struct FrameFinisher {
     }
 }
 
-/// A worker thread: it dissects the stateless frames it owns (advertising reports, say) with an
-/// engine of its own, then filters and renders them; or, for a frame whose tree the reading
-/// thread handed over, it rebuilds the tree and filters and renders it.
+/// A worker thread: it dissects the stateless frames it takes from a batch's pool (advertising
+/// reports, say) with an engine of its own, then filters and renders them; or, for a frame
+/// whose tree the reading thread handed over, it rebuilds the tree and filters and renders it.
 final class ReadWorker: @unchecked Sendable {
     let index: Int
     var engine: DissectionEngine
     let finisher: FrameFinisher
-    let wantsInfo: Bool
     let ready = DispatchSemaphore(value: 0)
 
     init(index: Int, engine: DissectionEngine, finisher: FrameFinisher) {
         self.index = index
         self.engine = engine
         self.finisher = finisher
-        self.wantsInfo = finisher.printLines && finisher.renderer.wantsInfo
     }
 
+    /// The thread's loop: each batch of the ring in turn, until the one marked `end`.
     func run(_ ring: [FrameBatch]) {
         var next = 0
         // The worker's frame, refilled for every frame it dissects, and its copy of a tree handed
@@ -238,28 +282,40 @@ final class ReadWorker: @unchecked Sendable {
         while true {
             let batch = ring[next]
             next = (next + 1) % ring.count
-            let waited = ready.wait(timeout: .now()) == .timedOut
-            if waited { ready.wait() }
+            ready.wait()
             if batch.end {
                 batch.done.signal()
                 return
             }
-            let out = batch.outputs + index
-            out.pointee.waited = waited
-            out.pointee.text.removeAll(keepingAtMost: FrameBatch.keptRunBytes)
-            for i in 0..<batch.count where batch.frames[i].owner == index {
-                batch.frames[i].load(into: &frame, from: batch.bytes.bytes)
-                if batch.frames[i].treeLength > 0 {
-                    // The reading thread filtered it: it hands over only frames that matched.
-                    tree.load(flat: batch.tree(at: i))
-                    finisher.finish(batch, i, frame, tree, matched: true)
-                } else {
-                    engine.dissect(frame, times: batch.frames[i].times, wantsInfo: wantsInfo) { tree in
-                        frame.withDirection(of: tree) { finisher.finish(batch, i, $0, tree) }
-                    }
+            finisher.work(batch, engine: &engine, frame: &frame, tree: &tree)
+            batch.done.signal()
+        }
+    }
+}
+
+extension FrameFinisher {
+    /// Takes frames from the batch's pool until it is empty, and finishes each into this
+    /// finisher's output run: a stateless frame is dissected with `engine` (which only frames
+    /// without state reach, so that any engine configured alike will do), a finished tree
+    /// rebuilt in `tree`. `frame` and `tree` are the calling thread's, reused.
+    func work(
+        _ batch: FrameBatch,
+        engine: inout DissectionEngine,
+        frame: inout CapturedFrame,
+        tree: inout ProtocolTree
+    ) {
+        let wantsInfo = printLines && renderer.wantsInfo
+        batch.takeFromPool(output: output) { i in
+            batch.frames[i].load(into: &frame, from: batch.bytes.bytes)
+            if batch.frames[i].treeLength > 0 {
+                // The reading thread filtered it: it hands over only frames that matched.
+                tree.load(flat: batch.tree(at: i))
+                finish(batch, i, frame, tree, matched: true)
+            } else {
+                engine.dissect(frame, times: batch.frames[i].times, wantsInfo: wantsInfo) { tree in
+                    frame.withDirection(of: tree) { finish(batch, i, $0, tree) }
                 }
             }
-            batch.done.signal()
         }
     }
 }
@@ -289,14 +345,17 @@ struct ParallelReadResult {
 /// Trees therefore cross as bytes too (`renderOnly`), and the worker rebuilds them in storage of
 /// its own.
 ///
-/// When the workers fall behind, the reading thread keeps a share of the stateless frames, and
-/// of its own frames' renders, for itself; when a worker waits for it, it gives the share back.
+/// The reading thread reads ahead by up to a ring of batches. When the ring is full and the
+/// oldest batch is not finished, it takes the rest of that batch's pool itself, with its own
+/// engine and renderer, into an output run of its own, rather than wait: the threads share the
+/// work by what each has time for, whatever the frames cost and however the system schedules
+/// the threads.
 ///
 /// With post-dissectors (`device.*`, for the tree and JSON), every frame reads the state the
 /// frames before it left, so none is stateless. Then, with `renderOnly`, the reading thread
 /// decodes and filters every frame and hands over the finished trees of those that matched
-/// instead, as plain bytes (`ProtocolTree.writeFlat`): the workers render them. The share works
-/// the same way. The reading thread filters so that each frame's `frame.time_delta_displayed`
+/// instead, as plain bytes (`ProtocolTree.writeFlat`): the workers render them, and the reading
+/// thread helps as above. The reading thread filters so that each frame's `frame.time_delta_displayed`
 /// is measured from the last frame that matched before it, as on one thread; without
 /// `renderOnly`, workers filter, and the caller reads on one thread when that delta is needed.
 ///
@@ -322,7 +381,7 @@ struct ParallelReader {
     ) -> ParallelReadResult {
         let k = workers.count
         let perBatch = renderOnly ? FrameBatch.treeCapacity : FrameBatch.frameCapacity
-        let ring = (0..<(2 * k + 2)).map { _ in FrameBatch(threads: k + 1, capacity: perBatch) }
+        let ring = (0..<(2 * k + 2)).map { _ in FrameBatch(workers: k, capacity: perBatch) }
         for worker in workers {
             DispatchQueue(label: "bleinspect.read.worker.\(worker.index)").async { worker.run(ring) }
         }
@@ -330,36 +389,26 @@ struct ParallelReader {
         var next = 0
         var oldest = 0
         var inFlight = 0
-        // The sixteenths of stateless frames the reading thread keeps.
-        var share = 0
-        var credit = 0
-        var owner = 0
-        // Of the stateful frames' renders, the sixteenths this thread keeps: like `share`, more
-        // when the workers are late, fewer when one waits.
-        var renderCredit = 0
-        func keepsRender(_ credit: inout Int) -> Bool {
-            credit += share
-            guard credit >= 16 else { return false }
-            credit -= 16
-            return true
-        }
         var written = CapturedFrame.blank()
         let timed = main.printLines || engine.addsFrameLayer
         // The frame being read: refilled for every frame, its bytes' storage reused.
         var frame = CapturedFrame.blank()
 
+        // This thread's finisher for the frames it takes from a pool, its frame and tree.
+        let helper = FrameFinisher(
+            output: k + 1,
+            renderer: main.renderer,
+            filter: main.filter,
+            printLines: main.printLines
+        )
+        var helperFrame = CapturedFrame.blank()
+        var helperTree = ProtocolTree()
+
         func merge(_ batch: FrameBatch) {
-            let late = batch.done.wait(timeout: .now()) == .timedOut
-            if late { batch.done.wait() }
-            for _ in 1..<max(1, k) { batch.done.wait() }
-            // Balance: the workers were late, so the reading thread keeps more; a worker waited
-            // for this batch, so it keeps less.
-            if late {
-                share = min(16, share + 1)
-            } else if (0..<k).contains(where: { batch.outputs[$0].waited }) {
-                share = max(0, share - 1)
-            }
-            var cursor = [Int](repeating: 0, count: k + 1)
+            // What no worker has taken yet, this thread finishes.
+            helper.work(batch, engine: &engine, frame: &helperFrame, tree: &helperTree)
+            for _ in 0..<k { batch.done.wait() }
+            var cursor = [Int](repeating: 0, count: k + 2)
             // Output goes out a run at a time: consecutive frames of one owner are one copy.
             var runOwner = 0
             var pendingEnd = 0
@@ -409,45 +458,31 @@ struct ParallelReader {
             let i = batch.count
             batch.count += 1
             batch.frames[i] = BatchFrame(frame, times: times)
-            var mine = true
-            let stateless = !renderOnly && engine.decodesWithoutState(frame)
-            if renderOnly || stateless {
-                credit += share
-                mine = credit >= 16
-                if mine { credit -= 16 }
-            }
-            guard renderOnly || mine else {
-                batch.frames[i].owner = owner
-                owner = (owner + 1) % k
+            // Stateless frames go to the pool whole, for whichever thread takes them.
+            if !renderOnly && engine.decodesWithoutState(frame) {
                 batch.storeBytes(frame, at: i)
+                batch.leaveToPool(i)
                 return
             }
             // This thread decodes and filters the frame: every frame when the workers only
-            // render, else those only it can decode (they read capture state) and its share of
-            // the others. A frame that matched goes to a worker to render as its finished tree,
-            // unless this thread keeps it: when the workers only render, its share (`mine`); else
-            // a stateless frame of its share, or its share of the stateful ones' renders
-            // (`keepsRender`).
+            // render, else those only it can decode (they read capture state). A frame that
+            // matched goes to the pool as its finished tree, to be rendered.
             var handOver = false
             let matched = engine.dissect(frame, times: times, wantsInfo: wantsInfo) { tree in
                 let matched = main.matches(frame, tree)
-                handOver =
-                    matched && (renderOnly ? !mine : main.printLines && !stateless && !keepsRender(&renderCredit))
+                handOver = matched && main.printLines
                 if handOver {
                     batch.storeTree(tree, at: i)
-                } else if main.printLines {
-                    frame.withDirection(of: tree) { main.finish(batch, i, $0, tree, matched: matched) }
                 } else {
-                    // Nothing to render (counting, writing): only the verdict.
+                    // Nothing to render (counting, writing, or no match): only the verdict.
                     FrameFinisher.record(batch, i, output: k, matched: matched)
                 }
                 return matched
             }
             if !matched { engine.timeline.lastNotDisplayed() }
             if handOver {
-                batch.frames[i].owner = owner
-                owner = (owner + 1) % k
                 batch.storeBytes(frame, at: i)
+                batch.leaveToPool(i)
             } else {
                 batch.frames[i].owner = k
                 if capture != nil { batch.storeBytes(frame, at: i) }
@@ -462,11 +497,7 @@ struct ParallelReader {
                 inFlight -= 1
                 if result.error != nil { break }
             }
-            batch.count = 0
-            batch.bytes.removeAll(keepingAtMost: FrameBatch.keptRunBytes)
-            batch.trees.removeAll(keepingAtMost: FrameBatch.keptRunBytes)
-            let mainRun = batch.outputs + k
-            mainRun.pointee.text.removeAll(keepingAtMost: FrameBatch.keptRunBytes)
+            batch.reset()
             while batch.count < batch.capacity, result.read < limit {
                 do throws(CaptureError) {
                     guard try reader.next(into: &frame) else { break }
