@@ -80,6 +80,9 @@ let package = Package(
         // The Bluetooth security functions on libcrypto (docs/DECRYPTION.md): e, AES-CMAC, the
         // link layer's AES-CCM, c1, s1, ah, f4, f5, f6, g2, h6 and h7.
         .target(name: "BLECrypto", dependencies: ["BLEInspectCore", "CCrypto"]),
+        // Keys to decrypt with: --ltk values, BlueZ info files, Android bt_config.conf and
+        // bleinspect's key file; resolving private addresses with the IRKs among them.
+        .target(name: "BLEKeys", dependencies: ["BLEInspectCore", "BLECrypto"]),
         // Wireshark-style display filters, compiled once against the registry's field catalog.
         .target(name: "BLEInspectFilter", dependencies: ["BLEInspectCore"]),
         // User plugins: YAML profiles compiled into fields, layouts and bindings, registered
@@ -262,6 +265,10 @@ let package = Package(
         ),
         .testTarget(name: "BLEAssignedNumbersTests", dependencies: ["BLEAssignedNumbers"]),
         .testTarget(name: "BLECryptoTests", dependencies: ["BLECrypto", "BLEInspectCore", "BLETestVectors"]),
+        .testTarget(
+            name: "BLEKeysTests",
+            dependencies: ["BLEKeys", "BLECrypto", "BLEInspectCore", "BLETestVectors", "BLEDissectorTestSupport"]
+        ),
         .testTarget(
             name: "BLEInspectFilterTests",
             dependencies: [
