@@ -83,6 +83,8 @@ let package = Package(
         // Keys to decrypt with: --ltk values, BlueZ info files, Android bt_config.conf and
         // bleinspect's key file; resolving private addresses with the IRKs among them.
         .target(name: "BLEKeys", dependencies: ["BLEInspectCore", "BLECrypto"]),
+        // Legacy pairing's TK search (Just Works, then every passkey) on all cores.
+        .target(name: "BLECrack", dependencies: ["BLECrypto"]),
         // Wireshark-style display filters, compiled once against the registry's field catalog.
         .target(name: "BLEInspectFilter", dependencies: ["BLEInspectCore"]),
         // User plugins: YAML profiles compiled into fields, layouts and bindings, registered
@@ -265,6 +267,13 @@ let package = Package(
         ),
         .testTarget(name: "BLEAssignedNumbersTests", dependencies: ["BLEAssignedNumbers"]),
         .testTarget(name: "BLECryptoTests", dependencies: ["BLECrypto", "BLEInspectCore", "BLETestVectors"]),
+        .testTarget(
+            name: "BLECrackTests",
+            dependencies: [
+                "BLECrack", "BLECrypto", "BLEInspectCore", "BLETestVectors", "BLEDissectorTestSupport",
+                "BLECaptureTestSupport",
+            ]
+        ),
         .testTarget(
             name: "BLEKeysTests",
             dependencies: ["BLEKeys", "BLECrypto", "BLEInspectCore", "BLETestVectors", "BLEDissectorTestSupport"]
