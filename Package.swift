@@ -75,6 +75,16 @@ let package = Package(
         // FIFOs and TCP, files followed as they grow, stopping on signals, and serving a
         // capture as a live btsnoop stream.
         .target(name: "BLECaptureLive", dependencies: ["BLECapture", "BLEInspectCore", "CCaptureShims", "CBluetooth"]),
+        // OpenSSL's libcrypto: AES-128, AES-CCM and AES-CMAC. The only target that sees OpenSSL.
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // The Bluetooth security functions on libcrypto (docs/DECRYPTION.md): e, AES-CMAC, the
+        // link layer's AES-CCM, c1, s1, ah, f4, f5, f6, g2, h6 and h7.
+        .target(name: "BLECrypto", dependencies: ["BLEInspectCore", "CCrypto"]),
+        // Keys to decrypt with: --ltk values, BlueZ info files, Android bt_config.conf and
+        // bleinspect's key file; resolving private addresses with the IRKs among them.
+        .target(name: "BLEKeys", dependencies: ["BLEInspectCore", "BLECrypto"]),
+        // Legacy pairing's TK search (Just Works, then every passkey) on all cores.
+        .target(name: "BLECrack", dependencies: ["BLECrypto"]),
         // Wireshark-style display filters, compiled once against the registry's field catalog.
         .target(name: "BLEInspectFilter", dependencies: ["BLEInspectCore"]),
         // User plugins: YAML profiles compiled into fields, layouts and bindings, registered
@@ -256,6 +266,18 @@ let package = Package(
             ]
         ),
         .testTarget(name: "BLEAssignedNumbersTests", dependencies: ["BLEAssignedNumbers"]),
+        .testTarget(name: "BLECryptoTests", dependencies: ["BLECrypto", "BLEInspectCore", "BLETestVectors"]),
+        .testTarget(
+            name: "BLECrackTests",
+            dependencies: [
+                "BLECrack", "BLECrypto", "BLEInspectCore", "BLETestVectors", "BLEDissectorTestSupport",
+                "BLECaptureTestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "BLEKeysTests",
+            dependencies: ["BLEKeys", "BLECrypto", "BLEInspectCore", "BLETestVectors", "BLEDissectorTestSupport"]
+        ),
         .testTarget(
             name: "BLEInspectFilterTests",
             dependencies: [
