@@ -16,6 +16,8 @@ final class LLConnection {
     var lastSender: LinkLayerInfo.Sender = .unknown
     /// Both sides send encrypted (non-empty) PDUs: from LL_START_ENC_REQ until a pause.
     var encrypted = false
+    /// The encryption session under way (from LL_ENC_REQ), and its keys once LL_ENC_RSP is seen.
+    var encryption: LLEncryption?
     var lastFrame: Int
     /// Per sender (0 central, 1 peripheral): the L2CAP PDU being reassembled, and the last
     /// packet's sequence number and payload digest (for retransmissions).
