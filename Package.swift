@@ -19,7 +19,7 @@ let testedWith: [String: [String]] = [
 ]
 /// Targets besides the core a dissector module needs: the link layer decrypts with the keys it
 /// is given (docs/DECRYPTION.md).
-let dissectorExtras: [String: [Target.Dependency]] = ["LinkLayer": ["BLECrypto", "BLEKeys"]]
+let dissectorExtras: [String: [Target.Dependency]] = ["LinkLayer": ["BLECrypto", "BLEKeys", "BLECrack"]]
 let dissectorTargets: [Target] = dissectors.flatMap { name -> [Target] in
     [
         .target(

@@ -143,7 +143,9 @@ extension LinkLayerDissector {
                 return nil
             }
             ctx.packet.connection = connection.key
-            return reassemble(start: llid == 2, &r, connection, index, arrow, &ctx)
+            let pdu = reassemble(start: llid == 2, &r, connection, index, arrow, &ctx)
+            if let pdu { observeSMP(pdu, connection, index, &ctx) }
+            return pdu
         default:
             ctx.setInfo(arrow + "Reserved LLID 0")
             ctx.expert(.warning, "Reserved LLID 0", hr, source: r.source)
@@ -209,12 +211,7 @@ extension LinkLayerDissector {
         case 0x03:  // LL_ENC_REQ: a new encryption session
             connection.encryption = LLEncryption(request: r)
         case 0x04:  // LL_ENC_RSP: the session's keys can be made
-            connection.encryption?.respond(
-                r,
-                keys: ctx.registry.configuration[LinkLayerModule.longTermKeys],
-                central: connection.central,
-                peripheral: connection.peripheral
-            )
+            startSession(r, connection, &ctx)
         case 0x05:  // LL_START_ENC_REQ: sent in the clear; everything after it is encrypted
             connection.encrypted = true
         case 0x0B:  // LL_PAUSE_ENC_RSP: the central's, sent in the clear, ends encryption

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BLECrypto
 import BLEDissectorLinkLayer
 import BLEInspectCore
 import BLEKeys
@@ -15,8 +16,46 @@ struct DecryptionOptions: ParsableArguments {
     )
     var ltks: [String] = []
 
+    @Option(
+        name: .customLong("tk"),
+        help: ArgumentHelp(
+            "A legacy pairing's TK, for out-of-band pairings the crack cannot find: 32 hex digits, most significant first, or a passkey (0 to 999999); repeatable.",
+            valueName: "hex|passkey"
+        )
+    )
+    var tks: [String] = []
+
+    @Flag(
+        name: .customLong("no-crack"),
+        help: "Do not search for the TK of sniffed LE legacy pairings (Just Works, then every passkey)."
+    )
+    var noCrack = false
+
     func validate() throws {
         _ = try keys()
+        _ = try temporaryKeys()
+    }
+
+    /// The `--tk` values: a passkey in decimal (up to 6 digits), or 32 hex digits.
+    func temporaryKeys() throws -> [Value128] {
+        try tks.map { text in
+            if !text.isEmpty, text.count < 32, text.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                guard text.count <= 6, let passkey = UInt64(text) else {
+                    throw ValidationError("--tk: passkey \(text) is out of range (0 to 999999).")
+                }
+                return Value128(passkey)
+            }
+            let key: LongTermKey
+            do throws(KeyError) {
+                key = try LongTermKey.argument(text, source: "--tk")
+            } catch {
+                throw ValidationError(error.safeDescription)
+            }
+            guard key.peer == nil else {
+                throw ValidationError("--tk takes a TK alone (32 hex digits or a passkey), not ADDR=TK.")
+            }
+            return key.key
+        }
     }
 
     /// The keys given, or a usage error naming the value and the byte at fault.
@@ -31,5 +70,7 @@ struct DecryptionOptions: ParsableArguments {
     /// Sets the keys in `configuration`.
     func apply(to configuration: inout RegistryConfiguration) throws {
         configuration[LinkLayerModule.longTermKeys] = try keys()
+        configuration[LinkLayerModule.temporaryKeys] = try temporaryKeys()
+        configuration[LinkLayerModule.crackLegacyPairing] = !noCrack
     }
 }

@@ -10,18 +10,30 @@ import Testing
 
 /// Decoding with the keys of `LinkLayerModule.longTermKeys`.
 enum Decrypting {
-    /// The registry of the link-layer stack with `keys` (`--ltk` values) as its configuration.
-    static func registry(_ keys: [String]) throws -> DissectorRegistry {
+    /// The registry of the link-layer stack with `keys` (`--ltk` values), `tks` (`--tk`) and
+    /// the legacy pairing crack on or off as its configuration.
+    static func registry(_ keys: [String], tks: [Value128] = [], crack: Bool = false) throws -> DissectorRegistry {
         var configuration = RegistryConfiguration()
         configuration[LinkLayerModule.longTermKeys] = try keys.map { text throws(KeyError) in
             try LongTermKey.argument(text)
         }
+        configuration[LinkLayerModule.temporaryKeys] = tks
+        configuration[LinkLayerModule.crackLegacyPairing] = crack
         return try RegistryBuilder.registering(modules: Dissect.modules).build(configuration: configuration)
     }
 
-    /// `path` decoded with `keys`.
-    static func capture(_ path: String, keys: [String]) throws -> [FrameSnapshot] {
-        Dissect.frames(CaptureFiles.readAll(path).frames, registry: try registry(keys))
+    /// The path of a temporary pcap of `connection`, named from `name`.
+    static func file(_ connection: SyntheticConnection, _ name: String) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(getpid()).pcap")
+        try Data(connection.pcap).write(to: url)
+        return url.path
+    }
+
+    /// `path` decoded with `keys`, `tks` and the crack on or off.
+    static func capture(_ path: String, keys: [String], tks: [Value128] = [], crack: Bool = false) throws
+        -> [FrameSnapshot]
+    {
+        Dissect.frames(CaptureFiles.readAll(path).frames, registry: try registry(keys, tks: tks, crack: crack))
     }
 }
 
@@ -33,11 +45,7 @@ struct DecryptionTests {
     static let key = "4C68384139F574D836BCF34E9DFB01BF"
     let path: String
 
-    init() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ll-encrypted-\(getpid()).pcap")
-        try Data(try EncryptedConnection.scenario().pcap).write(to: url)
-        path = url.path
-    }
+    init() throws { path = try Decrypting.file(EncryptedConnection.scenario(), "ll-encrypted") }
 
     @Test func decryptsWithTheKey() throws {
         let frames = try Decrypting.capture(path, keys: [Self.key])
@@ -103,5 +111,44 @@ struct DecryptionTests {
         let encrypted = frames.filter { $0.bools("ll.encrypted") == [true] }.map(\.frame.number)
         #expect(encrypted.starts(with: [6, 7, 8, 11, 13, 14, 16, 17]))
         #expect(frames.allSatisfy { !$0.has("ll.decrypted") && !$0.has("ll.mic_failure") })
+    }
+}
+
+/// A legacy pairing cracked, its STK's session decrypted, and the LTK the peripheral distributes
+/// there learned and used for the devices' next session (`PairedConnection.scenario`).
+@Suite("legacy pairing and learned keys")
+struct LearnedKeyTests {
+    let path: String
+
+    init() throws { path = try Decrypting.file(PairedConnection.scenario(), "ll-paired") }
+
+    @Test func pairingCrackedAndLTKLearned() throws {
+        let frames = try Decrypting.capture(path, keys: [], crack: true)
+        try #require(frames.count == 29)
+        let decrypted = frames.filter { $0.bools("ll.decrypted") == [true] }.map(\.frame.number)
+        #expect(decrypted == [12, 13, 15, 17, 18, 19, 26, 27, 28])
+        #expect(!frames.contains { $0.has("ll.encrypted") || $0.has("ll.mic_failure") })
+        #expect(frames[8].expertMessages.contains { $0.hasPrefix("Legacy pairing (frame 2) cracked: TK 000000") })
+        #expect(frames[14].uints("btsmp.opcode") == [0x06])
+        #expect(frames[16].uints("btsmp.opcode") == [0x07])
+        #expect(frames[11].strings("ll.decryption_key").first?.contains("STK of the pairing in frame 2") == true)
+        let label = try #require(frames[27].strings("ll.decryption_key").first)
+        #expect(label.hasPrefix("0123456789abcdeffedcba9876543210 (SMP Encryption Information in frame 15"))
+        #expect(frames[27].uints("btatt.opcode") == [0x0A])
+    }
+
+    @Test func withoutTheCrackNothingDecrypts() throws {
+        let frames = try Decrypting.capture(path, keys: [], crack: false)
+        #expect(!frames.contains { $0.has("ll.decrypted") })
+        // Without a key the link layer cannot tell the clear PDUs after the pause (frames 20, 22,
+        // 23 and 25) from encrypted ones: they are marked too, as before decryption existed.
+        let encrypted = Set(frames.filter { $0.has("ll.encrypted") }.map(\.frame.number))
+        #expect(encrypted == [12, 13, 15, 17, 18, 19, 20, 22, 23, 25, 26, 27, 28])
+    }
+
+    @Test func aPasskeyGivenWithTK() throws {
+        let frames = try Decrypting.capture(path, keys: [], tks: [Value128(0)], crack: false)
+        #expect(frames[8].expertMessages.contains { $0.contains("the TK given with --tk fits") })
+        #expect(frames.filter { $0.has("ll.decrypted") }.count == 9)
     }
 }
