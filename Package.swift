@@ -137,7 +137,7 @@ let package = Package(
             dependencies: [
                 "BLEInspectCore", "BLECapture", "BLEInspectSession", "BLEInspectRender", "BLEInspectViews",
                 "BLEInspectPipeline", "BLEInspectPlugins", "BLEDissectorAdvertising", "BLEAdvBudget",
-                "BLEAdvBudgetCapture", "BLEAdvBudgetCommand", "BLEDissectorLinkLayer", "BLEKeys",
+                "BLEAdvBudgetCapture", "BLEAdvBudgetCommand", "BLEDissectorLinkLayer", "BLEKeys", "BLECaptureIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -25,6 +25,24 @@ struct DecryptionOptions: ParsableArguments {
     )
     var tks: [String] = []
 
+    @Option(
+        name: .customLong("keys"),
+        help: ArgumentHelp(
+            "A key file: bleinspect's (ltk and irk lines), a BlueZ 'info' file, or an Android bt_config.conf (by its .conf extension); repeatable.",
+            valueName: "file"
+        )
+    )
+    var keyFiles: [String] = []
+
+    @Option(
+        name: .customLong("keys-from-hci"),
+        help: ArgumentHelp(
+            "An HCI capture of the same devices: the LTKs of its LE Enable Encryption commands and LE Long Term Key Request Replies; repeatable.",
+            valueName: "capture"
+        )
+    )
+    var hciKeyCaptures: [String] = []
+
     @Flag(
         name: .customLong("no-crack"),
         help: "Do not search for the TK of sniffed LE legacy pairings (Just Works, then every passkey)."
@@ -69,7 +87,8 @@ struct DecryptionOptions: ParsableArguments {
 
     /// Sets the keys in `configuration`.
     func apply(to configuration: inout RegistryConfiguration) throws {
-        configuration[LinkLayerModule.longTermKeys] = try keys()
+        configuration[LinkLayerModule.longTermKeys] =
+            try keys() + KeySources.load(files: keyFiles, hciCaptures: hciKeyCaptures)
         configuration[LinkLayerModule.temporaryKeys] = try temporaryKeys()
         configuration[LinkLayerModule.crackLegacyPairing] = !noCrack
     }
