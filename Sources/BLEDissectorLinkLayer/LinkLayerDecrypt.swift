@@ -58,8 +58,17 @@ extension LinkLayerDissector {
             ctx.tree.add(f[.decrypted], .boolean(true), hr, source: r.source)
             ctx.tree.add(f[.decryptionKey], text: key.label, hr, source: r.source)
             ctx.tree.add(f[.packetCounter], .unsigned(counter), hr, source: r.source)
+            let payloadStart = r.offset
             _ = try ctx.addBytes(f[.encryptedData], &r, r.remaining - 4)
             try ctx.addUInt32(f[.mic], &r, bigEndian: true)
+            ctx.packet.edits = Self.edits(
+                header: header,
+                at: hr.lowerBound,
+                payload: payloadStart..<r.offset,
+                text,
+                crcInit: connection.crcInit,
+                ctx.packet.linkLayer
+            )
             let source = ctx.tree.addSource(text, name: "Decrypted LL payload")
             return ByteReader(text, source: source)
         }
@@ -94,5 +103,32 @@ extension LinkLayerDissector {
                 "Encrypted: not decrypted (no key verifies its MIC)"
             }
         ctx.expert(.note, note, hr, source: r.source)
+    }
+
+    /// The changes that write the packet decrypted: the sniffer header marked decrypted with its
+    /// MIC checked (its length less the MIC's 4 bytes), the length octet, the plaintext in place
+    /// of the payload and MIC, and the CRC of the new PDU when the CRC init is known.
+    static func edits(
+        header: UInt16,
+        at hs: Int,
+        payload: Range<Int>,
+        _ text: [UInt8],
+        crcInit: UInt32?,
+        _ info: LinkLayerInfo?
+    ) -> [FrameEdit] {
+        var edits = info?.decryptedMark ?? []
+        if let (offset, value) = info?.headerLength, value >= 4 {
+            edits.append(FrameEdit(offset..<offset + 2, [UInt8((value - 4) & 0xFF), UInt8((value - 4) >> 8)]))
+        }
+        let first = UInt8(truncatingIfNeeded: header)
+        edits.append(FrameEdit(hs + 1..<hs + 2, [UInt8(text.count)]))
+        edits.append(FrameEdit(payload, text))
+        // With a CTEInfo octet the PDU is more than header and payload: its CRC is left.
+        if let crcInit, first & 0x20 == 0 {
+            let crc = LinkLayerCRC.compute(ArraySlice([first, UInt8(text.count)] + text), initial: crcInit)
+            let end = payload.upperBound
+            edits.append(FrameEdit(end..<end + 3, [UInt8(crc & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc >> 16)]))
+        }
+        return edits
     }
 }

@@ -49,6 +49,11 @@ struct DecryptionOptions: ParsableArguments {
     )
     var noCrack = false
 
+    /// Whether sniffed packets may be decrypted: a key or TK is given, or the crack is on.
+    var mayDecrypt: Bool {
+        !ltks.isEmpty || !tks.isEmpty || !keyFiles.isEmpty || !hciKeyCaptures.isEmpty || !noCrack
+    }
+
     func validate() throws {
         _ = try keys()
         _ = try temporaryKeys()

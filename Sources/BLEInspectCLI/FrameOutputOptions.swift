@@ -104,6 +104,7 @@ struct FrameOutputOptions: ParsableArguments {
         options.countOnly = countOnly
         options.outputPath = w
         options.outputFormat = writeFormat
+        options.writeAsDecoded = w != nil && decryption.mayDecrypt
         options.timeFormat = t
         options.color = color
         options.filter = displayFilter
