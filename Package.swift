@@ -17,15 +17,21 @@ let testedWith: [String: [String]] = [
     "Device": dissectors,
     "LinkLayer": ["Advertising", "L2CAP", "ATT", "SMP"],
 ]
+/// Targets besides the core a dissector module needs: the link layer decrypts with the keys it
+/// is given (docs/DECRYPTION.md).
+let dissectorExtras: [String: [Target.Dependency]] = ["LinkLayer": ["BLECrypto", "BLEKeys", "BLECrack"]]
 let dissectorTargets: [Target] = dissectors.flatMap { name -> [Target] in
     [
-        .target(name: "BLEDissector\(name)", dependencies: ["BLEInspectCore", "BLEAssignedNumbers"]),
+        .target(
+            name: "BLEDissector\(name)",
+            dependencies: ["BLEInspectCore", "BLEAssignedNumbers"] + (dissectorExtras[name] ?? [])
+        ),
         .testTarget(
             name: "BLEDissector\(name)Tests",
             dependencies: Array(Set([name] + (testedWith[name] ?? dissectors))).sorted().map {
                 .target(name: "BLEDissector\($0)")
             }
-                + ["BLEInspectCore", "BLEDissectorTestSupport", "BLECaptureTestSupport"]
+                + ["BLEInspectCore", "BLEDissectorTestSupport", "BLECaptureTestSupport"] + (dissectorExtras[name] ?? [])
         ),
     ]
 }
@@ -131,7 +137,7 @@ let package = Package(
             dependencies: [
                 "BLEInspectCore", "BLECapture", "BLEInspectSession", "BLEInspectRender", "BLEInspectViews",
                 "BLEInspectPipeline", "BLEInspectPlugins", "BLEDissectorAdvertising", "BLEAdvBudget",
-                "BLEAdvBudgetCapture", "BLEAdvBudgetCommand",
+                "BLEAdvBudgetCapture", "BLEAdvBudgetCommand", "BLEDissectorLinkLayer", "BLEKeys", "BLECaptureIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -42,7 +42,7 @@ extension LinkLayerDissector {
             )
             connection = c
         }
-        let sender = senderOf(&packet, connection, header: header, &ctx)
+        var sender = senderOf(&packet, connection, header: header, &ctx)
         if let connection {
             ctx.tree.add(f[.connection], .unsigned(UInt64(connection.number)), hr, source: r.source)
             if let a = connection.central { ctx.tree.add(f[.centralAddress], .address(a), hr, source: r.source) }
@@ -69,26 +69,38 @@ extension LinkLayerDissector {
                 connection.lastPacket[1 - index]?.acknowledged = true
             }
         }
-        let arrow = sender == .central ? "C→P " : sender == .peripheral ? "P→C " : ""
+        var arrow = sender == .central ? "C→P " : sender == .peripheral ? "P→C " : ""
 
         if length == 0 {
             ctx.setInfo(arrow + (llid == 1 ? "Empty PDU" : "Empty PDU (LLID \(llid))"))
             return nil
         }
         // Encrypted, unless the sniffer decrypted it: the payload and its 4-byte MIC.
+        // With a key, a PDU shorter than a MIC is not encrypted (the central's LL_PAUSE_ENC_RSP).
         let encrypted =
             !packet.info.decrypted
             && (packet.info.reportsEncryption
                 ? packet.info.encrypted : packet.info.badMIC || (connection?.encrypted ?? false))
+            && (length > 4 || connection?.encryption?.candidates.isEmpty ?? true)
         if encrypted {
-            ctx.tree.add(f[.encrypted], .boolean(true), hr, source: r.source)
-            ctx.setInfo(arrow + "Encrypted PDU (LLID \(llid), \(length) byte\(length == 1 ? "" : "s"))")
-            if r.remaining > 4 {
-                _ = try ctx.addBytes(f[.encryptedData], &r, r.remaining - 4)
+            // Decrypted with a key that fits, or shown as it was sent.
+            guard let connection,
+                let plaintext = try decrypt(&r, header, connection, &sender, hr, crcOK: packet.crcOK, &ctx)
+            else {
+                try showEncrypted(
+                    &r,
+                    llid: llid,
+                    length: length,
+                    arrow,
+                    hr,
+                    connection: connection,
+                    crcOK: packet.crcOK,
+                    &ctx
+                )
+                return nil
             }
-            if r.remaining == 4 { try ctx.addUInt32(f[.mic], &r, bigEndian: true) }
-            ctx.expert(.note, "Encrypted: the payload is not decoded (no key)", hr, source: r.source)
-            return nil
+            r = plaintext
+            arrow = sender == .central ? "C→P " : "P→C "
         }
         if !packet.crcOK {
             ctx.setInfo(arrow + "PDU with a bad CRC")
@@ -131,7 +143,9 @@ extension LinkLayerDissector {
                 return nil
             }
             ctx.packet.connection = connection.key
-            return reassemble(start: llid == 2, &r, connection, index, arrow, &ctx)
+            let pdu = reassemble(start: llid == 2, &r, connection, index, arrow, &ctx)
+            if let pdu { observeSMP(pdu, connection, index, &ctx) }
+            return pdu
         default:
             ctx.setInfo(arrow + "Reserved LLID 0")
             ctx.expert(.warning, "Reserved LLID 0", hr, source: r.source)
@@ -194,6 +208,10 @@ extension LinkLayerDissector {
         switch opcode {
         case 0x02:  // LL_TERMINATE_IND: the connection's upper-layer state goes
             LinkLayerState.of(ctx).forget(connection, ctx)
+        case 0x03:  // LL_ENC_REQ: a new encryption session
+            connection.encryption = LLEncryption(request: r)
+        case 0x04:  // LL_ENC_RSP: the session's keys can be made
+            startSession(r, connection, &ctx)
         case 0x05:  // LL_START_ENC_REQ: sent in the clear; everything after it is encrypted
             connection.encrypted = true
         case 0x0B:  // LL_PAUSE_ENC_RSP: the central's, sent in the clear, ends encryption

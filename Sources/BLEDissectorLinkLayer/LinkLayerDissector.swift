@@ -236,6 +236,8 @@ struct LinkLayerDissector: Dissector {
         connection.crcInit = crcInit
         connection.central = initiator
         connection.peripheral = advertiser
+        connection.centralRandom = header & 0x40 != 0
+        connection.peripheralRandom = header & 0x80 != 0
         connection.connectFrame = ctx.frameNumber
         connection.interval = interval
         ctx.state.openConnection(

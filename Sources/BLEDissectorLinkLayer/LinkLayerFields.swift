@@ -49,7 +49,7 @@ public enum LinkLayerField: UInt16, FieldSet {
     case dataHeader, llid, nesn, sn, md, cp, dataRFU, dataLength, dataCTEInfo
     case crc, centralAddress, peripheralAddress, connectionParametersIn, fragmentCount, reassembledLength
     case connection, channelIndex, sender, senderInferred, crcValid, encrypted, encryptedData, mic
-    case retransmission, pduName
+    case retransmission, pduName, decrypted, decryptionKey, packetCounter, micFailure
 
     public static let layer = FieldDescriptor(
         "btle",
@@ -145,6 +145,10 @@ public enum LinkLayerField: UInt16, FieldSet {
         case .mic: .uint("ll.mic", "MIC", 32, hex: true)
         case .retransmission: FieldDescriptor("ll.retransmission", "Retransmission", .boolean, help: "Same sequence number and payload as the sender's previous packet: not passed up again")
         case .pduName: FieldDescriptor("ll.pdu", "PDU", .string, help: "The PDU's name (AUX_ PDUs named by context)")
+        case .decrypted: FieldDescriptor("ll.decrypted", "Decrypted", .boolean, help: "Sent encrypted, decrypted here with a key whose MIC verifies; the payload follows in its own data source")
+        case .decryptionKey: FieldDescriptor("ll.decryption_key", "Decrypted with", .string, help: "The long term key (or STK) and where it came from")
+        case .packetCounter: .uint("ll.packet_counter", "Packet counter", 64, help: "The 39-bit counter of the nonce, per direction, from 0 at the session's start")
+        case .micFailure: FieldDescriptor("ll.mic_failure", "MIC check failed", .boolean, help: "A key was given, but none verifies the MIC at the expected packet counter or near it: not decrypted")
         }
     }
 }

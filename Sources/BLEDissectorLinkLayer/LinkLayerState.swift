@@ -1,4 +1,5 @@
 import BLEInspectCore
+import BLEKeys
 
 /// One connection the sniffer followed, by access address.
 final class LLConnection {
@@ -16,6 +17,15 @@ final class LLConnection {
     var lastSender: LinkLayerInfo.Sender = .unknown
     /// Both sides send encrypted (non-empty) PDUs: from LL_START_ENC_REQ until a pause.
     var encrypted = false
+    /// The encryption session under way (from LL_ENC_REQ), and its keys once LL_ENC_RSP is seen.
+    var encryption: LLEncryption?
+    /// The pairing seen in the clear, and the long term key a side distributed whose EDIV and
+    /// Rand (SMP Central Identification) may follow.
+    var pairing: LLPairing?
+    var distributed: LongTermKey?
+    /// The address types CONNECT_IND gave (c1 takes them).
+    var centralRandom = false
+    var peripheralRandom = false
     var lastFrame: Int
     /// Per sender (0 central, 1 peripheral): the L2CAP PDU being reassembled, and the last
     /// packet's sequence number and payload digest (for retransmissions).
@@ -50,6 +60,10 @@ final class LinkLayerState {
     static let maximumBuffered = 4 << 20
 
     var connections: [UInt32: LLConnection] = [:]
+    /// Long term keys learned from SMP key distribution in decrypted sessions, newest last.
+    private(set) var learned: [LongTermKey] = []
+    /// The most learned keys kept; the oldest goes past it.
+    static let maximumLearned = 256
     var nextNumber: UInt16 = 1
     var buffered = 0
     /// The numbers of the connections in `connections`.
@@ -94,6 +108,14 @@ final class LinkLayerState {
         connections[accessAddress] = connection
         return connection
     }
+
+    func learn(_ key: LongTermKey) {
+        forgetLearned(key)
+        if learned.count >= Self.maximumLearned { learned.removeFirst() }
+        learned.append(key)
+    }
+
+    func forgetLearned(_ key: LongTermKey) { learned.removeAll { $0 == key } }
 
     private func advanceNumber() { nextNumber = nextNumber == 0xFFFE ? 1 : nextNumber + 1 }
 

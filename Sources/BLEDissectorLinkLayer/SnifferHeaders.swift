@@ -80,6 +80,8 @@ struct NordicHeader: Dissector {
             ctx.addFlag(f[.encrypted], UInt64(flags), mask: 0x04, fr, source: r.source)
             info.sender = flags & 0x02 != 0 ? .central : .peripheral
             info.reportsEncryption = true
+            info.decryptedMark = [FrameEdit(fo..<fo + 1, [flags | 0x0C])]
+            info.headerLength = (start + 1, payloadLength)
             if flags & 0x04 != 0 {
                 ctx.addFlag(f[.micOK], UInt64(flags), mask: 0x08, fr, source: r.source)
                 info.encrypted = true
@@ -113,6 +115,7 @@ struct RFHeader: Dissector {
     ].map { ($0, $0.descriptor.bitmask) }
 
     func dissect(_ r: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
+        let start = r.offset
         ctx.tree.open(f.layer, .none, r.offset..<min(r.offset + 10, r.offset + r.remaining), source: r.source)
         var header = try r.readSlice(10)
         let flags =
@@ -150,6 +153,9 @@ struct RFHeader: Dissector {
         }
         info.decrypted = flags & 0x0008 != 0
         info.badMIC = flags & 0x1000 != 0 && flags & 0x2000 == 0
+        // Decrypted, MIC checked and valid.
+        let marked = flags | 0x3008
+        info.decryptedMark = [FrameEdit(start + 8..<start + 10, [UInt8(marked & 0xFF), UInt8(marked >> 8)])]
         info.phy = UInt8((flags >> 14) & 0x3)
         handOn(info, next, &r, &ctx)
     }

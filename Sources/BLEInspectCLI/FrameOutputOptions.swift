@@ -11,6 +11,8 @@ import BLEInspectSession
 struct FrameOutputOptions: ParsableArguments {
     @OptionGroup var plugins: PluginOptions
 
+    @OptionGroup var decryption: DecryptionOptions
+
     @Option(name: .customShort("c"), help: "Stop after this many frames.")
     var count: Int?
 
@@ -86,12 +88,13 @@ struct FrameOutputOptions: ParsableArguments {
     }
 
     /// The session these options ask for: `toolkit`'s modules with the plugins, and the
-    /// `--overflow-uuid` list as the registry's configuration.
+    /// `--overflow-uuid` list and the keys as the registry's configuration.
     func session(_ toolkit: Toolkit) throws -> Session {
         var configuration = RegistryConfiguration()
         configuration[AdvertisingModule.overflowUUIDs] = overflowUUIDs.compactMap(Self.parseOverflowUUID).map {
             AppleOverflowUUIDList.Entry(uuid: $0.0, name: $0.1)
         }
+        try decryption.apply(to: &configuration)
         return try SessionSetup.session(toolkit, plugins: plugins.load(toolkit), configuration: configuration)
     }
 
@@ -101,6 +104,7 @@ struct FrameOutputOptions: ParsableArguments {
         options.countOnly = countOnly
         options.outputPath = w
         options.outputFormat = writeFormat
+        options.writeAsDecoded = w != nil && decryption.mayDecrypt
         options.timeFormat = t
         options.color = color
         options.filter = displayFilter

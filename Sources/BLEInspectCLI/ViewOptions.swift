@@ -1,5 +1,6 @@
 import ArgumentParser
 import BLECapture
+import BLEInspectCore
 import BLEInspectSession
 import BLEInspectViews
 
@@ -18,10 +19,14 @@ struct ViewFrameOptions: ParsableArguments {
 
     @OptionGroup var plugins: PluginOptions
 
+    @OptionGroup var decryption: DecryptionOptions
+
     /// The scan of `files` these options choose, with `toolkit`'s modules and the plugins,
     /// reporting problems on standard error.
     func scan(_ files: [String], _ toolkit: Toolkit) throws -> CaptureScan {
-        let session = try SessionSetup.session(toolkit, plugins: plugins.load(toolkit))
+        var configuration = RegistryConfiguration()
+        try decryption.apply(to: &configuration)
+        let session = try SessionSetup.session(toolkit, plugins: plugins.load(toolkit), configuration: configuration)
         var scan = CaptureScan(session: session, paths: files, filter: displayFilter) { StandardError.print($0) }
         scan.frameLimit = count
         return scan

@@ -18,6 +18,9 @@ public struct ReadOptions: Sendable {
     public var countOnly = false
     /// Write the frames to this capture file (`-` for standard output).
     public var outputPath: String?
+    /// Write the frames as decoded: with the changes their dissectors made (decrypted
+    /// link-layer packets, `FrameEdit`). Reads on one thread, decoding every frame.
+    public var writeAsDecoded = false
     /// The output format; from the output file's extension when nil.
     public var outputFormat: OutputFormat?
     public var timeFormat: TimeFormat = .relative
@@ -154,7 +157,9 @@ public struct ReadRunner {
         // filter on other fields skips the timeline (the engine keeps no frame layer then).
         let times =
             printLines || engine.addsFrameLayer ? engine.timeline.next(frame.timestamp) : FrameTimes(frame.timestamp)
-        guard printLines || filter != nil else { return true }
+        guard printLines || filter != nil || (options.writeAsDecoded && options.outputPath != nil) else {
+            return true
+        }
         var matched = true
         engine.dissect(frame, times: times, wantsInfo: printLines && renderer.wantsInfo) { tree in
             if let filter { matched = filter.matches(tree, frameBytes: frame.bytes) }
@@ -198,7 +203,7 @@ public struct ReadRunner {
                 defer { progress.clear() }
                 var engine = makeEngine(registry: registry, filter: filter, reads: reads(renderer))
                 if options.twoPass { engine.forwardLinks = forwardLinks(path, registry: registry) }
-                let workers = workerCount(reader.totalBytes)
+                let workers = options.writeAsDecoded && capture != nil ? 0 : workerCount(reader.totalBytes)
                 // Stateless frames are what workers take. With post-dissectors running none is,
                 // and the workers render (and filter) the trees the reading thread decodes: only
                 // worth it when there is output to render.
@@ -259,7 +264,11 @@ public struct ReadRunner {
                     guard show(frame, engine: &engine, filter: filter, renderer: renderer) else { continue }
                     out.flushIfFull()
                     total += 1
-                    if let capture { try capture.write(frame) }
+                    if let capture {
+                        try capture.write(
+                            options.writeAsDecoded && !engine.edits.isEmpty ? frame.applying(engine.edits) : frame
+                        )
+                    }
                 }
             } catch {
                 out.flush()

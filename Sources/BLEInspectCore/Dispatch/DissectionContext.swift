@@ -13,6 +13,8 @@ public struct PacketInfo: Sendable {
     public var linkLayer: LinkLayerInfo?
     /// The address of the advertiser whose report is being decoded.
     public var advertiser: BDAddr?
+    /// Changes to the frame for writing it as decoded (`FrameEdit`); `DissectionEngine.edits`.
+    public var edits: [FrameEdit] = []
     public init() {}
 }
 
@@ -40,6 +42,11 @@ public struct LinkLayerInfo: Sendable {
     public var auxiliary = false
     /// 0 LE 1M, 1 LE 2M, 2 LE Coded, when known.
     public var phy: UInt8?
+    /// How the sniffer header says a packet was decrypted with its MIC checked (its flag bits
+    /// set), for writing a decrypted packet; and where its 16-bit payload length is, with its
+    /// value, when the header counts the packet's bytes.
+    public var decryptedMark: [FrameEdit] = []
+    public var headerLength: (offset: Int, value: UInt16)?
 
     public init() {}
 }

@@ -1,0 +1,148 @@
+import BLECrypto
+public import BLEInspectCore
+public import BLEKeys
+
+extension LinkLayerModule {
+    /// Long term keys to decrypt sniffed connections with: registry configuration, set by `--ltk`.
+    /// A key with a peer address is tried on the connections of that device (as central or
+    /// peripheral); one with EDIV and Rand only when LL_ENC_REQ carries them.
+    public static let longTermKeys = RegistryConfiguration.Key<[LongTermKey]>("btle.long_term_keys", default: [])
+}
+
+/// One encryption session of a connection (Vol 6 Part B 5.1.3, Part E): the diversifiers and
+/// IVs of LL_ENC_REQ and LL_ENC_RSP, the ciphers of the keys that may fit until one verifies a
+/// MIC, and the packet counter of each direction.
+struct LLEncryption {
+    /// A cipher and the key it was made from.
+    struct Candidate {
+        var cipher: LinkLayerCipher
+        var key: LongTermKey
+    }
+
+    /// The most counters tried past the expected one when a MIC does not verify (packets the
+    /// sniffer missed), besides the one before it (a retransmission not recognised as one).
+    static let counterWindow: UInt64 = 8
+
+    var rand: UInt64
+    var ediv: UInt16
+    var skdCentral: UInt64
+    var ivCentral: UInt32
+    /// The keys' ciphers once LL_ENC_RSP is seen; the one that verified first, first.
+    var candidates: [Candidate] = []
+    var verified = false
+    /// The next packet counter of each direction (0 central to peripheral, 1 the other way).
+    var counters: [UInt64] = [0, 0]
+    /// The connection's MIC failure has been noted.
+    var failureNoted = false
+
+    /// The session LL_ENC_REQ's payload (from its opcode) starts, nil when it is short.
+    init?(request p: ByteReader) {
+        guard p.remaining >= 23 else { return nil }
+        rand = Self.littleEndian(p, 1, 8)
+        ediv = UInt16(Self.littleEndian(p, 9, 2))
+        skdCentral = Self.littleEndian(p, 11, 8)
+        ivCentral = UInt32(Self.littleEndian(p, 19, 4))
+    }
+
+    /// Makes the ciphers of the keys that may fit, from LL_ENC_RSP's payload (from its opcode).
+    mutating func respond(_ p: ByteReader, keys: [LongTermKey], central: BDAddr?, peripheral: BDAddr?) {
+        guard p.remaining >= 13, !keys.isEmpty, let aes = try? AES128() else { return }
+        let skdPeripheral = Self.littleEndian(p, 1, 8)
+        let ivPeripheral = UInt32(Self.littleEndian(p, 9, 4))
+        candidates = []
+        for key in keys {
+            if let peer = key.peer, peer != central, peer != peripheral { continue }
+            if let e = key.ediv, e != ediv { continue }
+            if let r = key.rand, r != rand { continue }
+            guard
+                let cipher = try? LinkLayerCipher(
+                    ltk: key.key,
+                    skdCentral: skdCentral,
+                    ivCentral: ivCentral,
+                    skdPeripheral: skdPeripheral,
+                    ivPeripheral: ivPeripheral,
+                    using: aes
+                )
+            else { continue }
+            candidates.append(Candidate(cipher: cipher, key: key))
+        }
+        verified = false
+        counters = [0, 0]
+    }
+
+    /// What decrypting one PDU gave.
+    enum Outcome {
+        /// `index` is the direction whose counter verified: the sender's, or the other one when
+        /// the sniffer had the sender wrong.
+        case plaintext([UInt8], counter: UInt64, key: LongTermKey, index: Int)
+        /// No key and counter near the expected one verifies the MIC.
+        case micFailure(expected: UInt64)
+    }
+
+    /// Decrypts the payload and MIC of a PDU sent by `index` (0 central), trying the expected
+    /// counter, then those the sniffer may have missed, then the one before (a retransmission);
+    /// `repeated` (same sequence number as the sender's last, unacknowledged) tries the one before
+    /// first. Then the same in the other direction: a sniffer that misses a packet can take one
+    /// side's packet for the other's. The counter moves past the one that verifies; after a
+    /// failure, the sender's by one.
+    mutating func decrypt(header: UInt8, _ payloadAndMIC: [UInt8], index: Int, repeated: Bool) -> Outcome {
+        let expected = counters[index]
+        for i in [index, 1 - index] {
+            if let (text, counter, key) = attempt(header, payloadAndMIC, index: i, repeated: repeated) {
+                return .plaintext(text, counter: counter, key: key, index: i)
+            }
+        }
+        if !repeated { counters[index] = expected &+ 1 }
+        return .micFailure(expected: expected)
+    }
+
+    private mutating func attempt(_ header: UInt8, _ payloadAndMIC: [UInt8], index: Int, repeated: Bool)
+        -> ([UInt8], UInt64, LongTermKey)?
+    {
+        let expected = counters[index]
+        var order = (0...Self.counterWindow).map { expected &+ $0 }
+        if expected > 0 { repeated ? order.insert(expected - 1, at: 0) : order.append(expected - 1) }
+        let direction: LinkLayerDirection = index == 0 ? .centralToPeripheral : .peripheralToCentral
+        for counter in order where counter <= LinkLayerCipher.maximumCounter {
+            for (i, candidate) in candidates.enumerated() {
+                guard
+                    case .plaintext(let text)? = try? candidate.cipher.decrypt(
+                        headerFirstOctet: header,
+                        payloadAndMIC: payloadAndMIC,
+                        counter: counter,
+                        direction: direction
+                    )
+                else { continue }
+                if !verified {
+                    // The key that fits is the session's; the others go.
+                    verified = true
+                    candidates = [candidates[i]]
+                }
+                counters[index] = max(expected, counter &+ 1)
+                return (text, counter, candidate.key)
+            }
+        }
+        return nil
+    }
+
+    /// `count` octets from `offset` read least significant first (the caller checked they exist).
+    private static func littleEndian(_ p: ByteReader, _ offset: Int, _ count: Int) -> UInt64 {
+        var value: UInt64 = 0
+        for i in (0..<count).reversed() { value = value << 8 | UInt64(p.peekUInt8(at: offset + i) ?? 0) }
+        return value
+    }
+}
+
+extension LongTermKey {
+    /// How the tree names the key: its hex digits, its source, and the peer it is for.
+    var label: String {
+        key.hex + " (" + source.description + (peer.map { ", for \($0)" } ?? "") + ")"
+    }
+}
+
+extension Value128 {
+    /// 32 lower-case hex digits, most significant first.
+    var hex: String {
+        msoFirst.map { byte in byte < 16 ? "0" + String(byte, radix: 16) : String(byte, radix: 16) }.joined()
+    }
+}

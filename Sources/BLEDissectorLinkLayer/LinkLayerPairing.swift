@@ -1,0 +1,182 @@
+import BLECrack
+public import BLECrypto
+public import BLEInspectCore
+import BLEKeys
+
+extension LinkLayerModule {
+    /// Whether a sniffed LE legacy pairing's TK is searched for (Just Works, then every passkey)
+    /// when the connection's encryption starts: registry configuration, on in the commands unless
+    /// `--no-crack`.
+    public static let crackLegacyPairing = RegistryConfiguration.Key<Bool>("btle.crack_legacy_pairing", default: false)
+    /// TKs to try on sniffed legacy pairings (out of band, or a known passkey): `--tk`.
+    public static let temporaryKeys = RegistryConfiguration.Key<[Value128]>("btle.temporary_keys", default: [])
+}
+
+/// What the SMP PDUs of a connection in the clear say of its pairing (Vol 3 Part H 2.3.5): both
+/// pairing commands, both confirm values and both randoms, by sender.
+struct LLPairing {
+    var request: [UInt8]?
+    var response: [UInt8]?
+    /// Indexed by sender (0 central, 1 peripheral).
+    var confirms: [Value128?] = [nil, nil]
+    var randoms: [Value128?] = [nil, nil]
+    /// The frame of the Pairing Request.
+    var frame: Int
+    /// The STK was looked for (it serves the session that follows the pairing only).
+    var tried = false
+
+    /// Both sides set the Secure Connections bit of AuthReq: LE Secure Connections pairing.
+    var secureConnections: Bool {
+        guard let request, let response, request.count == 7, response.count == 7 else { return false }
+        return request[3] & response[3] & 0x08 != 0
+    }
+
+    /// The values c1 and s1 need, when all were seen.
+    func legacy(central: LEAddress, peripheral: LEAddress) -> LegacyPairing? {
+        guard let request, let response, let mconfirm = confirms[0], let sconfirm = confirms[1],
+            let mrand = randoms[0], let srand = randoms[1],
+            let inputs = try? C1Inputs(
+                pairingRequest: request,
+                pairingResponse: response,
+                initiator: central,
+                responder: peripheral
+            )
+        else { return nil }
+        return LegacyPairing(inputs: inputs, mconfirm: mconfirm, sconfirm: sconfirm, mrand: mrand, srand: srand)
+    }
+}
+
+/// What looking for a pairing's STK gave, said in a note on the frame that starts encryption.
+enum PairingKey {
+    case stk(LongTermKey, note: String)
+    case none(note: String)
+}
+
+extension LinkLayerDissector {
+    /// Records what an L2CAP PDU on the SMP channel says of the pairing, and learns the long term
+    /// key a side distributes (SMP Encryption Information, then Central Identification's EDIV and
+    /// Rand), for the devices' later sessions.
+    func observeSMP(_ pdu: ByteReader, _ connection: LLConnection, _ index: Int, _ ctx: inout DissectionContext) {
+        let b = pdu.remainingSlice
+        guard b.count >= 5, b[b.startIndex + 2] == 0x06, b[b.startIndex + 3] == 0x00 else { return }
+        let smp = Array(b.dropFirst(4))
+        let value = smp.count == 17 ? try? Value128(lsoFirst: Array(smp[1...])) : nil
+        switch smp[0] {
+        case 0x01 where smp.count == 7:
+            connection.pairing = LLPairing(request: smp, frame: ctx.frameNumber)
+        case 0x02 where smp.count == 7:
+            connection.pairing?.response = smp
+        case 0x03: connection.pairing?.confirms[index] = value
+        case 0x04: connection.pairing?.randoms[index] = value
+        case 0x06:
+            guard let value else { return }
+            let from = index == 0 ? connection.central : connection.peripheral
+            let key = LongTermKey(
+                peer: from,
+                key: value,
+                source: KeySource(file: "SMP Encryption Information in frame \(ctx.frameNumber)", line: 0)
+            )
+            LinkLayerState.of(ctx).learn(key)
+            connection.distributed = key
+            ctx.expert(
+                .note,
+                "Long term key learned: \(value.hex), distributed by the \(index == 0 ? "central" : "peripheral"); it decrypts the devices' next encrypted sessions",
+                pdu.offset..<(pdu.offset + pdu.remaining),
+                source: pdu.source
+            )
+        case 0x07 where smp.count == 11:
+            guard var key = connection.distributed else { return }
+            let state = LinkLayerState.of(ctx)
+            state.forgetLearned(key)
+            key.ediv = UInt16(smp[1]) | UInt16(smp[2]) << 8
+            key.rand = smp[3...].reversed().reduce(0) { $0 << 8 | UInt64($1) }
+            state.learn(key)
+            connection.distributed = nil
+        default:
+            break
+        }
+    }
+
+    /// The STK of the legacy pairing the connection's first encryption follows: from a `--tk`
+    /// value, else (when cracking is on) from the TK search. Nil when there is no such pairing.
+    func pairingKey(_ connection: LLConnection, _ ctx: DissectionContext) -> PairingKey? {
+        guard var pairing = connection.pairing, !pairing.tried, let central = connection.central,
+            let peripheral = connection.peripheral
+        else { return nil }
+        pairing.tried = true
+        connection.pairing = pairing
+        let configuration = ctx.registry.configuration
+        let frame = pairing.frame
+        if pairing.secureConnections {
+            return .none(
+                note:
+                    "LE Secure Connections pairing (frame \(frame)): its LTK comes from an ECDH exchange, which a sniff cannot recover (a passkey alone cannot give it, and keys are not derived from the debug key here); give the LTK with --ltk"
+            )
+        }
+        guard
+            let legacy = pairing.legacy(
+                central: LEAddress(central, isRandom: connection.centralRandom),
+                peripheral: LEAddress(peripheral, isRandom: connection.peripheralRandom)
+            ),
+            let aes = try? AES128()
+        else {
+            return .none(note: "Legacy pairing (frame \(frame)) not seen whole: no STK")
+        }
+        for tk in configuration[LinkLayerModule.temporaryKeys] {
+            guard (try? aes.c1(k: tk, r: legacy.mrand, legacy.inputs)) == legacy.mconfirm,
+                let stk = try? aes.s1(k: tk, r1: legacy.srand, r2: legacy.mrand)
+            else { continue }
+            let source = "STK of the pairing in frame \(frame), TK from --tk"
+            return .stk(
+                LongTermKey(peer: nil, key: stk, source: KeySource(file: source, line: 0)),
+                note: "Legacy pairing (frame \(frame)): the TK given with --tk fits; STK \(stk.hex)"
+            )
+        }
+        guard configuration[LinkLayerModule.crackLegacyPairing] else { return nil }
+        guard let cracked = try? LegacyPairingCrack.crack(legacy) else {
+            return .none(
+                note:
+                    "Legacy pairing (frame \(frame)): no passkey fits its confirm values (an out-of-band TK?); give the TK with --tk"
+            )
+        }
+        let tk = String(cracked.passkey).leftPadded(to: 6)
+        let method = cracked.passkey == 0 ? " (Just Works, or passkey 000000)" : ""
+        let source = "STK of the pairing in frame \(frame), TK \(tk) cracked"
+        return .stk(
+            LongTermKey(peer: nil, key: cracked.stk, source: KeySource(file: source, line: 0)),
+            note: "Legacy pairing (frame \(frame)) cracked: TK \(tk)\(method); STK \(cracked.stk.hex)"
+        )
+    }
+}
+
+extension String {
+    /// The string with zeros in front up to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
+}
+
+extension LinkLayerDissector {
+    /// At LL_ENC_RSP: the session's candidate keys (those given, those learned, and the STK of a
+    /// pairing just seen), with a note on what the pairing gave.
+    func startSession(_ r: ByteReader, _ connection: LLConnection, _ ctx: inout DissectionContext) {
+        guard connection.encryption != nil else { return }
+        var keys = ctx.registry.configuration[LinkLayerModule.longTermKeys] + LinkLayerState.of(ctx).learned
+        let range = r.offset..<(r.offset + r.remaining)
+        switch pairingKey(connection, ctx) {
+        case .stk(let stk, let note)?:
+            keys.insert(stk, at: 0)
+            ctx.expert(.note, note, range, source: r.source)
+        case .none(let note)?:
+            ctx.expert(.note, note, range, source: r.source)
+        case nil:
+            break
+        }
+        connection.encryption?.respond(
+            r,
+            keys: keys,
+            central: connection.central,
+            peripheral: connection.peripheral
+        )
+    }
+}

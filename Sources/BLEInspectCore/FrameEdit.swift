@@ -1,0 +1,35 @@
+/// A change a dissector makes to the frame it decodes, for writing the frame as it decoded it (a
+/// decrypted link-layer packet, say): the bytes at `range` (of the frame as captured) replaced by
+/// `bytes`.
+public struct FrameEdit: Sendable, Hashable {
+    public var range: Range<Int>
+    public var bytes: [UInt8]
+
+    public init(_ range: Range<Int>, _ bytes: [UInt8]) {
+        self.range = range
+        self.bytes = bytes
+    }
+}
+
+extension CapturedFrame {
+    /// The frame with `edits` applied (ranges of the bytes as captured, not overlapping); an edit
+    /// outside the bytes is skipped. The original length changes by what the edits add or remove.
+    public func applying(_ edits: [FrameEdit]) -> CapturedFrame {
+        var out = self
+        var delta = 0
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(self.bytes.count)
+        var at = 0
+        for edit in edits.sorted(by: { $0.range.lowerBound < $1.range.lowerBound })
+        where edit.range.lowerBound >= at && edit.range.upperBound <= self.bytes.count {
+            bytes += self.bytes[at..<edit.range.lowerBound]
+            bytes += edit.bytes
+            delta += edit.bytes.count - edit.range.count
+            at = edit.range.upperBound
+        }
+        bytes += self.bytes[at...]
+        out.bytes = bytes
+        out.originalLength = max(0, originalLength + delta)
+        return out
+    }
+}
