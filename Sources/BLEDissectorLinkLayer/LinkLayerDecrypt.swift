@@ -61,7 +61,7 @@ extension LinkLayerDissector {
             let payloadStart = r.offset
             _ = try ctx.addBytes(f[.encryptedData], &r, r.remaining - 4)
             try ctx.addUInt32(f[.mic], &r, bigEndian: true)
-            ctx.packet.edits = Self.edits(
+            ctx.edits = Self.edits(
                 header: header,
                 at: hr.lowerBound,
                 payload: payloadStart..<r.offset,
@@ -116,7 +116,7 @@ extension LinkLayerDissector {
         crcInit: UInt32?,
         _ info: LinkLayerInfo?
     ) -> [FrameEdit] {
-        var edits = info?.decryptedMark ?? []
+        var edits = info?.decryptedMark.map { [$0.edit] } ?? []
         if let (offset, value) = info?.headerLength, value >= 4 {
             edits.append(FrameEdit(offset..<offset + 2, [UInt8((value - 4) & 0xFF), UInt8((value - 4) >> 8)]))
         }

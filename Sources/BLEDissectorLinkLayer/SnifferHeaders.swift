@@ -80,7 +80,7 @@ struct NordicHeader: Dissector {
             ctx.addFlag(f[.encrypted], UInt64(flags), mask: 0x04, fr, source: r.source)
             info.sender = flags & 0x02 != 0 ? .central : .peripheral
             info.reportsEncryption = true
-            info.decryptedMark = [FrameEdit(fo..<fo + 1, [flags | 0x0C])]
+            info.decryptedMark = ByteMark(at: fo, flags | 0x0C)
             info.headerLength = (start + 1, payloadLength)
             if flags & 0x04 != 0 {
                 ctx.addFlag(f[.micOK], UInt64(flags), mask: 0x08, fr, source: r.source)
@@ -155,7 +155,7 @@ struct RFHeader: Dissector {
         info.badMIC = flags & 0x1000 != 0 && flags & 0x2000 == 0
         // Decrypted, MIC checked and valid.
         let marked = flags | 0x3008
-        info.decryptedMark = [FrameEdit(start + 8..<start + 10, [UInt8(marked & 0xFF), UInt8(marked >> 8)])]
+        info.decryptedMark = ByteMark(at: start + 8, UInt8(marked & 0xFF), UInt8(marked >> 8))
         info.phy = UInt8((flags >> 14) & 0x3)
         handOn(info, next, &r, &ctx)
     }

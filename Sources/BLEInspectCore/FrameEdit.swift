@@ -11,6 +11,26 @@ public struct FrameEdit: Sendable, Hashable {
     }
 }
 
+/// One or two bytes to write at `offset` (a header's flag bits, say), as plain bits, so that the
+/// per-packet information that carries it stays free of references.
+public struct ByteMark: Sendable, Hashable {
+    public var offset: Int
+    public var first: UInt8
+    public var second: UInt8?
+
+    public init(at offset: Int, _ first: UInt8, _ second: UInt8? = nil) {
+        self.offset = offset
+        self.first = first
+        self.second = second
+    }
+
+    /// The mark as a `FrameEdit`.
+    public var edit: FrameEdit {
+        if let second { return FrameEdit(offset..<offset + 2, [first, second]) }
+        return FrameEdit(offset..<offset + 1, [first])
+    }
+}
+
 extension CapturedFrame {
     /// The frame with `edits` applied (ranges of the bytes as captured, not overlapping); an edit
     /// outside the bytes is skipped. The original length changes by what the edits add or remove.

@@ -13,8 +13,8 @@ public struct PacketInfo: Sendable {
     public var linkLayer: LinkLayerInfo?
     /// The address of the advertiser whose report is being decoded.
     public var advertiser: BDAddr?
-    /// Changes to the frame for writing it as decoded (`FrameEdit`); `DissectionEngine.edits`.
-    public var edits: [FrameEdit] = []
+    // Plain bits only: a field that holds a reference (an array, say) makes emptying it for
+    // every frame a call that releases. The frame's edits are `DissectionContext.edits`.
     public init() {}
 }
 
@@ -45,7 +45,7 @@ public struct LinkLayerInfo: Sendable {
     /// How the sniffer header says a packet was decrypted with its MIC checked (its flag bits
     /// set), for writing a decrypted packet; and where its 16-bit payload length is, with its
     /// value, when the header counts the packet's bytes.
-    public var decryptedMark: [FrameEdit] = []
+    public var decryptedMark: ByteMark?
     public var headerLength: (offset: Int, value: UInt16)?
 
     public init() {}
@@ -72,6 +72,9 @@ public struct DissectionContext {
     public var direction: Direction
     public internal(set) var controller: UInt16
     public var packet = PacketInfo()
+    /// Changes the frame's dissectors made to it, for writing it as decoded (`FrameEdit`):
+    /// `DissectionEngine.edits`. Emptied when the next frame begins.
+    public var edits: [FrameEdit] = []
     /// Whether one-line summaries are wanted; when false, `setInfo` does not build strings.
     public internal(set) var wantsInfo: Bool
     @usableFromInline var dispatchDepth = 0
@@ -123,6 +126,7 @@ public struct DissectionContext {
         direction = frame.direction
         controller = frame.controllerIndex ?? 0
         packet = PacketInfo()
+        if !edits.isEmpty { edits = [] }
         self.wantsInfo = wantsInfo
         dispatchDepth = 0
         stateGranted = true

@@ -6,7 +6,7 @@ public struct DissectionEngine {
     /// the state and the tree's arrays, twice, for every frame.
     private var context: DissectionContext
     /// The changes the last frame's dissectors made to it (`FrameEdit`): empty for most frames.
-    public private(set) var edits: [FrameEdit] = []
+    public var edits: [FrameEdit] { context.edits }
     /// Whether post-dissectors (derived fields such as `device.*`) run. A caller that neither
     /// shows nor filters derived fields turns them off to save their cost; their state then does
     /// not advance, so it must stay off for the whole capture.
@@ -187,7 +187,6 @@ public struct DissectionEngine {
             )
         }
         if context.direction != frame.direction { context.tree.learnedDirection = context.direction }
-        edits = context.packet.edits
         context.tree.settleInfo()
         return body(context.tree)
     }
