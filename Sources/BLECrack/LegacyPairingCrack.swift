@@ -38,16 +38,21 @@ public enum LegacyPairingCrack {
     public static let passkeyCount: UInt32 = 1_000_000
 
     /// The TK (as a passkey) and STK of `pairing`, or nil when no passkey matches (an OOB TK).
-    public static func crack(_ pairing: LegacyPairing, threads: Int = ProcessInfo.processInfo.activeProcessorCount)
-        throws(CryptoError) -> CrackedPairing?
-    {
+    /// `progress`, when given, hears of every 1,024 passkeys a thread tries and is cleared at
+    /// the end.
+    public static func crack(
+        _ pairing: LegacyPairing,
+        threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+        progress: CrackProgress? = nil
+    ) throws(CryptoError) -> CrackedPairing? {
         let aes = try AES128()
         if try matches(0, pairing, aes), let justWorks = try cracked(0, pairing, aes) { return justWorks }
         let workers = max(1, min(threads, 64))
         let found = Found()
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            found.record(search(pairing, worker: worker, of: workers, stop: found))
+            found.record(search(pairing, worker: worker, of: workers, stop: found, progress: progress))
         }
+        progress?.clear()
         if let failure = found.failure { throw failure }
         guard let passkey = found.passkey else { return nil }
         return try cracked(passkey, pairing, aes)
@@ -69,16 +74,23 @@ public enum LegacyPairingCrack {
 
     /// One thread's share: passkeys from 1 whose index modulo `workers` is `worker`, stopping when
     /// another thread has found one.
-    static func search(_ pairing: LegacyPairing, worker: Int, of workers: Int, stop: Found) -> Result<
-        UInt32?, CryptoError
-    > {
+    static func search(
+        _ pairing: LegacyPairing,
+        worker: Int,
+        of workers: Int,
+        stop: Found,
+        progress: CrackProgress? = nil
+    ) -> Result<UInt32?, CryptoError> {
         do throws(CryptoError) {
             let aes = try AES128()
             var passkey = UInt32(1 + worker)
             var tried = 0
             while passkey < passkeyCount {
                 tried += 1
-                if tried % 1024 == 0, stop.isDone { return .success(nil) }
+                if tried % 1024 == 0 {
+                    if stop.isDone { return .success(nil) }
+                    progress?.add(1024)
+                }
                 if try matches(passkey, pairing, aes), try cracked(passkey, pairing, aes) != nil {
                     return .success(passkey)
                 }

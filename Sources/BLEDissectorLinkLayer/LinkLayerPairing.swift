@@ -8,6 +8,9 @@ extension LinkLayerModule {
     /// when the connection's encryption starts: registry configuration, on in the commands unless
     /// `--no-crack`.
     public static let crackLegacyPairing = RegistryConfiguration.Key<Bool>("btle.crack_legacy_pairing", default: false)
+    /// Whether the TK search shows its progress on standard error: registry configuration, on in
+    /// the commands when standard error is a terminal.
+    public static let crackProgress = RegistryConfiguration.Key<Bool>("btle.crack_progress", default: false)
     /// TKs to try on sniffed legacy pairings (out of band, or a known passkey): `--tk`.
     public static let temporaryKeys = RegistryConfiguration.Key<[Value128]>("btle.temporary_keys", default: [])
 }
@@ -133,7 +136,10 @@ extension LinkLayerDissector {
             )
         }
         guard configuration[LinkLayerModule.crackLegacyPairing] else { return nil }
-        guard let cracked = try? LegacyPairingCrack.crack(legacy) else {
+        let progress =
+            configuration[LinkLayerModule.crackProgress]
+            ? CrackProgress(label: "Cracking the legacy pairing of frame \(frame)") : nil
+        guard let cracked = try? LegacyPairingCrack.crack(legacy, progress: progress) else {
             return .none(
                 note:
                     "Legacy pairing (frame \(frame)): no passkey fits its confirm values (an out-of-band TK?); give the TK with --tk"

@@ -3,6 +3,7 @@ import BLECrypto
 import BLEDissectorLinkLayer
 import BLEInspectCore
 import BLEKeys
+import Foundation
 
 /// The keys to decrypt sniffed LE connections with (docs/DECRYPTION.md), for `read`, `live` and
 /// the views.
@@ -96,5 +97,6 @@ struct DecryptionOptions: ParsableArguments {
             try keys() + KeySources.load(files: keyFiles, hciCaptures: hciKeyCaptures)
         configuration[LinkLayerModule.temporaryKeys] = try temporaryKeys()
         configuration[LinkLayerModule.crackLegacyPairing] = !noCrack
+        configuration[LinkLayerModule.crackProgress] = !noCrack && isatty(2) == 1
     }
 }
