@@ -2,7 +2,7 @@
 """Builds a deterministic sniffed LE connection (pcap, link type 251: access address, PDU, CRC)
 that pairs with LE legacy passkey entry and then talks encrypted.
 
-    python3 Benchmarks/make_crypto_capture.py OUT.pcap [EVENTS] [--passkey N] [--clear] [--json]
+    python3 Benchmarks/make_crypto_capture.py OUT.pcap [EVENTS] [--passkey N] [--clear] [--no-confirms] [--json]
 
 The connection: CONNECT_IND; Pairing Request and Response (passkey entry: the central displays,
 the peripheral has a keyboard); both Pairing Confirms, computed with c1 for TK = PASSKEY
@@ -11,7 +11,9 @@ LL_START_ENC_REQ; both LL_START_ENC_RSPs, encrypted with the STK (s1 of the TK a
 then EVENTS connection events (default 10) in which the central sends an ATT Write Command and
 the peripheral an ATT Handle Value Notification, both encrypted (AES-CCM, Vol 6 Part E).
 With --clear, encryption never starts (no LL_ENC_REQ to LL_START_ENC_RSP): the same ATT traffic
-in clear, to tell decryption from the dissection of what it reveals.
+in clear, to tell decryption from the dissection of what it reveals. With --no-confirms, the
+connection event of both Pairing Confirms is left out (as if the sniffer missed it): the TK can
+then only be found by the slow search, each passkey's STK tried on an encrypted PDU's MIC.
 
 The keys follow Vol 3 Part H 2.2.3-2.2.4 (c1, s1) and Vol 6 Part B 5.1.3 (SK = e(STK, SKD), the
 nonce of packet counter, direction and IV); AES and AES-CCM come from the `cryptography` package
@@ -141,15 +143,16 @@ def att(payload):
     return (2, struct.pack("<HH", len(payload), 0x0004) + payload)
 
 
-def build(events, passkey, clear=False):
+def build(events, passkey, clear=False, confirms=True):
     check_c1()
     link = Link()
     link.connect()
     link.event(smp(PAIRING_REQUEST), smp(PAIRING_RESPONSE))
     confirm = [c1(passkey, r, PAIRING_REQUEST, PAIRING_RESPONSE, 1, 0, CENTRAL, PERIPHERAL)
                for r in (MRAND, SRAND)]
-    link.event(smp(b"\x03" + confirm[0].to_bytes(16, "little")),
-               smp(b"\x03" + confirm[1].to_bytes(16, "little")))
+    if confirms:
+        link.event(smp(b"\x03" + confirm[0].to_bytes(16, "little")),
+                   smp(b"\x03" + confirm[1].to_bytes(16, "little")))
     link.event(smp(b"\x04" + MRAND.to_bytes(16, "little")), smp(b"\x04" + SRAND.to_bytes(16, "little")))
     stk = s1(passkey, SRAND, MRAND)
     if not clear:
@@ -166,11 +169,12 @@ def main():
     ap.add_argument("events", nargs="?", type=int, default=10)
     ap.add_argument("--passkey", type=int, default=999_999)
     ap.add_argument("--clear", action="store_true", help="never start encryption")
+    ap.add_argument("--no-confirms", action="store_true", help="leave out both Pairing Confirms")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     if not 0 <= args.passkey <= 999_999 or args.events < 0:
         ap.error("the passkey is 0 to 999999, the events at least 0")
-    link, stk = build(args.events, args.passkey, args.clear)
+    link, stk = build(args.events, args.passkey, args.clear, not args.no_confirms)
     with open(args.out, "wb") as f:
         link.pcap(f)
     facts = {"passkey": f"{args.passkey:06d}", "stk": f"{stk:032x}", "frames": len(link.records),

@@ -126,7 +126,7 @@ struct LLEncryption {
     }
 
     /// `count` octets from `offset` read least significant first (the caller checked they exist).
-    private static func littleEndian(_ p: ByteReader, _ offset: Int, _ count: Int) -> UInt64 {
+    static func littleEndian(_ p: ByteReader, _ offset: Int, _ count: Int) -> UInt64 {
         var value: UInt64 = 0
         for i in (0..<count).reversed() { value = value << 8 | UInt64(p.peekUInt8(at: offset + i) ?? 0) }
         return value

@@ -14,6 +14,17 @@ extension LinkLayerDissector {
         crcOK: Bool,
         _ ctx: inout DissectionContext
     ) throws(DecodeError) -> ByteReader? {
+        if crcOK, connection.pairing?.awaiting != nil, let index = sender.index, r.remaining >= 5 {
+            searchByMIC(
+                header: UInt8(truncatingIfNeeded: header),
+                Array(r.remainingSlice),
+                index: index,
+                connection,
+                hr,
+                source: r.source,
+                &ctx
+            )
+        }
         guard let index = sender.index, var session = connection.encryption, !session.candidates.isEmpty,
             r.remaining >= 5
         else { return nil }

@@ -27,6 +27,15 @@ struct LLPairing {
     var frame: Int
     /// The STK was looked for (it serves the session that follows the pairing only).
     var tried = false
+    /// The confirm values were not captured: LL_ENC_RSP's diversifier and IV, kept for the slow
+    /// search, which the session's first encrypted PDU starts.
+    var awaiting: (skdPeripheral: UInt64, ivPeripheral: UInt32)?
+
+    /// Both randoms, when both were seen.
+    var bothRandoms: (mrand: Value128, srand: Value128)? {
+        guard let mrand = randoms[0], let srand = randoms[1] else { return nil }
+        return (mrand, srand)
+    }
 
     /// Both sides set the Secure Connections bit of AuthReq: LE Secure Connections pairing.
     var secureConnections: Bool {
@@ -53,6 +62,9 @@ struct LLPairing {
 enum PairingKey {
     case stk(LongTermKey, note: String)
     case none(note: String)
+    /// The confirm values were not captured but both randoms were: the TK is searched for with
+    /// the MIC of the session's first encrypted PDU.
+    case awaitingPacket(note: String)
 }
 
 extension LinkLayerDissector {
@@ -123,26 +135,45 @@ extension LinkLayerDissector {
             ),
             let aes = try? AES128()
         else {
-            return .none(note: "Legacy pairing (frame \(frame)) not seen whole: no STK")
+            let given = configuration[LinkLayerModule.temporaryKeys]
+            if pairing.bothRandoms != nil, configuration[LinkLayerModule.crackLegacyPairing] || !given.isEmpty {
+                return .awaitingPacket(
+                    note:
+                        "Legacy pairing (frame \(frame)) without its confirm values (not captured): the TK is looked for with the MIC of the session's first encrypted PDU (the slow search)"
+                )
+            }
+            let missing =
+                pairing.bothRandoms == nil
+                ? "the Pairing Randoms of both sides were not seen before this LL_ENC_RSP" : "not seen whole"
+            return .none(note: "Legacy pairing (frame \(frame)): \(missing); no STK")
         }
-        for tk in configuration[LinkLayerModule.temporaryKeys] {
-            guard (try? aes.c1(k: tk, r: legacy.mrand, legacy.inputs)) == legacy.mconfirm,
-                let stk = try? aes.s1(k: tk, r1: legacy.srand, r2: legacy.mrand)
-            else { continue }
+        let given = configuration[LinkLayerModule.temporaryKeys]
+        if let (tk, reversed) = Self.fitting(given, legacy, aes),
+            let stk = try? aes.s1(k: tk, r1: legacy.srand, r2: legacy.mrand)
+        {
+            let order = reversed ? ", its octets reversed (the value was given least significant octet first)" : ""
             let source = "STK of the pairing in frame \(frame), TK from --tk"
             return .stk(
                 LongTermKey(peer: nil, key: stk, source: KeySource(file: source, line: 0)),
-                note: "Legacy pairing (frame \(frame)): the TK given with --tk fits; STK \(stk.hex)"
+                note: "Legacy pairing (frame \(frame)): the TK given with --tk fits\(order); STK \(stk.hex)"
             )
         }
-        guard configuration[LinkLayerModule.crackLegacyPairing] else { return nil }
+        let givenNote = given.isEmpty ? "" : " (nor does a TK given with --tk, in either octet order)"
+        guard configuration[LinkLayerModule.crackLegacyPairing] else {
+            return given.isEmpty
+                ? nil
+                : .none(
+                    note:
+                        "Legacy pairing (frame \(frame)): no TK given with --tk fits its confirm values, in either octet order"
+                )
+        }
         let progress =
             configuration[LinkLayerModule.crackProgress]
             ? CrackProgress(label: "Cracking the legacy pairing of frame \(frame)") : nil
         guard let cracked = try? LegacyPairingCrack.crack(legacy, progress: progress) else {
             return .none(
                 note:
-                    "Legacy pairing (frame \(frame)): no passkey fits its confirm values (an out-of-band TK?); give the TK with --tk"
+                    "Legacy pairing (frame \(frame)): no passkey fits its confirm values\(givenNote) (an out-of-band TK?); give the TK with --tk"
             )
         }
         let tk = String(cracked.passkey).leftPadded(to: 6)
@@ -155,9 +186,26 @@ extension LinkLayerDissector {
     }
 }
 
+extension LinkLayerDissector {
+    /// The first `--tk` value whose Mconfirm is the sniffed one: as given (most significant octet
+    /// first), else with its octets reversed (tools print TKs both ways; the confirm value tells
+    /// which was meant). `reversed` says which.
+    static func fitting(_ given: [Value128], _ legacy: LegacyPairing, _ aes: AES128) -> (Value128, reversed: Bool)? {
+        for tk in given {
+            for reversed in [false, true] {
+                guard let candidate = reversed ? try? Value128(lsoFirst: tk.msoFirst) : tk,
+                    (try? aes.c1(k: candidate, r: legacy.mrand, legacy.inputs)) == legacy.mconfirm
+                else { continue }
+                return (candidate, reversed)
+            }
+        }
+        return nil
+    }
+}
+
 extension String {
     /// The string with zeros in front up to `width` characters.
-    fileprivate func leftPadded(to width: Int) -> String {
+    func leftPadded(to width: Int) -> String {
         String(repeating: "0", count: max(0, width - count)) + self
     }
 }
@@ -175,6 +223,13 @@ extension LinkLayerDissector {
             ctx.expert(.note, note, range, source: r.source)
         case .none(let note)?:
             ctx.expert(.note, note, range, source: r.source)
+        case .awaitingPacket(let note)? where r.remaining >= 13:
+            connection.pairing?.awaiting = (
+                LLEncryption.littleEndian(r, 1, 8), UInt32(LLEncryption.littleEndian(r, 9, 4))
+            )
+            ctx.expert(.note, note, range, source: r.source)
+        case .awaitingPacket?:
+            ctx.expert(.note, "LL_ENC_RSP cut short: no STK", range, source: r.source)
         case nil:
             break
         }

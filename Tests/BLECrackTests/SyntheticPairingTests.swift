@@ -59,4 +59,70 @@ struct SyntheticPairingTests {
         pairing.sconfirm = pairing.sconfirm ^ Value128(1)
         #expect(try LegacyPairingCrack.crack(pairing) == nil)
     }
+
+    /// The slow search (no confirm values): an LL_START_ENC_RSP encrypted (AES-CCM, counter 0,
+    /// central to peripheral) with the session key of the STK that passkey `passkey` gives. Only
+    /// that passkey's STK verifies its MIC.
+    @Test(arguments: [0, 725_522, 999_999] as [UInt32])
+    func slowSearchFindsThePasskeyByMIC(_ passkey: UInt32) throws {
+        var rng = SplitMix64(seed: UInt64(passkey) &+ 3)
+        let mrand = Value128(high: rng.next(), low: rng.next())
+        let srand = Value128(high: rng.next(), low: rng.next())
+        let (skdC, skdP, ivC, ivP) = (rng.next(), rng.next(), UInt32(truncatingIfNeeded: rng.next()), UInt32(99))
+        let aes = try AES128()
+        let stk = try aes.s1(k: Value128(UInt64(passkey)), r1: srand, r2: mrand)
+        let sent = try LinkLayerCipher(
+            ltk: stk,
+            skdCentral: skdC,
+            ivCentral: ivC,
+            skdPeripheral: skdP,
+            ivPeripheral: ivP,
+            using: aes
+        ).encrypt(headerFirstOctet: 0x03, payload: [0x06], counter: 0, direction: .centralToPeripheral)
+        let found = try LegacyPairingCrack.crack(mrand: mrand, srand: srand) { candidate, aes throws(CryptoError) in
+            let cipher = try LinkLayerCipher(
+                ltk: candidate,
+                skdCentral: skdC,
+                ivCentral: ivC,
+                skdPeripheral: skdP,
+                ivPeripheral: ivP,
+                using: aes
+            )
+            let result = try cipher.decrypt(
+                headerFirstOctet: 0x03,
+                payloadAndMIC: sent,
+                counter: 0,
+                direction: .centralToPeripheral
+            )
+            return result == .plaintext([0x06])
+        }
+        #expect(found?.passkey == passkey)
+        #expect(found?.stk == stk)
+    }
+
+    /// No passkey's STK verifies a MIC made with another key: nothing is found.
+    @Test func slowSearchFindsNothingForAnotherKey() throws {
+        let sent = try LinkLayerCipher(sessionKey: Value128(high: 1, low: 2), ivCentral: 3, ivPeripheral: 4)
+            .encrypt(headerFirstOctet: 0x03, payload: [0x06], counter: 0, direction: .centralToPeripheral)
+        let found = try LegacyPairingCrack.crack(mrand: Value128(5), srand: Value128(6)) {
+            candidate,
+            aes throws(CryptoError) in
+            let cipher = try LinkLayerCipher(
+                ltk: candidate,
+                skdCentral: 7,
+                ivCentral: 3,
+                skdPeripheral: 8,
+                ivPeripheral: 4,
+                using: aes
+            )
+            return try cipher.decrypt(
+                headerFirstOctet: 0x03,
+                payloadAndMIC: sent,
+                counter: 0,
+                direction: .centralToPeripheral
+            )
+                != .micFailure
+        }
+        #expect(found == nil)
+    }
 }

@@ -15,7 +15,9 @@ struct ConnectionTests {
 
     init() throws {
         let scenario = SyntheticConnection.scenario()
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ll-synthetic-\(getpid()).pcap")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ll-synthetic-\(UUID().uuidString).pcap"
+        )
         try Data(scenario.pcap).write(to: url)
         path = url.path
         frames = Dissect.capture(path)

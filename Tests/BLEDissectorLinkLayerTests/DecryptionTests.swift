@@ -22,9 +22,10 @@ enum Decrypting {
         return try RegistryBuilder.registering(modules: Dissect.modules).build(configuration: configuration)
     }
 
-    /// The path of a temporary pcap of `connection`, named from `name`.
+    /// The path of a new temporary pcap of `connection`, named from `name` (a file of its own:
+    /// tests run in parallel, each writing its own).
     static func file(_ connection: SyntheticConnection, _ name: String) throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(getpid()).pcap")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString).pcap")
         try Data(connection.pcap).write(to: url)
         return url.path
     }

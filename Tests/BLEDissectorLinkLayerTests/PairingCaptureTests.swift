@@ -1,3 +1,4 @@
+import BLECaptureTestSupport
 import BLECrypto
 import BLEDissectorTestSupport
 import Foundation
@@ -49,15 +50,52 @@ struct PairingCaptureTests {
     }
 
     /// bsniffhub's out-of-band example: no passkey fits, as expected of an OOB TK. The TK its
-    /// file name carries does not fit its confirm values either, in either byte order (nor does
-    /// its STK verify the first encrypted PDU's MIC), so the pairing stays undecrypted.
+    /// original file name carries (5E882417...) is written least significant octet first: its
+    /// reverse fits the confirm values, its STK decrypts the session, and the keys both sides
+    /// distribute are learned; tshark decodes the same LTKs from the decrypted file (f8eeb5de...
+    /// and 3fc5ae67..., which it shows least significant octet first).
     @Test func outOfBandLegacyPairing() throws {
         let path = Self.path("bsniffhub_lp-oob.pcap")
         let frames = try Decrypting.capture(path, keys: [], crack: true)
         #expect(Self.notes(frames, containing: "no passkey fits its confirm values") == [246])
         let named = try Value128(msoFirst: Array(hex: "5E882417A987222423A1A9EC719AED27"))
         let given = try Decrypting.capture(path, keys: [], tks: [named], crack: false)
-        #expect(!given.contains { $0.has("ll.decrypted") })
+        #expect(Self.notes(given, containing: "the TK given with --tk fits, its octets reversed") == [246])
+        let decrypted = given.filter { $0.bools("ll.decrypted") == [true] }.map(\.frame.number)
+        #expect(decrypted == [251, 254, 256, 258, 260, 262, 264, 265, 267, 269, 271, 273, 369])
+        #expect(!given.contains { $0.has("ll.encrypted") })
+        #expect(given[255].uints("btsmp.opcode") == [0x06])
+        #expect(Self.notes(given, containing: "Long term key learned: f3b847bb0b99af4b648c4f40deb5eef8") == [256])
+        #expect(Self.notes(given, containing: "Long term key learned: 90145b0d3f855eab1fe4ff9867aec53f") == [265])
+        // A TK that fits in neither order is said not to.
+        let wrong = try Decrypting.capture(path, keys: [], tks: [Value128(123_456)], crack: false)
+        #expect(Self.notes(wrong, containing: "no TK given with --tk fits its confirm values") == [246])
+        #expect(!wrong.contains { $0.has("ll.decrypted") })
+    }
+
+    /// crackle's pairing capture without its two Pairing Confirms (frames 569 and 572, as in
+    /// crackle's own missing-confirms test, whose documentation expects TK 000000 by the slow
+    /// search): the TK is found by the MIC of the first encrypted PDU, and the same PDUs decrypt.
+    @Test func missingConfirmsUseTheSlowSearch() throws {
+        let read = CaptureFiles.readAll(Self.path("crackle_pairing_and_ltk_exchange.pcap"))
+        let kept = read.frames.enumerated().filter { ![568, 571].contains($0.offset) }.map(\.element)
+        try #require(kept.count == read.frames.count - 2)
+        let frames = Dissect.frames(kept, registry: try Decrypting.registry([], crack: true))
+        // Frames keep their numbers in the capture: LL_ENC_RSP 580, LL_START_ENC_RSP 585.
+        #expect(Self.notes(frames, containing: "without its confirm values (not captured)") == [580])
+        #expect(
+            Self.notes(
+                frames,
+                containing: "cracked without its confirm values, by this PDU's MIC (the slow search): TK 000000"
+            )
+                == [585]
+        )
+        #expect(frames.filter { $0.bools("ll.decrypted") == [true] }.map(\.frame.number) == [585, 589, 713])
+        #expect(Self.notes(frames, containing: "Long term key learned: 7f62c053f104a5bbe68b1d896a2ed49c") == [589])
+        // With the crack off and no TK, nothing is searched and nothing decrypts.
+        let off = Dissect.frames(kept, registry: try Decrypting.registry([], crack: false))
+        #expect(!off.contains { $0.has("ll.decrypted") })
+        #expect(Self.notes(off, containing: "slow search").isEmpty)
     }
 }
 
