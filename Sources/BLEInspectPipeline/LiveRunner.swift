@@ -121,7 +121,7 @@ public final class LiveRunner {
                     continue
                 }
                 shown += 1
-                if let capture { try capture.write(frame) }
+                if let capture { try capture.write(base.written(frame, engine)) }
                 out.flushIfFull()
             }
         } catch {

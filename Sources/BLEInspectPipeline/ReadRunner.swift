@@ -173,6 +173,11 @@ public struct ReadRunner {
         return matched
     }
 
+    /// The frame as `-w` writes it: with the dissectors' edits (decrypted) when asked for.
+    func written(_ frame: CapturedFrame, _ engine: DissectionEngine) -> CapturedFrame {
+        options.writeAsDecoded && !engine.edits.isEmpty ? frame.applying(engine.edits) : frame
+    }
+
     /// Reads everything and returns the exit status.
     public func run() -> ExitStatus {
         let prepared: Prepared
@@ -265,9 +270,7 @@ public struct ReadRunner {
                     out.flushIfFull()
                     total += 1
                     if let capture {
-                        try capture.write(
-                            options.writeAsDecoded && !engine.edits.isEmpty ? frame.applying(engine.edits) : frame
-                        )
+                        try capture.write(written(frame, engine))
                     }
                 }
             } catch {
