@@ -66,6 +66,54 @@ struct DecryptedWriteTests {
         #expect(theirs.count == 137 && ours.count == 141)
         #expect(Set(theirs).isSubset(of: Set(ours)))
     }
+
+    /// The crack's STK (no key given) writes crackle's pairing capture decrypted: tshark finds
+    /// the LL_START_ENC_RSPs, the SMP Encryption Information with the LTK crackle documents
+    /// (7f62c053..., which tshark shows least significant octet first) and LL_TERMINATE_IND, as
+    /// bleinspect does.
+    @Test func cracklePairingCracked() throws {
+        let dir = TemporaryDirectory()
+        let original = TestPaths.sharedCaptures.appendingPathComponent("crackle_pairing_and_ltk_exchange.pcap").path
+        let out = dir.path("cracked.pcap")
+        #expect(try Run.bleinspect(["read", original, "-w", out]).status == 0)
+        let fields = ["frame.number", "btsmp.opcode", "btsmp.long_term_key"]
+        let smp = try Self.tshark(out, "btsmp.opcode == 6", fields)
+        #expect(smp == ["589\t0x06\t9cd42e6a891d8be6bba504f153c0627f"])
+        #expect(
+            smp
+                == (try Run.bleinspect(
+                    ["read", original, "-Y", "btsmp.opcode == 6", "-T", "fields"] + fields.flatMap { ["-e", $0] }
+                ).stdoutText.split(separator: "\n").map(String.init))
+        )
+        let control = try Self.tshark(out, "frame.number in {585, 713}", ["btle.control_opcode"])
+        #expect(control == ["0x06", "0x02"])
+        #expect(try Self.tshark(out, "_ws.malformed", ["frame.number"]).isEmpty)
+    }
+
+    /// bsniffhub's out-of-band pairing with the TK its file name carries: tshark reads the 13
+    /// decrypted PDUs as the SMP key distribution of both sides (opcodes 6 to 10, twice) between
+    /// the LL_START_ENC_RSPs and LL_TERMINATE_IND, with the flags set and nothing malformed.
+    @Test func bsniffhubOutOfBand() throws {
+        let dir = TemporaryDirectory()
+        let original = TestPaths.sharedCaptures.appendingPathComponent("bsniffhub_lp-oob.pcap").path
+        let out = dir.path("oob.pcap")
+        #expect(
+            try Run.bleinspect(["read", original, "--tk", "5E882417A987222423A1A9EC719AED27", "-w", out]).status == 0
+        )
+        let decrypted = try Self.tshark(
+            out,
+            "btle_rf.flags.decrypted == 1 && btle_rf.flags.mic_valid == 1",
+            ["frame.number"]
+        )
+        #expect(
+            decrypted == ["251", "254", "256", "258", "260", "262", "264", "265", "267", "269", "271", "273", "369"]
+        )
+        let smp = try Self.tshark(out, "btsmp.opcode >= 6", ["btsmp.opcode"])
+        #expect(smp == ["0x06", "0x07", "0x08", "0x09", "0x0a", "0x06", "0x07", "0x08", "0x09", "0x0a"])
+        #expect(try Self.tshark(out, "btle.crc.incorrect || _ws.malformed", ["frame.number"]).isEmpty)
+        let ltks = try Self.tshark(out, "btsmp.opcode == 6", ["btsmp.long_term_key"])
+        #expect(ltks == ["f8eeb5de404f8c644baf990bbb47b8f3", "3fc5ae6798ffe41fab5e853f0d5b1490"])
+    }
 }
 
 /// `CapturedFrame.applying`: edits replace ranges of the bytes as captured, in any order.
