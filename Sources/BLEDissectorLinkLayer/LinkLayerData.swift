@@ -82,7 +82,26 @@ extension LinkLayerDissector {
             && (packet.info.reportsEncryption
                 ? packet.info.encrypted : packet.info.badMIC || (connection?.encrypted ?? false))
             && (length > 4 || connection?.encryption?.candidates.isEmpty ?? true)
-        if encrypted {
+        if !encrypted, packet.info.decrypted, length > 0, packet.crcOK, let connection, let index = sender.index {
+            // Decrypted by the sniffer: it used a packet counter all the same, which a PDU the
+            // sniffer leaves encrypted later (it lost the connection's counters) is decrypted with.
+            connection.countDecryptedBySniffer(index: index, sn: UInt8((header >> 3) & 1))
+        }
+        if !encrypted, packet.info.reportsEncryption, !packet.info.decrypted, length > 4, packet.crcOK,
+            let connection, connection.encrypted, connection.encryption?.verified == true,
+            let plaintext = try decrypt(&r, header, connection, &sender, hr, crcOK: true, speculative: true, &ctx)
+        {
+            // A sniffer that lost the connection's counters or directions can mark an encrypted PDU
+            // as sent in the clear; a MIC that verifies says otherwise.
+            ctx.expert(
+                .note,
+                "The sniffer marked this PDU as not encrypted, but the connection is encrypted and the MIC verifies: decrypted",
+                hr,
+                source: r.source
+            )
+            r = plaintext
+            arrow = sender == .central ? "C→P " : "P→C "
+        } else if encrypted {
             // Decrypted with a key that fits, or shown as it was sent.
             guard let connection,
                 let plaintext = try decrypt(&r, header, connection, &sender, hr, crcOK: packet.crcOK, &ctx)

@@ -1,10 +1,12 @@
+import BLECrypto
 import BLEInspectCore
 
 extension LinkLayerDissector {
     /// The plaintext of an encrypted PDU whose MIC a key verifies, in a data source of its own,
     /// with the MIC, the key and the packet counter in the tree; nil when the connection has no
     /// key, or none verifies (then noted, and the payload is never shown as plaintext). A packet
-    /// with a bad CRC is tried too (its MIC may still verify), but changes nothing when it fails.
+    /// with a bad CRC is tried too (its MIC may still verify), but changes nothing when it fails;
+    /// so is a `speculative` one (a PDU the sniffer calls clear on an encrypted connection).
     func decrypt(
         _ r: inout ByteReader,
         _ header: UInt16,
@@ -12,9 +14,10 @@ extension LinkLayerDissector {
         _ sender: inout LinkLayerInfo.Sender,
         _ hr: Range<Int>,
         crcOK: Bool,
+        speculative: Bool = false,
         _ ctx: inout DissectionContext
     ) throws(DecodeError) -> ByteReader? {
-        if crcOK, connection.pairing?.awaiting != nil, let index = sender.index, r.remaining >= 5 {
+        if crcOK, !speculative, connection.pairing?.awaiting != nil, let index = sender.index, r.remaining >= 5 {
             searchByMIC(
                 header: UInt8(truncatingIfNeeded: header),
                 Array(r.remainingSlice),
@@ -39,7 +42,8 @@ extension LinkLayerDissector {
             repeated: repeated || !crcOK
         )
         switch outcome {
-        case .micFailure where !crcOK:
+        case .micFailure where !crcOK || speculative:
+            // Tried on a chance (a bad CRC, or a PDU the sniffer calls clear): nothing changes.
             return nil
         case .micFailure(let expected):
             connection.encryption = session
@@ -141,5 +145,18 @@ extension LinkLayerDissector {
             edits.append(FrameEdit(end..<end + 3, [UInt8(crc & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc >> 16)]))
         }
         return edits
+    }
+}
+
+extension LLConnection {
+    /// A PDU of `index`'s (0 central) that the sniffer decrypted moves that direction's packet
+    /// counter on, unless it is a retransmission (the same SN as the sender's last packet, which
+    /// the peer has not acknowledged: sent again with the same counter).
+    func countDecryptedBySniffer(index: Int, sn: UInt8) {
+        guard encryption != nil else { return }
+        let repeated = lastPacket[index].map { !$0.acknowledged && $0.sn == sn } ?? false
+        if !repeated, let counter = encryption?.counters[index], counter < LinkLayerCipher.maximumCounter {
+            encryption?.counters[index] = counter + 1
+        }
     }
 }

@@ -23,6 +23,9 @@ struct LLPairing {
     /// Indexed by sender (0 central, 1 peripheral).
     var confirms: [Value128?] = [nil, nil]
     var randoms: [Value128?] = [nil, nil]
+    /// LE Secure Connections: the Pairing Public Keys and DHKey Checks, by sender.
+    var publicKeys: [P256PublicKey?] = [nil, nil]
+    var dhKeyChecks: [Value128?] = [nil, nil]
     /// The frame of the Pairing Request.
     var frame: Int
     /// The STK was looked for (it serves the session that follows the pairing only).
@@ -60,7 +63,9 @@ struct LLPairing {
 
 /// What looking for a pairing's STK gave, said in a note on the frame that starts encryption.
 enum PairingKey {
-    case stk(LongTermKey, note: String)
+    /// The STK of a legacy pairing, or the LTK of a Secure Connections one that used the debug
+    /// key; `bonds` when the key serves the devices' later sessions too (an LTK, not an STK).
+    case derived(LongTermKey, note: String, bonds: Bool = false)
     case none(note: String)
     /// The confirm values were not captured but both randoms were: the TK is searched for with
     /// the MIC of the session's first encrypted PDU.
@@ -83,6 +88,9 @@ extension LinkLayerDissector {
             connection.pairing?.response = smp
         case 0x03: connection.pairing?.confirms[index] = value
         case 0x04: connection.pairing?.randoms[index] = value
+        case 0x0C where smp.count == 65:
+            connection.pairing?.publicKeys[index] = try? P256PublicKey(smpParameters: smp[1...])
+        case 0x0D: connection.pairing?.dhKeyChecks[index] = value
         case 0x06:
             guard let value else { return }
             let from = index == 0 ? connection.central : connection.peripheral
@@ -123,9 +131,11 @@ extension LinkLayerDissector {
         let configuration = ctx.registry.configuration
         let frame = pairing.frame
         if pairing.secureConnections {
-            return .none(
-                note:
-                    "LE Secure Connections pairing (frame \(frame)): its LTK comes from an ECDH exchange, which a sniff cannot recover (a passkey alone cannot give it, and keys are not derived from the debug key here); give the LTK with --ltk"
+            return Self.debugKeyLTK(
+                pairing,
+                central: LEAddress(central, isRandom: connection.centralRandom),
+                peripheral: LEAddress(peripheral, isRandom: connection.peripheralRandom),
+                given: configuration[LinkLayerModule.temporaryKeys]
             )
         }
         guard
@@ -153,7 +163,7 @@ extension LinkLayerDissector {
         {
             let order = reversed ? ", its octets reversed (the value was given least significant octet first)" : ""
             let source = "STK of the pairing in frame \(frame), TK from --tk"
-            return .stk(
+            return .derived(
                 LongTermKey(peer: nil, key: stk, source: KeySource(file: source, line: 0)),
                 note: "Legacy pairing (frame \(frame)): the TK given with --tk fits\(order); STK \(stk.hex)"
             )
@@ -179,7 +189,7 @@ extension LinkLayerDissector {
         let tk = String(cracked.passkey).leftPadded(to: 6)
         let method = cracked.passkey == 0 ? " (Just Works, or passkey 000000)" : ""
         let source = "STK of the pairing in frame \(frame), TK \(tk) cracked"
-        return .stk(
+        return .derived(
             LongTermKey(peer: nil, key: cracked.stk, source: KeySource(file: source, line: 0)),
             note: "Legacy pairing (frame \(frame)) cracked: TK \(tk)\(method); STK \(cracked.stk.hex)"
         )
@@ -218,9 +228,15 @@ extension LinkLayerDissector {
         var keys = ctx.registry.configuration[LinkLayerModule.longTermKeys] + LinkLayerState.of(ctx).learned
         let range = r.offset..<(r.offset + r.remaining)
         switch pairingKey(connection, ctx) {
-        case .stk(let stk, let note)?:
-            keys.insert(stk, at: 0)
+        case .derived(let key, let note, let bonds)?:
+            keys.insert(key, at: 0)
             ctx.expert(.note, note, range, source: r.source)
+            if bonds, let peripheral = connection.peripheral {
+                // A Secure Connections LTK: LL_ENC_REQ carries EDIV and Rand 0 when it is used.
+                LinkLayerState.of(ctx).learn(
+                    LongTermKey(peer: peripheral, key: key.key, ediv: 0, rand: 0, source: key.source)
+                )
+            }
         case .none(let note)?:
             ctx.expert(.note, note, range, source: r.source)
         case .awaitingPacket(let note)? where r.remaining >= 13:

@@ -39,14 +39,74 @@ struct PairingCaptureTests {
         #expect(Self.notes(frames, containing: "cracked").isEmpty)
     }
 
-    @Test(arguments: [
-        ("crackle_le_secure_connections.pcapng", 162, 57),
-        ("bsniffhub_sc-passkeyentry-725522.pcap", 502, 152),
-    ])
-    func secureConnectionsReported(name: String, frame: Int, pairing: Int) throws {
-        let frames = try Decrypting.capture(Self.path(name), keys: [], crack: true)
-        #expect(Self.notes(frames, containing: "LE Secure Connections pairing (frame \(pairing))") == [frame])
+    /// crackle's Secure Connections sample: neither side used the debug key, so no sniff gives the
+    /// LTK, and the note says so.
+    @Test func secureConnectionsReported() throws {
+        let frames = try Decrypting.capture(Self.path("crackle_le_secure_connections.pcapng"), keys: [], crack: true)
+        #expect(
+            Self.notes(
+                frames,
+                containing: "LE Secure Connections pairing (frame 57): its LTK comes from an ECDH exchange"
+            )
+                == [162]
+        )
         #expect(!frames.contains { $0.has("ll.decrypted") })
+    }
+
+    /// bsniffhub's Secure Connections passkey example: the peripheral sent the debug public key,
+    /// so the LTK follows from the debug private key, the central's public key, the last Pairing
+    /// Randoms and the addresses (f5); every encrypted PDU's MIC verifies with it. The central's
+    /// DHKey Check (f6) verifies with the passkey the file's original name carries, 725522, given
+    /// with --tk, and not with another.
+    @Test func secureConnectionsDebugKeyPasskey() throws {
+        let path = Self.path("bsniffhub_sc-passkeyentry-725522.pcap")
+        let derived =
+            "LE Secure Connections pairing (frame 152) with the debug key (sent by the peripheral): LTK baebed471f8e4c336ef9558c7d258717 derived"
+        let frames = try Decrypting.capture(path, keys: [], crack: true)
+        #expect(Self.notes(frames, containing: derived) == [502])
+        #expect(
+            Self.notes(frames, containing: "does not verify with rb = 0 (a passkey or out-of-band pairing)") == [502]
+        )
+        let decrypted = frames.filter { $0.bools("ll.decrypted") == [true] }.map(\.frame.number)
+        #expect(decrypted == [507, 510, 512, 514, 516, 517, 519, 521, 607])
+        #expect(!frames.contains { $0.has("ll.encrypted") })
+        #expect(frames[511].uints("btsmp.opcode") == [0x08])
+        let withPasskey = try Decrypting.capture(path, keys: [], tks: [Value128(725_522)], crack: true)
+        #expect(Self.notes(withPasskey, containing: "DHKey Check verifies it with passkey 725522") == [502])
+        let wrong = try Decrypting.capture(path, keys: [], tks: [Value128(123_456)], crack: true)
+        #expect(Self.notes(wrong, containing: "does not verify with rb = 0 or a passkey given with --tk") == [502])
+    }
+
+    /// bsniffhub's capture in which the nRF Sniffer loses the connection after packet 501: it
+    /// decrypted the session itself until then, and afterwards leaves the PDUs encrypted, or marks
+    /// them clear, with the two directions swapped. The Secure Connections pairing used the debug
+    /// key (Just Works: the DHKey Check verifies with rb = 0); the sniffer's own decryptions keep
+    /// the packet counters, and every PDU after the loss verifies its MIC with the derived LTK,
+    /// in the direction opposite to the sniffer's: the GATT discovery that follows reads whole.
+    @Test func sniffersLostSessionFollowedWithTheDebugKey() throws {
+        let frames = try Decrypting.capture(
+            Self.path("bsniffhub_encrypted-packet-501-missing.pcap"),
+            keys: [],
+            crack: true
+        )
+        #expect(
+            Self.notes(
+                frames,
+                containing: "LTK fc4091878a54c22cb58488b88608b5e2 derived; the central's DHKey Check verifies it"
+            )
+                == [214]
+        )
+        let decrypted = frames.filter { $0.bools("ll.decrypted") == [true] }.map(\.frame.number)
+        #expect(decrypted.count == 29 && decrypted.first == 503 && decrypted.last == 1522)
+        #expect(!frames.contains { $0.has("ll.encrypted") || $0.has("ll.mic_failure") })
+        #expect(
+            Self.notes(frames, containing: "The sniffer marked this PDU as not encrypted")
+                == [504, 508, 512, 516, 520, 572, 610, 650, 793, 959]
+        )
+        // The Read By Type Requests and Responses of characteristic discovery, paired.
+        #expect(frames[503].uints("btatt.opcode") == [0x08])
+        #expect(frames[506].uints("btatt.opcode") == [0x09])
+        #expect(frames[1521].uints("btle.control_opcode") == [0x02])
     }
 
     /// bsniffhub's out-of-band example: no passkey fits, as expected of an OOB TK. The TK its

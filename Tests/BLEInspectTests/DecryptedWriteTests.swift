@@ -90,6 +90,28 @@ struct DecryptedWriteTests {
         #expect(try Self.tshark(out, "_ws.malformed", ["frame.number"]).isEmpty)
     }
 
+    /// The nRF Sniffer capture that loses its session after packet 501, written with the LTK the
+    /// debug key gives: tshark reads the ATT PDUs of the 29 PDUs decrypted here with the opcodes
+    /// bleinspect shows, with Encrypted and MIC OK set, and nothing malformed.
+    @Test func nordicSessionLostAfter501() throws {
+        let dir = TemporaryDirectory()
+        let original = TestPaths.sharedCaptures.appendingPathComponent("bsniffhub_encrypted-packet-501-missing.pcap")
+            .path
+        let out = dir.path("501.pcap")
+        #expect(try Run.bleinspect(["read", original, "-w", out]).status == 0)
+        let filter = "frame.number >= 502 && btatt"
+        let theirs = try Self.tshark(out, filter, ["frame.number", "btatt.opcode"])
+        let ours = try Run.bleinspect([
+            "read", original, "-Y", filter, "-T", "fields", "-e", "frame.number", "-e", "btatt.opcode",
+        ])
+        #expect(theirs.count == 28)
+        #expect(theirs == ours.stdoutText.split(separator: "\n").map(String.init))
+        #expect(
+            try Self.tshark(out, "nordic_ble.encrypted == 1 && nordic_ble.micok == 1", ["frame.number"]).count >= 29
+        )
+        #expect(try Self.tshark(out, "_ws.malformed", ["frame.number"]).isEmpty)
+    }
+
     /// bsniffhub's out-of-band pairing with the TK its file name carries: tshark reads the 13
     /// decrypted PDUs as the SMP key distribution of both sides (opcodes 6 to 10, twice) between
     /// the LL_START_ENC_RSPs and LL_TERMINATE_IND, with the flags set and nothing malformed.
