@@ -100,10 +100,11 @@ struct LLEncryption {
         -> ([UInt8], UInt64, LongTermKey)?
     {
         let expected = counters[index]
-        var order = (0...Self.counterWindow).map { expected &+ $0 }
-        if expected > 0 { repeated ? order.insert(expected - 1, at: 0) : order.append(expected - 1) }
         let direction: LinkLayerDirection = index == 0 ? .centralToPeripheral : .peripheralToCentral
-        for counter in order where counter <= LinkLayerCipher.maximumCounter {
+        for step in 0...(Self.counterWindow + 1) {
+            guard let counter = Self.counter(step, expected: expected, repeated: repeated),
+                counter <= LinkLayerCipher.maximumCounter
+            else { continue }
             for (i, candidate) in candidates.enumerated() {
                 guard
                     case .plaintext(let text)? = try? candidate.cipher.decrypt(
@@ -123,6 +124,14 @@ struct LLEncryption {
             }
         }
         return nil
+    }
+
+    /// The counter to try at `step` (from 0) for a PDU whose sender expects `expected`: `expected` and
+    /// the `counterWindow` after it, and the one before it first (`repeated`) or last; nil for
+    /// the one before counter 0.
+    static func counter(_ step: UInt64, expected: UInt64, repeated: Bool) -> UInt64? {
+        if step == (repeated ? 0 : counterWindow + 1) { return expected > 0 ? expected - 1 : nil }
+        return expected &+ (repeated ? step - 1 : step)
     }
 
     /// `count` octets from `offset` read least significant first (the caller checked they exist).
