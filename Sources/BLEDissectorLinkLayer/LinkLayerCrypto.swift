@@ -31,7 +31,7 @@ struct LLEncryption {
     var candidates: [Candidate] = []
     var verified = false
     /// The next packet counter of each direction (0 central to peripheral, 1 the other way).
-    var counters: [UInt64] = [0, 0]
+    var counters = Counters()
     /// The connection's MIC failure has been noted.
     var failureNoted = false
 
@@ -67,7 +67,19 @@ struct LLEncryption {
             candidates.append(Candidate(cipher: cipher, key: key))
         }
         verified = false
-        counters = [0, 0]
+        counters = Counters()
+    }
+
+    /// A packet counter for each direction, by index (0 central to peripheral, 1 the other way),
+    /// held in place: no array to copy when the session is updated a packet.
+    struct Counters {
+        var central: UInt64 = 0
+        var peripheral: UInt64 = 0
+
+        subscript(index: Int) -> UInt64 {
+            get { index == 0 ? central : peripheral }
+            set { if index == 0 { central = newValue } else { peripheral = newValue } }
+        }
     }
 
     /// What decrypting one PDU gave.
@@ -87,7 +99,8 @@ struct LLEncryption {
     /// failure, the sender's by one.
     mutating func decrypt(header: UInt8, _ payloadAndMIC: [UInt8], index: Int, repeated: Bool) -> Outcome {
         let expected = counters[index]
-        for i in [index, 1 - index] {
+        for flip in 0..<2 {
+            let i = index ^ flip  // the sender's direction, then the other
             if let (text, counter, key) = attempt(header, payloadAndMIC, index: i, repeated: repeated) {
                 return .plaintext(text, counter: counter, key: key, index: i)
             }
