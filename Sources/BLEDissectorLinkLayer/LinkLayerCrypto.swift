@@ -35,9 +35,14 @@ struct LLEncryption {
     /// The connection's MIC failure has been noted.
     var failureNoted = false
 
+    /// A decrypted PDU carries the edits that write its packet decrypted
+    /// (`LinkLayerModule.decryptedEdits`).
+    let edits: Bool
+
     /// The session LL_ENC_REQ's payload (from its opcode) starts, nil when it is short.
-    init?(request p: ByteReader) {
+    init?(request p: ByteReader, edits: Bool) {
         guard p.remaining >= 23 else { return nil }
+        self.edits = edits
         rand = Self.littleEndian(p, 1, 8)
         ediv = UInt16(Self.littleEndian(p, 9, 2))
         skdCentral = Self.littleEndian(p, 11, 8)

@@ -76,14 +76,16 @@ extension LinkLayerDissector {
             let payloadStart = r.offset
             _ = try ctx.addBytes(f[.encryptedData], &r, r.remaining - 4)
             try ctx.addUInt32(f[.mic], &r, bigEndian: true)
-            ctx.edits = Self.edits(
-                header: header,
-                at: hr.lowerBound,
-                payload: payloadStart..<r.offset,
-                text,
-                crcInit: connection.crcInit,
-                ctx.packet.linkLayer
-            )
+            if session.edits {
+                ctx.edits = Self.edits(
+                    header: header,
+                    at: hr.lowerBound,
+                    payload: payloadStart..<r.offset,
+                    text,
+                    crcInit: connection.crcInit,
+                    ctx.packet.linkLayer
+                )
+            }
             let source = ctx.tree.addSource(text, name: "Decrypted LL payload")
             return ByteReader(text, source: source)
         }
