@@ -116,11 +116,12 @@ public struct LinkLayerCipher: Sendable, Hashable {
                 "an encrypted payload holds at most 255 octets with its MIC, not \(payloadAndMIC.count)"
             )
         }
-        var out = [UInt8](repeating: 0, count: length)
-        let result = try withNonce(counter: counter, direction: direction) { nonce in
-            context.run { ctx in
-                payloadAndMIC.withUnsafeBufferPointer { i in
-                    out.withUnsafeMutableBufferPointer { o in
+        // The plaintext goes to a temporary buffer (on the stack), and into an array only when
+        // the MIC verifies.
+        let decryption: LinkLayerDecryption? = try withNonce(counter: counter, direction: direction) { nonce in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { out in
+                let result = context.run { ctx in
+                    payloadAndMIC.withUnsafeBufferPointer { i in
                         bleinspect_ccm_decrypt(
                             ctx,
                             nonce,
@@ -128,17 +129,19 @@ public struct LinkLayerCipher: Sendable, Hashable {
                             i.baseAddress,
                             length,
                             i.baseAddress.map { $0 + length },
-                            o.baseAddress
+                            out.baseAddress
                         )
                     }
                 }
+                switch result {
+                case 1: return .plaintext(Array(out))
+                case 0: return .micFailure
+                default: return nil
+                }
             }
         }
-        switch result {
-        case 1: return .plaintext(out)
-        case 0: return .micFailure
-        default: throw .library("AES-CCM decryption")
-        }
+        guard let decryption else { throw .library("AES-CCM decryption") }
+        return decryption
     }
 
     /// The additional authenticated data: the header's first octet with NESN, SN and MD cleared

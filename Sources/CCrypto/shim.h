@@ -78,10 +78,11 @@ static inline int bleinspect_ccm_encrypt(EVP_CIPHER_CTX *ctx, const uint8_t *non
         && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 4, tag) == 1;
 }
 
-/// AES-128-CCM decryption and tag check on a decrypting context from `bleinspect_ccm_new`. Returns 1 when
-/// the tag verifies (`out` holds the plaintext), 0 when it does not (`out` is cleared), -1 when
-/// libcrypto fails. The context serves the next packet either way: each packet sets its nonce,
-/// tag and length afresh. A tag that does not verify leaves no error on libcrypto's queue.
+/// AES-128-CCM decryption and tag check on a decrypting context from `bleinspect_ccm_new`.
+/// Returns 1 when the tag verifies (all `length` octets of `out` hold the plaintext), 0 when it
+/// does not (`out` is cleared), -1 when libcrypto fails. The context serves the next packet
+/// either way: each packet sets its nonce, tag and length afresh. A tag that does not verify
+/// leaves no error on libcrypto's queue.
 static inline int bleinspect_ccm_decrypt(EVP_CIPHER_CTX *ctx, const uint8_t *nonce, uint8_t aad, const uint8_t *in,
                                          size_t length, const uint8_t *tag, uint8_t *out) {
     if (ctx == NULL || length > 255) return -1;
@@ -90,7 +91,7 @@ static inline int bleinspect_ccm_decrypt(EVP_CIPHER_CTX *ctx, const uint8_t *non
     int outl = 0;
     int result = -1;
     if (bleinspect_ccm_begin(ctx, 0, nonce, aad, length, expected)) {
-        result = EVP_CipherUpdate(ctx, out, &outl, in, (int)length) > 0 ? 1 : 0;
+        result = EVP_CipherUpdate(ctx, out, &outl, in, (int)length) > 0 ? (outl == (int)length ? 1 : -1) : 0;
     }
     if (result != 1) {
         ERR_clear_error();
