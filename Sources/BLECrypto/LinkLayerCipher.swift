@@ -15,7 +15,9 @@ public enum LinkLayerDecryption: Sendable, Hashable {
 }
 
 /// AES-CCM of one encrypted LE connection (Vol 6 Part E): the session key and the IV, from the
-/// LTK and the diversifiers and IVs of LL_ENC_REQ and LL_ENC_RSP.
+/// LTK and the diversifiers and IVs of LL_ENC_REQ and LL_ENC_RSP. It keeps one libcrypto context
+/// to decrypt with its key (`CCMContext`), shared by its copies; two ciphers are equal when their
+/// session keys and IVs are.
 public struct LinkLayerCipher: Sendable, Hashable {
     /// The largest payload an encrypted PDU carries (its length octet counts the 4-octet MIC too).
     public static let maximumPayload = 251
@@ -26,12 +28,21 @@ public struct LinkLayerCipher: Sendable, Hashable {
     /// IV = IV_P || IV_C, so that its octets least significant first are IV_C then IV_P as the
     /// air carries them.
     public let iv: UInt64
+    private let context: CCMContext
 
     /// `ivCentral` and `ivPeripheral` are the values of LL_ENC_REQ's IV_C and LL_ENC_RSP's IV_P
     /// fields (their octets read least significant first).
     public init(sessionKey: Value128, ivCentral: UInt32, ivPeripheral: UInt32) {
         self.sessionKey = sessionKey
         iv = UInt64(ivPeripheral) << 32 | UInt64(ivCentral)
+        context = CCMContext(key: sessionKey)
+    }
+
+    public static func == (a: Self, b: Self) -> Bool { a.sessionKey == b.sessionKey && a.iv == b.iv }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(sessionKey)
+        hasher.combine(iv)
     }
 
     /// SK = e(LTK, SKD), SKD = SKD_P || SKD_C (Vol 6 Part E 1). The diversifiers are the values of
@@ -61,21 +72,21 @@ public struct LinkLayerCipher: Sendable, Hashable {
                 "an encrypted payload holds 1 to 251 octets, not \(payload.count)"
             )
         }
-        let nonce = try nonce(counter: counter, direction: direction)
         var out = [UInt8](repeating: 0, count: payload.count + 4)
-        let ok = withKey { key in
-            out.withUnsafeMutableBufferPointer { o in
-                let (text, tag) = (o.baseAddress, o.baseAddress.map { $0 + payload.count })
-                return bleinspect_ccm_encrypt(
-                    key,
-                    nonce,
-                    [Self.aad(headerFirstOctet)],
-                    1,
-                    payload,
-                    payload.count,
-                    text,
-                    tag
-                ) == 1
+        let ok = try withNonce(counter: counter, direction: direction) { nonce in
+            CCMContext.once(key: sessionKey, encrypt: true) { ctx in
+                out.withUnsafeMutableBufferPointer { o in
+                    let (text, tag) = (o.baseAddress, o.baseAddress.map { $0 + payload.count })
+                    return bleinspect_ccm_encrypt(
+                        ctx,
+                        nonce,
+                        Self.aad(headerFirstOctet),
+                        payload,
+                        payload.count,
+                        text,
+                        tag
+                    ) == 1
+                }
             }
         }
         guard ok else { throw .library("AES-CCM encryption") }
@@ -105,48 +116,51 @@ public struct LinkLayerCipher: Sendable, Hashable {
                 "an encrypted payload holds at most 255 octets with its MIC, not \(payloadAndMIC.count)"
             )
         }
-        let nonce = try nonce(counter: counter, direction: direction)
-        var out = [UInt8](repeating: 0, count: length)
-        let result = withKey { key in
-            payloadAndMIC.withUnsafeBufferPointer { i in
-                out.withUnsafeMutableBufferPointer { o in
-                    bleinspect_ccm_decrypt(
-                        key,
-                        nonce,
-                        [Self.aad(headerFirstOctet)],
-                        1,
-                        i.baseAddress,
-                        length,
-                        i.baseAddress.map { $0 + length },
-                        o.baseAddress
-                    )
+        // The plaintext goes to a temporary buffer (on the stack), and into an array only when
+        // the MIC verifies.
+        let decryption: LinkLayerDecryption? = try withNonce(counter: counter, direction: direction) { nonce in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { out in
+                let result = context.run { ctx in
+                    payloadAndMIC.withUnsafeBufferPointer { i in
+                        bleinspect_ccm_decrypt(
+                            ctx,
+                            nonce,
+                            Self.aad(headerFirstOctet),
+                            i.baseAddress,
+                            length,
+                            i.baseAddress.map { $0 + length },
+                            out.baseAddress
+                        )
+                    }
+                }
+                switch result {
+                case 1: return .plaintext(Array(out))
+                case 0: return .micFailure
+                default: return nil
                 }
             }
         }
-        switch result {
-        case 1: return .plaintext(out)
-        case 0: return .micFailure
-        default: throw .library("AES-CCM decryption")
-        }
+        guard let decryption else { throw .library("AES-CCM decryption") }
+        return decryption
     }
 
     /// The additional authenticated data: the header's first octet with NESN, SN and MD cleared
     /// (mask 0xE3); LLID, CP and the RFU bits stay (Vol 6 Part E 2.2).
     static func aad(_ headerFirstOctet: UInt8) -> UInt8 { headerFirstOctet & 0xE3 }
 
-    /// The 13-octet nonce: the 39-bit counter and the directionBit in 5 octets, least significant
-    /// first, then the IV least significant first (Vol 6 Part E 2.1).
-    func nonce(counter: UInt64, direction: LinkLayerDirection) throws(CryptoError) -> [UInt8] {
+    /// `body` with the 13-octet nonce: the 39-bit counter and the directionBit in 5 octets, least
+    /// significant first, then the IV least significant first (Vol 6 Part E 2.1). The octets are
+    /// the first 13 of two 64-bit words stored least significant octet first; nothing is allocated.
+    func withNonce<R>(
+        counter: UInt64,
+        direction: LinkLayerDirection,
+        _ body: (UnsafePointer<UInt8>?) -> R
+    ) throws(CryptoError) -> R {
         guard counter <= Self.maximumCounter else {
             throw CryptoError(.outOfRange, offset: 0, "packet counter \(counter) exceeds 39 bits")
         }
         let first = counter | (direction == .centralToPeripheral ? 1 << 39 : 0)
-        return (0..<5).map { UInt8(truncatingIfNeeded: first >> UInt64(8 * $0)) }
-            + (0..<8).map { UInt8(truncatingIfNeeded: iv >> UInt64(8 * $0)) }
-    }
-
-    private func withKey<R>(_ body: (UnsafePointer<UInt8>?) -> R) -> R {
-        let key = sessionKey.msoFirst
-        return key.withUnsafeBufferPointer { body($0.baseAddress) }
+        var words = ((first | iv << 40).littleEndian, (iv >> 24).littleEndian)
+        return withUnsafeBytes(of: &words) { body($0.octets) }
     }
 }

@@ -31,13 +31,18 @@ struct LLEncryption {
     var candidates: [Candidate] = []
     var verified = false
     /// The next packet counter of each direction (0 central to peripheral, 1 the other way).
-    var counters: [UInt64] = [0, 0]
+    var counters = Counters()
     /// The connection's MIC failure has been noted.
     var failureNoted = false
 
+    /// A decrypted PDU carries the edits that write its packet decrypted
+    /// (`LinkLayerModule.decryptedEdits`).
+    let edits: Bool
+
     /// The session LL_ENC_REQ's payload (from its opcode) starts, nil when it is short.
-    init?(request p: ByteReader) {
+    init?(request p: ByteReader, edits: Bool) {
         guard p.remaining >= 23 else { return nil }
+        self.edits = edits
         rand = Self.littleEndian(p, 1, 8)
         ediv = UInt16(Self.littleEndian(p, 9, 2))
         skdCentral = Self.littleEndian(p, 11, 8)
@@ -67,7 +72,19 @@ struct LLEncryption {
             candidates.append(Candidate(cipher: cipher, key: key))
         }
         verified = false
-        counters = [0, 0]
+        counters = Counters()
+    }
+
+    /// A packet counter for each direction, by index (0 central to peripheral, 1 the other way),
+    /// held in place: no array to copy when the session is updated a packet.
+    struct Counters {
+        var central: UInt64 = 0
+        var peripheral: UInt64 = 0
+
+        subscript(index: Int) -> UInt64 {
+            get { index == 0 ? central : peripheral }
+            set { if index == 0 { central = newValue } else { peripheral = newValue } }
+        }
     }
 
     /// What decrypting one PDU gave.
@@ -87,7 +104,8 @@ struct LLEncryption {
     /// failure, the sender's by one.
     mutating func decrypt(header: UInt8, _ payloadAndMIC: [UInt8], index: Int, repeated: Bool) -> Outcome {
         let expected = counters[index]
-        for i in [index, 1 - index] {
+        for flip in 0..<2 {
+            let i = index ^ flip  // the sender's direction, then the other
             if let (text, counter, key) = attempt(header, payloadAndMIC, index: i, repeated: repeated) {
                 return .plaintext(text, counter: counter, key: key, index: i)
             }
@@ -100,10 +118,11 @@ struct LLEncryption {
         -> ([UInt8], UInt64, LongTermKey)?
     {
         let expected = counters[index]
-        var order = (0...Self.counterWindow).map { expected &+ $0 }
-        if expected > 0 { repeated ? order.insert(expected - 1, at: 0) : order.append(expected - 1) }
         let direction: LinkLayerDirection = index == 0 ? .centralToPeripheral : .peripheralToCentral
-        for counter in order where counter <= LinkLayerCipher.maximumCounter {
+        for step in 0...(Self.counterWindow + 1) {
+            guard let counter = Self.counter(step, expected: expected, repeated: repeated),
+                counter <= LinkLayerCipher.maximumCounter
+            else { continue }
             for (i, candidate) in candidates.enumerated() {
                 guard
                     case .plaintext(let text)? = try? candidate.cipher.decrypt(
@@ -123,6 +142,14 @@ struct LLEncryption {
             }
         }
         return nil
+    }
+
+    /// The counter to try at `step` (from 0) for a PDU whose sender expects `expected`: `expected` and
+    /// the `counterWindow` after it, and the one before it first (`repeated`) or last; nil for
+    /// the one before counter 0.
+    static func counter(_ step: UInt64, expected: UInt64, repeated: Bool) -> UInt64? {
+        if step == (repeated ? 0 : counterWindow + 1) { return expected > 0 ? expected - 1 : nil }
+        return expected &+ (repeated ? step - 1 : step)
     }
 
     /// `count` octets from `offset` read least significant first (the caller checked they exist).

@@ -228,7 +228,10 @@ extension LinkLayerDissector {
         case 0x02:  // LL_TERMINATE_IND: the connection's upper-layer state goes
             LinkLayerState.of(ctx).forget(connection, ctx)
         case 0x03:  // LL_ENC_REQ: a new encryption session
-            connection.encryption = LLEncryption(request: r)
+            connection.encryption = LLEncryption(
+                request: r,
+                edits: ctx.registry.configuration[LinkLayerModule.decryptedEdits]
+            )
         case 0x04:  // LL_ENC_RSP: the session's keys can be made
             startSession(r, connection, &ctx)
         case 0x05:  // LL_START_ENC_REQ: sent in the clear; everything after it is encrypted

@@ -76,14 +76,16 @@ extension LinkLayerDissector {
             let payloadStart = r.offset
             _ = try ctx.addBytes(f[.encryptedData], &r, r.remaining - 4)
             try ctx.addUInt32(f[.mic], &r, bigEndian: true)
-            ctx.edits = Self.edits(
-                header: header,
-                at: hr.lowerBound,
-                payload: payloadStart..<r.offset,
-                text,
-                crcInit: connection.crcInit,
-                ctx.packet.linkLayer
-            )
+            if session.edits {
+                ctx.edits = Self.edits(
+                    header: header,
+                    at: hr.lowerBound,
+                    payload: payloadStart..<r.offset,
+                    text,
+                    crcInit: connection.crcInit,
+                    ctx.packet.linkLayer
+                )
+            }
             let source = ctx.tree.addSource(text, name: "Decrypted LL payload")
             return ByteReader(text, source: source)
         }
@@ -131,7 +133,9 @@ extension LinkLayerDissector {
         crcInit: UInt32?,
         _ info: LinkLayerInfo?
     ) -> [FrameEdit] {
-        var edits = info?.decryptedMark.map { [$0.edit] } ?? []
+        var edits: [FrameEdit] = []
+        edits.reserveCapacity(4)
+        if let mark = info?.decryptedMark { edits.append(mark.edit) }
         if let (offset, value) = info?.headerLength, value >= 4 {
             edits.append(FrameEdit(offset..<offset + 2, [UInt8((value - 4) & 0xFF), UInt8((value - 4) >> 8)]))
         }
@@ -140,7 +144,7 @@ extension LinkLayerDissector {
         edits.append(FrameEdit(payload, text))
         // With a CTEInfo octet the PDU is more than header and payload: its CRC is left.
         if let crcInit, first & 0x20 == 0 {
-            let crc = LinkLayerCRC.compute(ArraySlice([first, UInt8(text.count)] + text), initial: crcInit)
+            let crc = LinkLayerCRC.update(LinkLayerCRC.compute([first, UInt8(text.count)], initial: crcInit), text)
             let end = payload.upperBound
             edits.append(FrameEdit(end..<end + 3, [UInt8(crc & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc >> 16)]))
         }

@@ -11,6 +11,10 @@ extension LinkLayerModule {
     /// Whether the TK search shows its progress on standard error: registry configuration, on in
     /// the commands when standard error is a terminal.
     public static let crackProgress = RegistryConfiguration.Key<Bool>("btle.crack_progress", default: false)
+    /// Whether a decrypted PDU carries the changes that write its packet decrypted
+    /// (`DissectionContext.edits`, for `-w`): registry configuration, off in the commands unless
+    /// they write a capture.
+    public static let decryptedEdits = RegistryConfiguration.Key<Bool>("btle.decrypted_edits", default: true)
     /// TKs to try on sniffed legacy pairings (out of band, or a known passkey): `--tk`.
     public static let temporaryKeys = RegistryConfiguration.Key<[Value128]>("btle.temporary_keys", default: [])
 }

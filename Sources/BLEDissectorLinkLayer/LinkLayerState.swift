@@ -130,23 +130,32 @@ final class LinkLayerState {
 /// x + 1, bits taken least significant first, the register started from the CRC init with its
 /// bits reversed. The result's low byte is sent first.
 enum LinkLayerCRC {
-    static func compute(_ bytes: ArraySlice<UInt8>, initial: UInt32) -> UInt32 {
-        var state = reversed24(initial)
-        for byte in bytes {
-            var b = byte
-            for _ in 0..<8 {
-                let bit = (state ^ UInt32(b)) & 1
-                b >>= 1
-                state >>= 1
-                if bit != 0 { state = (state | 0x80_0000) ^ 0x5A_6000 }
-            }
-        }
-        return state
+    static func compute(_ bytes: some Sequence<UInt8>, initial: UInt32) -> UInt32 {
+        update(reversed24(initial), bytes)
     }
 
+    /// The register after `bytes`, from `state`.
+    static func update(_ state: UInt32, _ bytes: some Sequence<UInt8>) -> UInt32 {
+        bytes.reduce(state) { state, byte in (state >> 8) ^ table[Int((state ^ UInt32(byte)) & 0xFF)] }
+    }
+
+    /// The register after one bit with no input: the bit shifted out decides whether the
+    /// polynomial is added.
+    static func shifted(_ state: UInt32) -> UInt32 {
+        state & 1 != 0 ? (state >> 1 | 0x80_0000) ^ 0x5A_6000 : state >> 1
+    }
+
+    /// A byte at a time (256 entries): the input bits, taken least significant first, meet the
+    /// register's low 8 bits, so a byte is the register's low 8 bits XORed with it, shifted 8
+    /// times; the register's other bits just move down 8.
+    static let table: [UInt32] = (0..<256).map { i in (0..<8).reduce(UInt32(i)) { state, _ in shifted(state) } }
+
+    /// The low 24 bits of `value` in reverse order: the bits swapped within each byte (in pairs,
+    /// then pairs of pairs, then nibbles), the bytes reversed, and the top 24 bits moved down.
     static func reversed24(_ value: UInt32) -> UInt32 {
-        var r: UInt32 = 0
-        for i in 0..<24 { r = r << 1 | (value >> UInt32(i)) & 1 }
-        return r
+        var v = (value >> 1) & 0x5555_5555 | (value & 0x5555_5555) << 1
+        v = (v >> 2) & 0x3333_3333 | (v & 0x3333_3333) << 2
+        v = (v >> 4) & 0x0F0F_0F0F | (v & 0x0F0F_0F0F) << 4
+        return v.byteSwapped >> 8
     }
 }

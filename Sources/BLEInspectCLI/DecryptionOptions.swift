@@ -91,8 +91,10 @@ struct DecryptionOptions: ParsableArguments {
         }
     }
 
-    /// Sets the keys in `configuration`.
-    func apply(to configuration: inout RegistryConfiguration) throws {
+    /// Sets the keys in `configuration`, and whether decrypted packets carry the edits that write
+    /// them decrypted (only when the command `writes` a capture).
+    func apply(to configuration: inout RegistryConfiguration, writes: Bool) throws {
+        configuration[LinkLayerModule.decryptedEdits] = writes
         configuration[LinkLayerModule.longTermKeys] =
             try keys() + KeySources.load(files: keyFiles, hciCaptures: hciKeyCaptures)
         configuration[LinkLayerModule.temporaryKeys] = try temporaryKeys()

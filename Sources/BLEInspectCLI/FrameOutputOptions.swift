@@ -94,7 +94,7 @@ struct FrameOutputOptions: ParsableArguments {
         configuration[AdvertisingModule.overflowUUIDs] = overflowUUIDs.compactMap(Self.parseOverflowUUID).map {
             AppleOverflowUUIDList.Entry(uuid: $0.0, name: $0.1)
         }
-        try decryption.apply(to: &configuration)
+        try decryption.apply(to: &configuration, writes: w != nil)
         return try SessionSetup.session(toolkit, plugins: plugins.load(toolkit), configuration: configuration)
     }
 

@@ -25,7 +25,7 @@ struct ViewFrameOptions: ParsableArguments {
     /// reporting problems on standard error.
     func scan(_ files: [String], _ toolkit: Toolkit) throws -> CaptureScan {
         var configuration = RegistryConfiguration()
-        try decryption.apply(to: &configuration)
+        try decryption.apply(to: &configuration, writes: false)
         let session = try SessionSetup.session(toolkit, plugins: plugins.load(toolkit), configuration: configuration)
         var scan = CaptureScan(session: session, paths: files, filter: displayFilter) { StandardError.print($0) }
         scan.frameLimit = count

@@ -1,9 +1,11 @@
 #ifndef BLEINSPECT_CCRYPTO_SHIM_H
 #define BLEINSPECT_CCRYPTO_SHIM_H
 // OpenSSL 3's libcrypto, and the two calls that need its parameter arrays and control macros:
-// AES-CMAC through EVP_MAC, and AES-CCM with a 13-octet nonce and a 4-octet tag through EVP.
+// AES-CMAC through EVP_MAC, and AES-CCM with a 13-octet nonce and a 4-octet tag through EVP (a
+// context per key, reused packet after packet).
 // The ciphers are libcrypto's; these only sequence its calls.
 #include <openssl/core_names.h>
+#include <openssl/err.h>
 #include <openssl/evp.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -28,51 +30,71 @@ static inline int bleinspect_aes_cmac(const uint8_t *key, const uint8_t *message
     return ok;
 }
 
-/// Starts AES-128-CCM with a 13-octet nonce and a 4-octet tag (`tag` is NULL when encrypting),
-/// announces `length` octets of text and passes the additional authenticated data.
-static inline int bleinspect_ccm_begin(EVP_CIPHER_CTX *ctx, int encrypt, const uint8_t *key, const uint8_t *nonce,
-                                       const uint8_t *aad, size_t aad_length, size_t length, uint8_t *tag) {
-    int outl = 0;
-    return EVP_CipherInit_ex(ctx, EVP_aes_128_ccm(), NULL, NULL, NULL, encrypt) == 1
+/// A libcrypto AES-128-CCM context for one key and one direction (`encrypt` 1 or 0: libcrypto
+/// picks its CCM routine by direction when the key is set): the cipher fetched once, a 13-octet
+/// nonce and a 4-octet tag, the key schedule made once. Each packet then sets only its nonce (and,
+/// to decrypt, its tag). NULL when libcrypto fails. Free it with `bleinspect_ccm_free`.
+static inline EVP_CIPHER_CTX *bleinspect_ccm_new(const uint8_t *key, int encrypt) {
+    EVP_CIPHER *cipher = EVP_CIPHER_fetch(NULL, "AES-128-CCM", NULL);
+    if (cipher == NULL) return NULL;
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    // The nonce and tag lengths come before the key: the key schedule's setup takes them.
+    int ok = ctx != NULL && EVP_CipherInit_ex2(ctx, cipher, NULL, NULL, encrypt, NULL) == 1
         && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN, 13, NULL) == 1
-        && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 4, tag) == 1
-        && EVP_CipherInit_ex(ctx, NULL, NULL, key, nonce, encrypt) == 1
-        && EVP_CipherUpdate(ctx, NULL, &outl, NULL, (int)length) == 1
-        && EVP_CipherUpdate(ctx, NULL, &outl, aad, (int)aad_length) == 1;
+        && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 4, NULL) == 1
+        && EVP_CipherInit_ex2(ctx, NULL, key, NULL, encrypt, NULL) == 1;
+    EVP_CIPHER_free(cipher);  // the context holds its own reference
+    if (!ok) {
+        EVP_CIPHER_CTX_free(ctx);
+        return NULL;
+    }
+    return ctx;
 }
 
-/// AES-128-CCM encryption (nonce 13 octets, tag 4): `length` octets of `in` into `out`, the tag
-/// into `tag`. Returns 1 on success, 0 when libcrypto fails. `length` is at most 255.
-static inline int bleinspect_ccm_encrypt(const uint8_t *key, const uint8_t *nonce, const uint8_t *aad,
-                                         size_t aad_length, const uint8_t *in, size_t length, uint8_t *out,
-                                         uint8_t *tag) {
-    if (length > 255 || aad_length > 255) return 0;
-    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+static inline void bleinspect_ccm_free(EVP_CIPHER_CTX *ctx) { EVP_CIPHER_CTX_free(ctx); }
+
+/// Starts one packet on a context from `bleinspect_ccm_new`: its 13-octet nonce, its 4-octet tag
+/// (NULL when encrypting), the `length` octets of text to come, and the one octet of additional
+/// authenticated data.
+static inline int bleinspect_ccm_begin(EVP_CIPHER_CTX *ctx, int encrypt, const uint8_t *nonce, uint8_t aad,
+                                       size_t length, uint8_t *tag) {
     int outl = 0;
-    int ok = ctx != NULL && bleinspect_ccm_begin(ctx, 1, key, nonce, aad, aad_length, length, NULL)
+    return EVP_CipherInit_ex2(ctx, NULL, NULL, nonce, encrypt, NULL) == 1
+        && (tag == NULL || EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 4, tag) == 1)
+        && EVP_CipherUpdate(ctx, NULL, &outl, NULL, (int)length) == 1
+        && EVP_CipherUpdate(ctx, NULL, &outl, &aad, 1) == 1;
+}
+
+/// AES-128-CCM encryption on an encrypting context from `bleinspect_ccm_new`: `length` octets of
+/// `in` into `out`, the tag into `tag`. Returns 1 on success, 0 when libcrypto fails. `length` is
+/// at most 255.
+static inline int bleinspect_ccm_encrypt(EVP_CIPHER_CTX *ctx, const uint8_t *nonce, uint8_t aad, const uint8_t *in,
+                                         size_t length, uint8_t *out, uint8_t *tag) {
+    if (ctx == NULL || length > 255) return 0;
+    int outl = 0;
+    return bleinspect_ccm_begin(ctx, 1, nonce, aad, length, NULL)
         && EVP_CipherUpdate(ctx, out, &outl, in, (int)length) == 1 && outl == (int)length
         && EVP_CipherFinal_ex(ctx, out + outl, &outl) == 1
         && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 4, tag) == 1;
-    EVP_CIPHER_CTX_free(ctx);
-    return ok;
 }
 
-/// AES-128-CCM decryption and tag check. Returns 1 when the tag verifies (`out` holds the
-/// plaintext), 0 when it does not (`out` is cleared), -1 when libcrypto fails.
-static inline int bleinspect_ccm_decrypt(const uint8_t *key, const uint8_t *nonce, const uint8_t *aad,
-                                         size_t aad_length, const uint8_t *in, size_t length, const uint8_t *tag,
-                                         uint8_t *out) {
-    if (length > 255 || aad_length > 255) return -1;
+/// AES-128-CCM decryption and tag check on a decrypting context from `bleinspect_ccm_new`.
+/// Returns 1 when the tag verifies (all `length` octets of `out` hold the plaintext), 0 when it
+/// does not (`out` is cleared), -1 when libcrypto fails. The context serves the next packet
+/// either way: each packet sets its nonce, tag and length afresh. A tag that does not verify
+/// leaves no error on libcrypto's queue.
+static inline int bleinspect_ccm_decrypt(EVP_CIPHER_CTX *ctx, const uint8_t *nonce, uint8_t aad, const uint8_t *in,
+                                         size_t length, const uint8_t *tag, uint8_t *out) {
+    if (ctx == NULL || length > 255) return -1;
     uint8_t expected[4];
     for (int i = 0; i < 4; i++) expected[i] = tag[i];
-    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
     int outl = 0;
     int result = -1;
-    if (ctx != NULL && bleinspect_ccm_begin(ctx, 0, key, nonce, aad, aad_length, length, expected)) {
-        result = EVP_CipherUpdate(ctx, out, &outl, in, (int)length) > 0 ? 1 : 0;
+    if (bleinspect_ccm_begin(ctx, 0, nonce, aad, length, expected)) {
+        result = EVP_CipherUpdate(ctx, out, &outl, in, (int)length) > 0 ? (outl == (int)length ? 1 : -1) : 0;
     }
-    EVP_CIPHER_CTX_free(ctx);
     if (result != 1) {
+        ERR_clear_error();
         for (size_t i = 0; i < length; i++) out[i] = 0;
     }
     return result;

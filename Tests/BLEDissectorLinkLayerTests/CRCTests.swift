@@ -20,4 +20,14 @@ struct CRCTests {
         damaged[5] ^= 0x01
         #expect(LinkLayerCRC.compute(damaged[...], initial: 0x55_5555) != crc)
     }
+
+    /// The 24 bits reversed, against the reversal of their binary digits as text (bits above 24
+    /// ignored).
+    @Test func reversed24ReversesTheBinaryDigits() {
+        for value: UInt32 in [0, 1, 0x55_5555, 0x8E89_BED6, 0xFF00_0F0F, 0x12_3456, 0xFF_FFFF, 0x80_0000] {
+            let digits = String(value & 0xFF_FFFF, radix: 2)
+            let padded = String(repeating: "0", count: 24 - digits.count) + digits
+            #expect(LinkLayerCRC.reversed24(value) == UInt32(String(padded.reversed()), radix: 2))
+        }
+    }
 }
