@@ -4,10 +4,11 @@ public import BLEInspectCore
 import BLEKeys
 
 extension LinkLayerModule {
-    /// Whether a sniffed LE legacy pairing's TK is searched for (Just Works, then every passkey)
-    /// when the connection's encryption starts: registry configuration, on in the commands unless
-    /// `--no-crack`.
-    public static let crackLegacyPairing = RegistryConfiguration.Key<Bool>("btle.crack_legacy_pairing", default: false)
+    /// Whether keys are recovered from sniffed pairings when the connection's encryption starts:
+    /// a legacy pairing's TK searched for (Just Works, then every passkey), and the LTK of a
+    /// Secure Connections pairing that used the debug key derived. Registry configuration, on in
+    /// the commands unless `--no-crack`.
+    public static let recoverPairingKeys = RegistryConfiguration.Key<Bool>("btle.recover_pairing_keys", default: false)
     /// Whether the TK search shows its progress on standard error: registry configuration, on in
     /// the commands when standard error is a terminal.
     public static let crackProgress = RegistryConfiguration.Key<Bool>("btle.crack_progress", default: false)
@@ -135,6 +136,7 @@ extension LinkLayerDissector {
         let configuration = ctx.registry.configuration
         let frame = pairing.frame
         if pairing.secureConnections {
+            guard configuration[LinkLayerModule.recoverPairingKeys] else { return nil }
             return Self.debugKeyLTK(
                 pairing,
                 central: LEAddress(central, isRandom: connection.centralRandom),
@@ -150,7 +152,7 @@ extension LinkLayerDissector {
             let aes = try? AES128()
         else {
             let given = configuration[LinkLayerModule.temporaryKeys]
-            if pairing.bothRandoms != nil, configuration[LinkLayerModule.crackLegacyPairing] || !given.isEmpty {
+            if pairing.bothRandoms != nil, configuration[LinkLayerModule.recoverPairingKeys] || !given.isEmpty {
                 return .awaitingPacket(
                     note:
                         "Legacy pairing (frame \(frame)) without its confirm values (not captured): the TK is looked for with the MIC of the session's first encrypted PDU (the slow search)"
@@ -173,7 +175,7 @@ extension LinkLayerDissector {
             )
         }
         let givenNote = given.isEmpty ? "" : " (nor does a TK given with --tk, in either octet order)"
-        guard configuration[LinkLayerModule.crackLegacyPairing] else {
+        guard configuration[LinkLayerModule.recoverPairingKeys] else {
             return given.isEmpty
                 ? nil
                 : .none(

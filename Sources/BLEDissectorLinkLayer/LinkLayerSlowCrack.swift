@@ -53,7 +53,7 @@ extension LinkLayerDissector {
             found = try Self.slowSearch(
                 frame: frame,
                 given: configuration[LinkLayerModule.temporaryKeys],
-                crack: configuration[LinkLayerModule.crackLegacyPairing],
+                crack: configuration[LinkLayerModule.recoverPairingKeys],
                 progress: configuration[LinkLayerModule.crackProgress]
                     ? CrackProgress(label: "Cracking the legacy pairing of frame \(frame) by MIC") : nil,
                 randoms,
@@ -79,7 +79,7 @@ extension LinkLayerDissector {
                 using: aes
             )
         else {
-            let searched = configuration[LinkLayerModule.crackLegacyPairing] ? "no passkey's" : "no --tk value's"
+            let searched = configuration[LinkLayerModule.recoverPairingKeys] ? "no passkey's" : "no --tk value's"
             ctx.expert(
                 .note,
                 "Legacy pairing (frame \(frame)): \(searched) STK verifies this PDU's MIC at packet counter 0 (an out-of-band TK, or the session's first encrypted PDU was missed); give the TK with --tk or the key with --ltk",

@@ -46,7 +46,8 @@ struct DecryptionOptions: ParsableArguments {
 
     @Flag(
         name: .customLong("no-crack"),
-        help: "Do not search for the TK of sniffed LE legacy pairings (Just Works, then every passkey)."
+        help:
+            "Recover no keys from sniffed pairings: no TK search of LE legacy pairings (Just Works, then every passkey), no LTK from a Secure Connections pairing that used the debug key."
     )
     var noCrack = false
 
@@ -98,7 +99,7 @@ struct DecryptionOptions: ParsableArguments {
         configuration[LinkLayerModule.longTermKeys] =
             try keys() + KeySources.load(files: keyFiles, hciCaptures: hciKeyCaptures)
         configuration[LinkLayerModule.temporaryKeys] = try temporaryKeys()
-        configuration[LinkLayerModule.crackLegacyPairing] = !noCrack
+        configuration[LinkLayerModule.recoverPairingKeys] = !noCrack
         configuration[LinkLayerModule.crackProgress] = !noCrack && isatty(2) == 1
     }
 }

@@ -18,7 +18,7 @@ enum Decrypting {
             try LongTermKey.argument(text)
         }
         configuration[LinkLayerModule.temporaryKeys] = tks
-        configuration[LinkLayerModule.crackLegacyPairing] = crack
+        configuration[LinkLayerModule.recoverPairingKeys] = crack
         return try RegistryBuilder.registering(modules: Dissect.modules).build(configuration: configuration)
     }
 

@@ -220,7 +220,9 @@ enum ATTParity {
     /// `-T fields` rows of bleinspect for `path`.
     static func ourRows(_ path: String) throws -> [Row] {
         let asked = context + fields
-        var args = ["read", "-T", "fields"]
+        // tshark cannot decrypt: what a key recovered from a sniffed pairing would decrypt stays
+        // encrypted in both.
+        var args = ["read", "--no-crack", "-T", "fields"]
         for f in asked { args += ["-e", f] }
         args.append(path)
         let run = try Run.bleinspect(args)
