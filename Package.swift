@@ -140,7 +140,8 @@ let package = Package(
             dependencies: [
                 "BLEInspectCore", "BLECapture", "BLEInspectSession", "BLEInspectRender", "BLEInspectViews",
                 "BLEInspectPipeline", "BLEInspectPlugins", "BLEDissectorAdvertising", "BLEAdvBudget",
-                "BLEAdvBudgetCapture", "BLEAdvBudgetCommand", "BLEDissectorLinkLayer", "BLEKeys", "BLECaptureIO",
+                "BLEAdvBudgetCapture", "BLEAdvBudgetCommand", "BLEDissectorLinkLayer", "BLEDissectorDevice", "BLEKeys",
+                "BLECaptureIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BLECrypto
+import BLEDissectorDevice
 import BLEDissectorLinkLayer
 import BLEInspectCore
 import BLEKeys
@@ -91,10 +92,12 @@ struct DecryptionOptions: ParsableArguments {
         }
     }
 
-    /// Sets the keys in `configuration`.
+    /// Sets the keys in `configuration`: long term keys for the link layer, IRKs for the device
+    /// tracker.
     func apply(to configuration: inout RegistryConfiguration) throws {
-        configuration[LinkLayerModule.longTermKeys] =
-            try keys() + KeySources.load(files: keyFiles, hciCaptures: hciKeyCaptures)
+        let loaded = try KeySources.load(files: keyFiles, hciCaptures: hciKeyCaptures)
+        configuration[LinkLayerModule.longTermKeys] = try keys() + loaded.longTermKeys
+        configuration[DeviceModule.identityKeys] = loaded.identityKeys
         configuration[LinkLayerModule.temporaryKeys] = try temporaryKeys()
         configuration[LinkLayerModule.crackLegacyPairing] = !noCrack
         configuration[LinkLayerModule.crackProgress] = !noCrack && isatty(2) == 1
