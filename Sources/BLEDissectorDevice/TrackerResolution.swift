@@ -13,7 +13,8 @@ struct PendingIRK {
 /// and SMP's links are.
 extension TrackerCore {
     /// Checks the address in `slot` against the keys it was not checked against; links it to
-    /// the identity of the key that resolves it.
+    /// the identity of the key that resolves it. Out of line: the lookups that call it stay small.
+    @inline(never)
     mutating func resolve(_ ctx: inout DissectionContext, slot: Int32, span: NodeSpan) {
         let i = Int(slot)
         let record = table.records[i]
@@ -61,6 +62,7 @@ extension TrackerCore {
     }
 
     /// `device.irk_source` of the device in `slot`, when a key resolved its address.
+    @inline(never)
     func addIRKSource(
         _ f: Fields<DeviceField>,
         _ ctx: inout DissectionContext,
