@@ -18,8 +18,11 @@ let testedWith: [String: [String]] = [
     "LinkLayer": ["Advertising", "L2CAP", "ATT", "SMP"],
 ]
 /// Targets besides the core a dissector module needs: the link layer decrypts with the keys it
-/// is given (docs/DECRYPTION.md).
-let dissectorExtras: [String: [Target.Dependency]] = ["LinkLayer": ["BLECrypto", "BLEKeys", "BLECrack"]]
+/// is given (docs/DECRYPTION.md); the device tracker resolves private addresses with IRKs.
+let dissectorExtras: [String: [Target.Dependency]] = [
+    "LinkLayer": ["BLECrypto", "BLEKeys", "BLECrack"],
+    "Device": ["BLECrypto", "BLEKeys"],
+]
 let dissectorTargets: [Target] = dissectors.flatMap { name -> [Target] in
     [
         .target(
@@ -137,7 +140,8 @@ let package = Package(
             dependencies: [
                 "BLEInspectCore", "BLECapture", "BLEInspectSession", "BLEInspectRender", "BLEInspectViews",
                 "BLEInspectPipeline", "BLEInspectPlugins", "BLEDissectorAdvertising", "BLEAdvBudget",
-                "BLEAdvBudgetCapture", "BLEAdvBudgetCommand", "BLEDissectorLinkLayer", "BLEKeys", "BLECaptureIO",
+                "BLEAdvBudgetCapture", "BLEAdvBudgetCommand", "BLEDissectorLinkLayer", "BLEDissectorDevice", "BLEKeys",
+                "BLECaptureIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -7,7 +7,8 @@ public import BLEInspectCore
 /// A post-dissector: after each frame's normal dissection it reads the frame's tree (through
 /// field names, looked up once per capture) and the capture so far, and adds one `device` node for
 /// each remote device the frame belongs to, with `device.addr`, `device.addr_type`,
-/// `device.identity_addr`, `device.name`, `device.connection` and `device.first_seen`.
+/// `device.identity_addr`, `device.irk_source`, `device.name`, `device.connection` and
+/// `device.first_seen`.
 ///
 /// Which frames belong to a device (docs/DEVICES.md has the details):
 /// - Advertising reports (legacy, directed, extended; periodic ones through the sync handle of
@@ -30,9 +31,10 @@ public import BLEInspectCore
 /// controller resolved the peer (LE Enhanced Connection Complete with a non-zero
 /// Peer_Resolvable_Private_Address) or the peer sent its Identity Address Information over SMP,
 /// the private address is linked to the identity address: from then on that device's frames
-/// carry both as `device.addr` (and the identity as `device.identity_addr`). There is no
-/// resolution with IRKs (that needs AES-128, which this module does not do), so adverts from a
-/// later private address are not linked unless the controller resolved them.
+/// carry both as `device.addr` (and the identity as `device.identity_addr`). A random address is
+/// also resolved with the IRKs known (`identityKeys`, and those a peer sent in SMP Identity
+/// Information before its Identity Address Information) the first time it is seen, and linked
+/// the same way, with `device.irk_source` naming the key's origin (`IdentityResolver`).
 ///
 /// State is bounded: 65,536 devices (least recently seen forgotten first, with a note the first
 /// time), 4,096 connections and 4,096 periodic syncs.

@@ -41,6 +41,10 @@ struct DeviceRecord: BitwiseCopyable {
     var address: BDAddr
     var addressType: UInt8
     var nameRank: UInt8
+    /// How many of the known IRKs the address was checked against (`IdentityResolver`).
+    var checkedKeys: UInt16
+    /// The index of the IRK that resolved the address (`IdentityResolver.keys`); -1 for none.
+    var resolvedBy: Int16
     var firstSeen: Int
     /// The identity address this address was linked to (itself for a device whose identity
     /// address is the one it uses).
@@ -101,6 +105,8 @@ struct DeviceTable {
             address: address,
             addressType: type,
             nameRank: NameRank.none,
+            checkedKeys: 0,
+            resolvedBy: -1,
             firstSeen: frame,
             identity: nil,
             newer: -1,

@@ -66,6 +66,8 @@ struct FrameFacts {
     var smpOpcode: UInt8?
     var smpAddress: BDAddr?
     var smpType: UInt8 = 0xFF
+    /// SMP Identity Information's IRK (16 bytes, least significant first).
+    var smpKeySpan = NodeSpan()
 }
 
 /// A device the frame belongs to, before its nodes are added.
@@ -125,7 +127,7 @@ struct DeviceTracker: Dissector {
     let f: Fields<DeviceField>
 
     func dissect(_ reader: inout ByteReader, _ ctx: inout DissectionContext) throws(DecodeError) {
-        DeviceState.of(ctx).core.process(f, &ctx)
+        DeviceState.of(ctx).core.process(f, &ctx, reader)
     }
 }
 
@@ -146,14 +148,25 @@ struct TrackerCore {
     var addresses = ScratchList<AddressFacts>()
     var refs = ScratchList<DeviceRef>()
     var notedDeviceEviction = false
+    /// The IRKs known (`IdentityResolver`), set from the configuration with `roles`.
+    var resolver = IdentityResolver()
+    /// The IRK of SMP Identity Information from a connection's peer, until its Identity Address
+    /// Information.
+    var pendingIRKs: [ConnectionKey: PendingIRK] = [:]
+    /// Set while a resolved address is linked: the identity address is not resolved in turn.
+    var resolving = false
 
     init(maximumDevices: Int) {
         table = DeviceTable(capacity: maximumDevices)
     }
 
-    /// Reads the frame's tree, updates what is known, and adds the frame's device nodes.
-    mutating func process(_ f: Fields<DeviceField>, _ ctx: inout DissectionContext) {
-        if roles.isEmpty { roles = FieldRoles(ctx.registry).byField(count: ctx.registry.fields.count) }
+    /// Reads the frame's tree (and `frame`, its bytes, for an IRK), updates what is known, and
+    /// adds the frame's device nodes.
+    mutating func process(_ f: Fields<DeviceField>, _ ctx: inout DissectionContext, _ frame: ByteReader) {
+        if roles.isEmpty {
+            roles = FieldRoles(ctx.registry).byField(count: ctx.registry.fields.count)
+            resolver = IdentityResolver(given: ctx.registry.configuration[DeviceModule.identityKeys])
+        }
         ctx.tree.withNodes { Self.scan($0, roles, &facts, &reports, &handles, &addresses) }
         guard facts.layer != .none else { return }
         refs.removeAll()
@@ -165,13 +178,15 @@ struct TrackerCore {
         case .cmdLayer:
             command(&ctx)
         case .aclLayer, .scoLayer:
-            data(&ctx)
+            data(&ctx, frame)
         default:
             break
         }
         emit(f, &ctx)
         if let h = closeHandle {
-            setConnection(ConnectionKey(controller: ctx.controller, handle: h), nil)
+            let key = ConnectionKey(controller: ctx.controller, handle: h)
+            setConnection(key, nil)
+            if !pendingIRKs.isEmpty { pendingIRKs[key] = nil }
         }
         if let s = lostSync { syncs[s] = nil }
     }
@@ -297,6 +312,8 @@ struct TrackerCore {
                 if case .address(let a) = node.value { facts.smpAddress = a }
             case .smpAddrType:
                 facts.smpType = UInt8(truncatingIfNeeded: node.value.unsignedValue ?? 0xFF)
+            case .smpIRK:
+                facts.smpKeySpan = NodeSpan(node)
             case .none:
                 break
             }
@@ -459,7 +476,7 @@ struct TrackerCore {
         }
     }
 
-    private mutating func data(_ ctx: inout DissectionContext) {
+    private mutating func data(_ ctx: inout DissectionContext, _ frame: ByteReader) {
         connectionRefs(&ctx)
         // Names and identities are learned only from what the peer sent (controller to host): what
         // the local host sends is about the local device.
@@ -467,9 +484,13 @@ struct TrackerCore {
         if let name = facts.attName, let op = facts.attOpcode, op == 0x0B || op == 0x09 {
             learn(name: ctx.tree.text(name), rank: NameRank.fromDevice, slot: ref.slot)
         }
+        if facts.smpOpcode == 0x08, let h = ref.handle {
+            keepIRK(&ctx, ConnectionKey(controller: ctx.controller, handle: h), frame)
+        }
         if facts.smpOpcode == 0x09, let identity = facts.smpAddress, let h = ref.handle {
             let typed = TypedAddress(address: identity, type: facts.smpType <= 1 ? facts.smpType : AddressType.unknown)
             let key = ConnectionKey(controller: ctx.controller, handle: h)
+            if !pendingIRKs.isEmpty { learnIRK(key, identity: typed) }
             if var c = connection(key) {
                 c.identity = typed
                 setConnection(key, c)
@@ -573,6 +594,8 @@ struct TrackerCore {
         span: NodeSpan
     ) -> Int32 {
         let (slot, evicted) = table.touch(address, type: type, frame: ctx.frameNumber)
+        // Zero keys: one comparison. Otherwise each address is checked once against each key.
+        if Int(table.records[Int(slot)].checkedKeys) < resolver.count { resolve(&ctx, slot: slot, span: span) }
         if evicted != nil && !notedDeviceEviction {
             notedDeviceEviction = true
             ctx.expert(
@@ -597,13 +620,14 @@ struct TrackerCore {
 
     /// Links the address in `slot` to its identity address; the better name of the two is kept
     /// on the identity's record too, so that later addresses linked to it get it.
-    private mutating func link(
+    mutating func link(
         _ ctx: inout DissectionContext,
         slot: Int32,
         identity: TypedAddress,
         span: NodeSpan
     ) {
         table[slot].identity = identity
+        table[slot].resolvedBy = -1
         let record = table[slot]
         let recordName = table.name(slot)
         guard identity.address != record.address else { return }
@@ -685,6 +709,7 @@ struct TrackerCore {
                     }
                 }
                 ctx.tree.add(f[.identityAddr], .address(id.address), range, source: source)
+                if valid { addIRKSource(f, &ctx, slot: ref.slot, range, source: source) }
             }
             if nameSlot >= 0, let name = table.name(nameSlot) {
                 ctx.tree.add(f[.name], text: name, range, source: source)

@@ -10,7 +10,7 @@ enum FieldRole: UInt8 {
     case aclHandle, scoHandle
     case adType, adName
     case attOpcode, attDeviceName
-    case smpOpcode, smpAddr, smpAddrType
+    case smpOpcode, smpAddr, smpAddrType, smpIRK
 }
 
 /// The role of every field of the registry, indexed by `FieldID.rawValue` (`FieldLookup`): one
@@ -53,6 +53,7 @@ extension FieldLookup<FieldRole> {
         ("btsmp.opcode", .smpOpcode),
         ("btsmp.bd_addr", .smpAddr),
         ("btsmp.address_type", .smpAddrType),
+        ("btsmp.id_resolving_key", .smpIRK),
     ]
 
     /// Aliases resolve to their target, so only the canonical name counts.

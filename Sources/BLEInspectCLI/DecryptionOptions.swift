@@ -1,5 +1,6 @@
 import ArgumentParser
 import BLECrypto
+import BLEDissectorDevice
 import BLEDissectorLinkLayer
 import BLEInspectCore
 import BLEKeys
@@ -92,12 +93,14 @@ struct DecryptionOptions: ParsableArguments {
         }
     }
 
-    /// Sets the keys in `configuration`, and whether decrypted packets carry the edits that write
-    /// them decrypted (only when the command `writes` a capture).
+    /// Sets the keys in `configuration` (long term keys for the link layer, IRKs for the device
+    /// tracker), and whether decrypted packets carry the edits that write them decrypted (only
+    /// when the command `writes` a capture).
     func apply(to configuration: inout RegistryConfiguration, writes: Bool) throws {
         configuration[LinkLayerModule.decryptedEdits] = writes
-        configuration[LinkLayerModule.longTermKeys] =
-            try keys() + KeySources.load(files: keyFiles, hciCaptures: hciKeyCaptures)
+        let loaded = try KeySources.load(files: keyFiles, hciCaptures: hciKeyCaptures)
+        configuration[LinkLayerModule.longTermKeys] = try keys() + loaded.longTermKeys
+        configuration[DeviceModule.identityKeys] = loaded.identityKeys
         configuration[LinkLayerModule.temporaryKeys] = try temporaryKeys()
         configuration[LinkLayerModule.recoverPairingKeys] = !noCrack
         configuration[LinkLayerModule.crackProgress] = !noCrack && isatty(2) == 1

@@ -4,14 +4,15 @@ import BLECaptureIO
 import BLEInspectCore
 import BLEKeys
 
-/// Long term keys from `--keys` files and `--keys-from-hci` captures; a file that does not read
-/// is a usage error naming it (and the line and byte, for a key file).
+/// Keys from `--keys` files (long term keys and IRKs) and `--keys-from-hci` captures (long term
+/// keys); a file that does not read is a usage error naming it (and the line and byte, for a key
+/// file).
 enum KeySources {
-    static func load(files: [String], hciCaptures: [String]) throws -> [LongTermKey] {
-        var keys: [LongTermKey] = []
+    static func load(files: [String], hciCaptures: [String]) throws -> KeySet {
+        var keys = KeySet()
         for path in files {
             do throws(KeyError) {
-                keys += try keySet(path).longTermKeys
+                keys.add(try keySet(path))
             } catch {
                 throw ValidationError("--keys: " + error.safeDescription)
             }
@@ -24,7 +25,7 @@ enum KeySources {
             } catch {
                 throw ValidationError("--keys-from-hci: \(TerminalSafeText.escape(path)): \(error)")
             }
-            keys += scanner.keys
+            keys.longTermKeys += scanner.keys
         }
         return keys
     }

@@ -18,7 +18,7 @@ struct DeviceScenarioTests {
         let expected: [(String, String)] = [
             ("device", "protocol"), ("device.addr", "bdaddr"), ("device.addr_type", "uint8"),
             ("device.identity_addr", "bdaddr"), ("device.name", "string"), ("device.connection", "uint16"),
-            ("device.first_seen", "uint32"),
+            ("device.first_seen", "uint32"), ("device.irk_source", "string"),
         ]
         for (name, type) in expected {
             let id = try #require(registry.field(named: name), "\(name) is not registered")
@@ -228,7 +228,7 @@ struct DeviceScenarioTests {
         s.l2cap(handle: 0x0040, cid: 0x0004, [0x0A, 0x03, 0x00], received: false)  // 3
         s.disconnectionComplete(handle: 0x0040)  // 4
         s.advertisingReports([report(rpa, [])])  // 5: the RPA again: linked
-        s.advertisingReports([report(otherRPA, [])])  // 6: a new RPA: not linked (no IRK resolution)
+        s.advertisingReports([report(otherRPA, [])])  // 6: a new RPA: not linked (no IRK known)
         // 7: the controller resolves the new RPA to the same identity
         s.leEnhancedConnectionComplete(handle: 0x0041, peerType: 0x03, peer: identity, peerRPA: otherRPA)
         let snaps = Dissect.frames(s.frames)

@@ -101,4 +101,35 @@ struct DecryptionOptionTests {
         )
         #expect(try Self.decrypted(path, ["--keys-from-hci", right]) == "7")
     }
+
+    /// `--keys` with an `irk` line: the advert from the specification's sample RPA (70:81:94:0D:FB:AA,
+    /// IRK ec0234a3…, Vol 3 Part H Appendix D.7) belongs to the key's identity address; an advert
+    /// from another RPA does not.
+    @Test func irkFromKeyFileResolvesAddresses() throws {
+        let dir = TemporaryDirectory()
+        func advert(_ lsoFirst: [UInt8]) -> [UInt8] {
+            B.btsnoopRecord([0x04, 0x3E, 12, 0x02, 1, 0x00, 0x01] + lsoFirst + [0, 0xC4], flags: 3, unixMicros: 0)
+        }
+        let capture = dir.write(
+            B.btsnoopHeader(datalink: 1002) + advert([0xAA, 0xFB, 0x0D, 0x94, 0x81, 0x70])
+                + advert([0x55, 0x44, 0x33, 0x22, 0x11, 0x4A]),
+            to: "rpa.btsnoop"
+        )
+        let keys = dir.write(
+            Array("irk c0:de:c0:de:00:01 ec0234a357c8ad05341010a60a397d9b random\n".utf8),
+            to: "keys.txt"
+        )
+        func frames(_ options: [String]) throws -> [String] {
+            let result = try Run.bleinspect(
+                [
+                    "read", "-T", "fields", "-e", "frame.number", "-e", "device.irk_source", "-Y",
+                    "device.addr == c0:de:c0:de:00:01", capture,
+                ] + options
+            )
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stdoutText.split(separator: "\n").map(String.init)
+        }
+        #expect(try frames([]) == [])
+        #expect(try frames(["--keys", keys]) == ["1\t\(keys):1"])
+    }
 }

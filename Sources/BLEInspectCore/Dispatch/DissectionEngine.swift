@@ -165,10 +165,13 @@ public struct DissectionEngine {
         }
         context.tree.derivedStart = context.tree.nodeCount
         if runsPostDissectors {
-            for post in registry.postDissectors {
-                var empty = ByteReader([])
-                context.tree.restoreDepth(0)
-                context.run(post, &empty)
+            // Post-dissectors read the frame's bytes as lent (a field's bytes in data source 0).
+            frame.bytes.withUnsafeBufferPointer { buffer in
+                for post in registry.postDissectors {
+                    var reader = ByteReader(borrowing: buffer)
+                    context.tree.restoreDepth(0)
+                    context.run(post, &reader)
+                }
             }
         }
         if frame.isTruncated {

@@ -184,9 +184,10 @@ public struct RegistryBuilder: Sendable {
         pendingBindings.append((table, key, kind ?? (key.isUUID ? .uuid : nil), binding))
     }
 
-    /// Adds a dissector that runs after every frame's dissection, on an empty reader, to add
-    /// fields derived from the whole frame and the capture state (for example the device a frame
-    /// belongs to). Post-dissectors run in registration order.
+    /// Adds a dissector that runs after every frame's dissection, on a reader of the frame's bytes
+    /// (data source 0: what the tree's nodes of source 0 point at), to add fields derived from the
+    /// whole frame and the capture state (for example the device a frame belongs to).
+    /// Post-dissectors run in registration order.
     public mutating func addPostDissector(_ dissector: any Dissector, label: String = "") {
         postDissectors.append(Binding(dissector: dissector, owner: currentModule, label: label))
     }
