@@ -9,6 +9,26 @@ extension LinkLayerModule {
     public static let longTermKeys = RegistryConfiguration.Key<[LongTermKey]>("btle.long_term_keys", default: [])
 }
 
+/// The diversifiers and IVs of both sides, which with a key make a session's cipher.
+struct SessionKeys: Sendable {
+    var skdCentral: UInt64
+    var ivCentral: UInt32
+    var skdPeripheral: UInt64
+    var ivPeripheral: UInt32
+
+    /// The cipher of the session encrypted with `ltk` (an LTK or an STK).
+    func cipher(_ ltk: Value128, using aes: AES128) throws(CryptoError) -> LinkLayerCipher {
+        try LinkLayerCipher(
+            ltk: ltk,
+            skdCentral: skdCentral,
+            ivCentral: ivCentral,
+            skdPeripheral: skdPeripheral,
+            ivPeripheral: ivPeripheral,
+            using: aes
+        )
+    }
+}
+
 /// One encryption session of a connection (Vol 6 Part B 5.1.3, Part E): the diversifiers and
 /// IVs of LL_ENC_REQ and LL_ENC_RSP, the ciphers of the keys that may fit until one verifies a
 /// MIC, and the packet counter of each direction.
@@ -27,6 +47,8 @@ struct LLEncryption {
     var ediv: UInt16
     var skdCentral: UInt64
     var ivCentral: UInt32
+    /// Both sides' diversifiers and IVs, once LL_ENC_RSP is seen.
+    var keys: SessionKeys?
     /// The keys' ciphers once LL_ENC_RSP is seen; the one that verified first, first.
     var candidates: [Candidate] = []
     var verified = false
@@ -50,25 +72,22 @@ struct LLEncryption {
     }
 
     /// Makes the ciphers of the keys that may fit, from LL_ENC_RSP's payload (from its opcode).
-    mutating func respond(_ p: ByteReader, keys: [LongTermKey], central: BDAddr?, peripheral: BDAddr?) {
-        guard p.remaining >= 13, !keys.isEmpty, let aes = try? AES128() else { return }
-        let skdPeripheral = Self.littleEndian(p, 1, 8)
-        let ivPeripheral = UInt32(Self.littleEndian(p, 9, 4))
+    mutating func respond(_ p: ByteReader, keys given: [LongTermKey], central: BDAddr?, peripheral: BDAddr?) {
+        guard p.remaining >= 13 else { return }
+        let session = SessionKeys(
+            skdCentral: skdCentral,
+            ivCentral: ivCentral,
+            skdPeripheral: Self.littleEndian(p, 1, 8),
+            ivPeripheral: UInt32(Self.littleEndian(p, 9, 4))
+        )
+        keys = session
+        guard !given.isEmpty, let aes = try? AES128() else { return }
         candidates = []
-        for key in keys {
+        for key in given {
             if let peer = key.peer, peer != central, peer != peripheral { continue }
             if let e = key.ediv, e != ediv { continue }
             if let r = key.rand, r != rand { continue }
-            guard
-                let cipher = try? LinkLayerCipher(
-                    ltk: key.key,
-                    skdCentral: skdCentral,
-                    ivCentral: ivCentral,
-                    skdPeripheral: skdPeripheral,
-                    ivPeripheral: ivPeripheral,
-                    using: aes
-                )
-            else { continue }
+            guard let cipher = try? session.cipher(key.key, using: aes) else { continue }
             candidates.append(Candidate(cipher: cipher, key: key))
         }
         verified = false
@@ -153,7 +172,7 @@ struct LLEncryption {
     }
 
     /// `count` octets from `offset` read least significant first (the caller checked they exist).
-    static func littleEndian(_ p: ByteReader, _ offset: Int, _ count: Int) -> UInt64 {
+    private static func littleEndian(_ p: ByteReader, _ offset: Int, _ count: Int) -> UInt64 {
         var value: UInt64 = 0
         for i in (0..<count).reversed() { value = value << 8 | UInt64(p.peekUInt8(at: offset + i) ?? 0) }
         return value

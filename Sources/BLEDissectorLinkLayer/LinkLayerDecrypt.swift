@@ -17,7 +17,7 @@ extension LinkLayerDissector {
         speculative: Bool = false,
         _ ctx: inout DissectionContext
     ) throws(DecodeError) -> ByteReader? {
-        if crcOK, !speculative, connection.pairing?.awaiting != nil, let index = sender.index, r.remaining >= 5 {
+        if crcOK, !speculative, connection.pairing?.awaitsPacket == true, let index = sender.index, r.remaining >= 5 {
             searchByMIC(
                 header: UInt8(truncatingIfNeeded: header),
                 Array(r.remainingSlice),
@@ -34,7 +34,7 @@ extension LinkLayerDissector {
         // Same sequence number as the sender's last packet, which the peer has not acknowledged:
         // a retransmission, sent with the same counter.
         let sn = UInt8((header >> 3) & 1)
-        let repeated = connection.lastPacket[index].map { !$0.acknowledged && $0.sn == sn } ?? false
+        let repeated = connection.repeats(index: index, sn: sn)
         let outcome = session.decrypt(
             header: UInt8(truncatingIfNeeded: header),
             Array(r.remainingSlice),
@@ -153,13 +153,19 @@ extension LinkLayerDissector {
 }
 
 extension LLConnection {
+    /// Whether a PDU of `index`'s (0 central) with sequence number `sn` repeats the sender's last
+    /// one, which the peer has not acknowledged: a retransmission, sent with the same counter.
+    func repeats(index: Int, sn: UInt8) -> Bool {
+        lastPacket[index].map { !$0.acknowledged && $0.sn == sn } ?? false
+    }
+
     /// A PDU of `index`'s (0 central) that the sniffer decrypted moves that direction's packet
     /// counter on, unless it is a retransmission (the same SN as the sender's last packet, which
     /// the peer has not acknowledged: sent again with the same counter).
     func countDecryptedBySniffer(index: Int, sn: UInt8) {
-        guard encryption != nil else { return }
-        let repeated = lastPacket[index].map { !$0.acknowledged && $0.sn == sn } ?? false
-        if !repeated, let counter = encryption?.counters[index], counter < LinkLayerCipher.maximumCounter {
+        if !repeats(index: index, sn: sn), let counter = encryption?.counters[index],
+            counter < LinkLayerCipher.maximumCounter
+        {
             encryption?.counters[index] = counter + 1
         }
     }

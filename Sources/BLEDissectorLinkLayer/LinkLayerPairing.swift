@@ -35,9 +35,9 @@ struct LLPairing {
     var frame: Int
     /// The STK was looked for (it serves the session that follows the pairing only).
     var tried = false
-    /// The confirm values were not captured: LL_ENC_RSP's diversifier and IV, kept for the slow
-    /// search, which the session's first encrypted PDU starts.
-    var awaiting: (skdPeripheral: UInt64, ivPeripheral: UInt32)?
+    /// The confirm values were not captured: the slow search waits for the session's first
+    /// encrypted PDU.
+    var awaitsPacket = false
 
     /// Both randoms, when both were seen.
     var bothRandoms: (mrand: Value128, srand: Value128)? {
@@ -167,7 +167,7 @@ extension LinkLayerDissector {
         if let (tk, reversed) = Self.fitting(given, legacy, aes),
             let stk = try? aes.s1(k: tk, r1: legacy.srand, r2: legacy.mrand)
         {
-            let order = reversed ? ", its octets reversed (the value was given least significant octet first)" : ""
+            let order = reversed ? Self.reversedNote : ""
             let source = "STK of the pairing in frame \(frame), TK from --tk"
             return .derived(
                 LongTermKey(peer: nil, key: stk, source: KeySource(file: source, line: 0)),
@@ -192,38 +192,40 @@ extension LinkLayerDissector {
                     "Legacy pairing (frame \(frame)): no passkey fits its confirm values\(givenNote) (an out-of-band TK?); give the TK with --tk"
             )
         }
-        let tk = String(cracked.passkey).leftPadded(to: 6)
-        let method = cracked.passkey == 0 ? " (Just Works, or passkey 000000)" : ""
+        let tk = Self.passkeyText(UInt64(cracked.passkey))
         let source = "STK of the pairing in frame \(frame), TK \(tk) cracked"
         return .derived(
             LongTermKey(peer: nil, key: cracked.stk, source: KeySource(file: source, line: 0)),
-            note: "Legacy pairing (frame \(frame)) cracked: TK \(tk)\(method); STK \(cracked.stk.hex)"
+            note:
+                "Legacy pairing (frame \(frame)) cracked: TK \(tk)\(Self.justWorks(cracked.passkey)); STK \(cracked.stk.hex)"
         )
     }
 }
 
 extension LinkLayerDissector {
-    /// The first `--tk` value whose Mconfirm is the sniffed one: as given (most significant octet
-    /// first), else with its octets reversed (tools print TKs both ways; the confirm value tells
-    /// which was meant). `reversed` says which.
-    static func fitting(_ given: [Value128], _ legacy: LegacyPairing, _ aes: AES128) -> (Value128, reversed: Bool)? {
-        for tk in given {
-            for reversed in [false, true] {
-                guard let candidate = reversed ? try? Value128(lsoFirst: tk.msoFirst) : tk,
-                    (try? aes.c1(k: candidate, r: legacy.mrand, legacy.inputs)) == legacy.mconfirm
-                else { continue }
-                return (candidate, reversed)
-            }
-        }
-        return nil
+    /// The `--tk` values to try, each as given (most significant octet first), then with its
+    /// octets reversed: tools print TKs both ways, and only a check (a confirm value, a MIC) can
+    /// tell which was meant. `reversed` says which order a candidate is.
+    static func bothOrders(_ given: [Value128]) -> [(tk: Value128, reversed: Bool)] {
+        given.flatMap { tk in [(tk, false), (Value128(high: tk.low.byteSwapped, low: tk.high.byteSwapped), true)] }
     }
-}
 
-extension String {
-    /// The string with zeros in front up to `width` characters.
-    func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
+    /// What a note adds when a TK fitted with its octets reversed.
+    static let reversedNote = ", its octets reversed (the value was given least significant octet first)"
+
+    /// The first `--tk` value, in either octet order, whose Mconfirm is the sniffed one.
+    static func fitting(_ given: [Value128], _ legacy: LegacyPairing, _ aes: AES128) -> (Value128, reversed: Bool)? {
+        bothOrders(given).first { (try? aes.c1(k: $0.tk, r: legacy.mrand, legacy.inputs)) == legacy.mconfirm }
     }
+
+    /// A passkey as six decimal digits.
+    static func passkeyText(_ passkey: UInt64) -> String {
+        let digits = String(passkey)
+        return String(repeating: "0", count: max(0, 6 - digits.count)) + digits
+    }
+
+    /// What a note adds to TK 000000, which Just Works and passkey 000000 share.
+    static func justWorks(_ passkey: UInt32) -> String { passkey == 0 ? " (Just Works, or passkey 000000)" : "" }
 }
 
 extension LinkLayerDissector {
@@ -246,9 +248,7 @@ extension LinkLayerDissector {
         case .none(let note)?:
             ctx.expert(.note, note, range, source: r.source)
         case .awaitingPacket(let note)? where r.remaining >= 13:
-            connection.pairing?.awaiting = (
-                LLEncryption.littleEndian(r, 1, 8), UInt32(LLEncryption.littleEndian(r, 9, 4))
-            )
+            connection.pairing?.awaitsPacket = true
             ctx.expert(.note, note, range, source: r.source)
         case .awaitingPacket?:
             ctx.expert(.note, "LL_ENC_RSP cut short: no STK", range, source: r.source)

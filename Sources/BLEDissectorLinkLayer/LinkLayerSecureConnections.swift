@@ -53,11 +53,10 @@ extension LinkLayerDissector {
                         a2: peripheral
                     )
                     guard expected == ea else { continue }
-                    let passkey = String(rb.low)
                     check =
                         rb == .zero
                         ? "the central's DHKey Check verifies it"
-                        : "the central's DHKey Check verifies it with passkey \(String(repeating: "0", count: max(0, 6 - passkey.count)) + passkey)"
+                        : "the central's DHKey Check verifies it with passkey \(passkeyText(rb.low))"
                     break
                 }
             }

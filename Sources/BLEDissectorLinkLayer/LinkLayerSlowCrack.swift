@@ -19,23 +19,16 @@ extension LinkLayerDissector {
         source: Int,
         _ ctx: inout DissectionContext
     ) {
-        guard var pairing = connection.pairing, let awaiting = pairing.awaiting, let randoms = pairing.bothRandoms,
-            let session = connection.encryption
+        guard var pairing = connection.pairing, pairing.awaitsPacket, let randoms = pairing.bothRandoms,
+            let keys = connection.encryption?.keys
         else { return }
-        pairing.awaiting = nil
+        pairing.awaitsPacket = false
         connection.pairing = pairing
         let frame = pairing.frame
         let directions: [LinkLayerDirection] =
             index == 0 ? [.centralToPeripheral, .peripheralToCentral] : [.peripheralToCentral, .centralToPeripheral]
         let verifies: @Sendable (Value128, AES128) throws(CryptoError) -> Bool = { stk, aes throws(CryptoError) in
-            let cipher = try LinkLayerCipher(
-                ltk: stk,
-                skdCentral: session.skdCentral,
-                ivCentral: session.ivCentral,
-                skdPeripheral: awaiting.skdPeripheral,
-                ivPeripheral: awaiting.ivPeripheral,
-                using: aes
-            )
+            let cipher = try keys.cipher(stk, using: aes)
             for direction in directions {
                 let result = try cipher.decrypt(
                     headerFirstOctet: header,
@@ -68,17 +61,7 @@ extension LinkLayerDissector {
             )
             return
         }
-        guard let found,
-            let aes = try? AES128(),
-            let cipher = try? LinkLayerCipher(
-                ltk: found.stk,
-                skdCentral: session.skdCentral,
-                ivCentral: session.ivCentral,
-                skdPeripheral: awaiting.skdPeripheral,
-                ivPeripheral: awaiting.ivPeripheral,
-                using: aes
-            )
-        else {
+        guard let found, let aes = try? AES128(), let cipher = try? keys.cipher(found.stk, using: aes) else {
             let searched = configuration[LinkLayerModule.recoverPairingKeys] ? "no passkey's" : "no --tk value's"
             ctx.expert(
                 .note,
@@ -103,17 +86,13 @@ extension LinkLayerDissector {
         _ verifies: @escaping @Sendable (Value128, AES128) throws(CryptoError) -> Bool
     ) throws(CryptoError) -> (stk: Value128, label: String, note: String)? {
         let aes = try AES128()
-        for tk in given {
-            for reversed in [false, true] {
-                let candidate = reversed ? try Value128(lsoFirst: tk.msoFirst) : tk
-                let stk = try aes.s1(k: candidate, r1: randoms.srand, r2: randoms.mrand)
-                guard try verifies(stk, aes) else { continue }
-                let order = reversed ? ", its octets reversed (the value was given least significant octet first)" : ""
-                return (
-                    stk, "STK of the pairing in frame \(frame), TK from --tk",
-                    "without its confirm values: the TK given with --tk fits by this PDU's MIC\(order)"
-                )
-            }
+        for (tk, reversed) in bothOrders(given) {
+            let stk = try aes.s1(k: tk, r1: randoms.srand, r2: randoms.mrand)
+            guard try verifies(stk, aes) else { continue }
+            return (
+                stk, "STK of the pairing in frame \(frame), TK from --tk",
+                "without its confirm values: the TK given with --tk fits by this PDU's MIC\(reversed ? reversedNote : "")"
+            )
         }
         guard crack,
             let cracked = try LegacyPairingCrack.crack(
@@ -123,11 +102,10 @@ extension LinkLayerDissector {
                 verifies: verifies
             )
         else { return nil }
-        let tk = String(cracked.passkey).leftPadded(to: 6)
-        let method = cracked.passkey == 0 ? " (Just Works, or passkey 000000)" : ""
+        let tk = passkeyText(UInt64(cracked.passkey))
         return (
             cracked.stk, "STK of the pairing in frame \(frame), TK \(tk) cracked by MIC",
-            "cracked without its confirm values, by this PDU's MIC (the slow search): TK \(tk)\(method)"
+            "cracked without its confirm values, by this PDU's MIC (the slow search): TK \(tk)\(justWorks(cracked.passkey))"
         )
     }
 }
