@@ -54,10 +54,4 @@ public struct KeySet: Hashable, Sendable {
         longTermKeys += other.longTermKeys
         identityKeys += other.identityKeys
     }
-
-    /// The identity key whose IRK generated `address`, a resolvable private address.
-    public func identity(resolving address: LEAddress, using aes: AES128) throws(CryptoError) -> IdentityKey? {
-        for key in identityKeys where try aes.resolves(address, irk: key.irk) { return key }
-        return nil
-    }
 }
