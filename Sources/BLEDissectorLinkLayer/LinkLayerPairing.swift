@@ -136,12 +136,12 @@ extension LinkLayerDissector {
         let configuration = ctx.registry.configuration
         let frame = pairing.frame
         if pairing.secureConnections {
-            guard configuration[LinkLayerModule.recoverPairingKeys] else { return nil }
             return Self.debugKeyLTK(
                 pairing,
                 central: LEAddress(central, isRandom: connection.centralRandom),
                 peripheral: LEAddress(peripheral, isRandom: connection.peripheralRandom),
-                given: configuration[LinkLayerModule.temporaryKeys]
+                given: configuration[LinkLayerModule.temporaryKeys],
+                derive: configuration[LinkLayerModule.recoverPairingKeys]
             )
         }
         guard

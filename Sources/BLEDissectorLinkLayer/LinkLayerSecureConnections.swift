@@ -8,10 +8,15 @@ extension LinkLayerDissector {
     /// the initiator's; the last round's in passkey entry) and the connection's addresses. The
     /// central's DHKey Check Ea = f6(MacKey, Na, Nb, rb, IOcapA, A1, A2) is checked with rb = 0
     /// (Just Works, numeric comparison) and with each `--tk` passkey (passkey entry); else (out of
-    /// band, an unknown passkey) the first encrypted PDU's MIC decides. Without the debug key a sniff cannot give the LTK.
-    static func debugKeyLTK(_ pairing: LLPairing, central: LEAddress, peripheral: LEAddress, given: [Value128])
-        -> PairingKey
-    {
+    /// band, an unknown passkey) the first encrypted PDU's MIC decides. Without the debug key a
+    /// sniff cannot give the LTK. With `derive` off (`--no-crack`) the pairing is only reported.
+    static func debugKeyLTK(
+        _ pairing: LLPairing,
+        central: LEAddress,
+        peripheral: LEAddress,
+        given: [Value128],
+        derive: Bool
+    ) -> PairingKey {
         let frame = pairing.frame
         let notCrackable =
             "LE Secure Connections pairing (frame \(frame)): its LTK comes from an ECDH exchange, which a sniff cannot recover (a passkey alone cannot give it); give the LTK with --ltk"
@@ -26,6 +31,12 @@ extension LinkLayerDissector {
             return .none(note: notCrackable + seen)
         }
         let side = user == 0 ? "central" : "peripheral"
+        guard derive else {
+            return .none(
+                note:
+                    "LE Secure Connections pairing (frame \(frame)) with the debug key (sent by the \(side)): its LTK can be derived, which --no-crack leaves off"
+            )
+        }
         guard let other = keys[1 - user], let na = pairing.randoms[0], let nb = pairing.randoms[1] else {
             return .none(
                 note:

@@ -75,6 +75,10 @@ struct PairingCaptureTests {
         #expect(Self.notes(withPasskey, containing: "DHKey Check verifies it with passkey 725522") == [502])
         let wrong = try Decrypting.capture(path, keys: [], tks: [Value128(123_456)], crack: true)
         #expect(Self.notes(wrong, containing: "does not verify with rb = 0 or a passkey given with --tk") == [502])
+        // With no key recovered (--no-crack) the pairing is reported, and nothing is decrypted.
+        let off = try Decrypting.capture(path, keys: [], crack: false)
+        #expect(Self.notes(off, containing: "its LTK can be derived, which --no-crack leaves off") == [502])
+        #expect(!off.contains { $0.has("ll.decrypted") })
     }
 
     /// bsniffhub's capture in which the nRF Sniffer loses the connection after packet 501: it
