@@ -101,8 +101,26 @@ public struct LinkLayerCipher: Sendable, Hashable {
         counter: UInt64,
         direction: LinkLayerDirection
     ) throws(CryptoError) -> LinkLayerDecryption {
+        try payloadAndMIC.withUnsafeBufferPointer { (bytes) throws(CryptoError) in
+            try decrypt(
+                headerFirstOctet: headerFirstOctet,
+                payloadAndMIC: bytes,
+                counter: counter,
+                direction: direction
+            )
+        }
+    }
+
+    /// `decrypt(headerFirstOctet:payloadAndMIC:counter:direction:)` on octets in place (a
+    /// packet's, lent by its reader): nothing is copied but the plaintext.
+    public func decrypt(
+        headerFirstOctet: UInt8,
+        payloadAndMIC: UnsafeBufferPointer<UInt8>,
+        counter: UInt64,
+        direction: LinkLayerDirection
+    ) throws(CryptoError) -> LinkLayerDecryption {
         let length = payloadAndMIC.count - 4
-        guard length >= 1 else {
+        guard length >= 1, let input = payloadAndMIC.baseAddress else {
             throw CryptoError(
                 .truncated,
                 offset: payloadAndMIC.count,
@@ -121,17 +139,15 @@ public struct LinkLayerCipher: Sendable, Hashable {
         let decryption: LinkLayerDecryption? = try withNonce(counter: counter, direction: direction) { nonce in
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { out in
                 let result = context.run { ctx in
-                    payloadAndMIC.withUnsafeBufferPointer { i in
-                        bleinspect_ccm_decrypt(
-                            ctx,
-                            nonce,
-                            Self.aad(headerFirstOctet),
-                            i.baseAddress,
-                            length,
-                            i.baseAddress.map { $0 + length },
-                            out.baseAddress
-                        )
-                    }
+                    bleinspect_ccm_decrypt(
+                        ctx,
+                        nonce,
+                        Self.aad(headerFirstOctet),
+                        input,
+                        length,
+                        input + length,
+                        out.baseAddress
+                    )
                 }
                 switch result {
                 case 1: return .plaintext(Array(out))

@@ -109,11 +109,14 @@ struct LLEncryption {
     /// What decrypting one PDU gave.
     enum Outcome {
         /// `index` is the direction whose counter verified: the sender's, or the other one when
-        /// the sniffer had the sender wrong.
-        case plaintext([UInt8], counter: UInt64, key: LongTermKey, index: Int)
+        /// the sniffer had the sender wrong. The key is the first candidate's (`key`).
+        case plaintext([UInt8], counter: UInt64, index: Int)
         /// No key and counter near the expected one verifies the MIC.
         case micFailure(expected: UInt64)
     }
+
+    /// The key of the session, once one has verified a MIC.
+    var key: LongTermKey? { verified ? candidates.first?.key : nil }
 
     /// Decrypts the payload and MIC of a PDU sent by `index` (0 central), trying the expected
     /// counter, then those the sniffer may have missed, then the one before (a retransmission);
@@ -121,30 +124,37 @@ struct LLEncryption {
     /// first. Then the same in the other direction: a sniffer that misses a packet can take one
     /// side's packet for the other's. The counter moves past the one that verifies; after a
     /// failure, the sender's by one.
-    mutating func decrypt(header: UInt8, _ payloadAndMIC: [UInt8], index: Int, repeated: Bool) -> Outcome {
+    mutating func decrypt(header: UInt8, _ payloadAndMIC: UnsafeBufferPointer<UInt8>, index: Int, repeated: Bool)
+        -> Outcome
+    {
         let expected = counters[index]
         for flip in 0..<2 {
             let i = index ^ flip  // the sender's direction, then the other
-            if let (text, counter, key) = attempt(header, payloadAndMIC, index: i, repeated: repeated) {
-                return .plaintext(text, counter: counter, key: key, index: i)
+            if let (text, counter) = attempt(header, payloadAndMIC, index: i, repeated: repeated) {
+                return .plaintext(text, counter: counter, index: i)
             }
         }
         if !repeated { counters[index] = expected &+ 1 }
         return .micFailure(expected: expected)
     }
 
-    private mutating func attempt(_ header: UInt8, _ payloadAndMIC: [UInt8], index: Int, repeated: Bool)
-        -> ([UInt8], UInt64, LongTermKey)?
-    {
+    /// The plaintext and counter of the first key and counter that verify the MIC; the key that
+    /// fits is then the session's, and the only candidate left.
+    private mutating func attempt(
+        _ header: UInt8,
+        _ payloadAndMIC: UnsafeBufferPointer<UInt8>,
+        index: Int,
+        repeated: Bool
+    ) -> ([UInt8], UInt64)? {
         let expected = counters[index]
         let direction: LinkLayerDirection = index == 0 ? .centralToPeripheral : .peripheralToCentral
         for step in 0...(Self.counterWindow + 1) {
             guard let counter = Self.counter(step, expected: expected, repeated: repeated),
                 counter <= LinkLayerCipher.maximumCounter
             else { continue }
-            for (i, candidate) in candidates.enumerated() {
+            for i in candidates.indices {
                 guard
-                    case .plaintext(let text)? = try? candidate.cipher.decrypt(
+                    case .plaintext(let text)? = try? candidates[i].cipher.decrypt(
                         headerFirstOctet: header,
                         payloadAndMIC: payloadAndMIC,
                         counter: counter,
@@ -152,12 +162,11 @@ struct LLEncryption {
                     )
                 else { continue }
                 if !verified {
-                    // The key that fits is the session's; the others go.
                     verified = true
-                    candidates = [candidates[i]]
+                    if candidates.count > 1 { candidates = [candidates[i]] }
                 }
                 counters[index] = max(expected, counter &+ 1)
-                return (text, counter, candidate.key)
+                return (text, counter)
             }
         }
         return nil

@@ -20,7 +20,7 @@ extension LinkLayerDissector {
         if crcOK, !speculative, connection.pairing?.awaitsPacket == true, let index = sender.index, r.remaining >= 5 {
             searchByMIC(
                 header: UInt8(truncatingIfNeeded: header),
-                Array(r.remainingSlice),
+                r.remainingBytes,
                 index: index,
                 connection,
                 hr,
@@ -28,27 +28,34 @@ extension LinkLayerDissector {
                 &ctx
             )
         }
-        guard let index = sender.index, var session = connection.encryption, !session.candidates.isEmpty,
-            r.remaining >= 5
-        else { return nil }
+        guard let index = sender.index, connection.encryption?.candidates.isEmpty == false, r.remaining >= 5 else {
+            return nil
+        }
         // Same sequence number as the sender's last packet, which the peer has not acknowledged:
         // a retransmission, sent with the same counter.
         let sn = UInt8((header >> 3) & 1)
-        let repeated = connection.repeats(index: index, sn: sn)
-        let outcome = session.decrypt(
-            header: UInt8(truncatingIfNeeded: header),
-            Array(r.remainingSlice),
-            index: index,
-            repeated: repeated || !crcOK
-        )
+        let repeated = connection.repeats(index: index, sn: sn) || !crcOK
+        // The session is updated in place (no copy of it a packet), and only a PDU tried on a
+        // chance that fails leaves its counters as they were.
+        let before = connection.encryption?.counters
+        let outcome = r.withRemainingBytes { bytes in
+            connection.encryption?.decrypt(
+                header: UInt8(truncatingIfNeeded: header),
+                bytes,
+                index: index,
+                repeated: repeated
+            )
+        }
         switch outcome {
-        case .micFailure where !crcOK || speculative:
-            // Tried on a chance (a bad CRC, or a PDU the sniffer calls clear): nothing changes.
+        case nil:
             return nil
-        case .micFailure(let expected):
-            connection.encryption = session
+        case .micFailure? where !crcOK || speculative:
+            // Tried on a chance (a bad CRC, or a PDU the sniffer calls clear): nothing changes.
+            if let before { connection.encryption?.counters = before }
+            return nil
+        case .micFailure(let expected)?:
             ctx.tree.add(f[.micFailure], .boolean(true), hr, source: r.source)
-            if !session.failureNoted {
+            if connection.encryption?.failureNoted == false {
                 connection.encryption?.failureNoted = true
                 ctx.expert(
                     .warning,
@@ -58,8 +65,7 @@ extension LinkLayerDissector {
                 )
             }
             return nil
-        case .plaintext(let text, let counter, let key, let verified):
-            connection.encryption = session
+        case .plaintext(let text, let counter, let verified)?:
             if verified != index {
                 sender = verified == 0 ? .central : .peripheral
                 ctx.direction = verified == 0 ? .hostToController : .controllerToHost
@@ -71,12 +77,12 @@ extension LinkLayerDissector {
                 )
             }
             ctx.tree.add(f[.decrypted], .boolean(true), hr, source: r.source)
-            ctx.tree.add(f[.decryptionKey], text: key.label, hr, source: r.source)
+            ctx.tree.add(f[.decryptionKey], text: connection.encryption?.key?.label ?? "", hr, source: r.source)
             ctx.tree.add(f[.packetCounter], .unsigned(counter), hr, source: r.source)
             let payloadStart = r.offset
             _ = try ctx.addBytes(f[.encryptedData], &r, r.remaining - 4)
             try ctx.addUInt32(f[.mic], &r, bigEndian: true)
-            if session.edits {
+            if connection.encryption?.edits == true {
                 ctx.edits = Self.edits(
                     header: header,
                     at: hr.lowerBound,

@@ -59,8 +59,12 @@ static inline void bleinspect_ccm_free(EVP_CIPHER_CTX *ctx) { EVP_CIPHER_CTX_fre
 static inline int bleinspect_ccm_begin(EVP_CIPHER_CTX *ctx, int encrypt, const uint8_t *nonce, uint8_t aad,
                                        size_t length, uint8_t *tag) {
     int outl = 0;
+    // The tag goes straight to the cipher's parameters (what EVP_CTRL_AEAD_SET_TAG does, without
+    // the control call's dispatch).
+    OSSL_PARAM params[2] = {OSSL_PARAM_END, OSSL_PARAM_END};
+    if (tag != NULL) params[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, tag, 4);
     return EVP_CipherInit_ex2(ctx, NULL, NULL, nonce, encrypt, NULL) == 1
-        && (tag == NULL || EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 4, tag) == 1)
+        && (tag == NULL || EVP_CIPHER_CTX_set_params(ctx, params) == 1)
         && EVP_CipherUpdate(ctx, NULL, &outl, NULL, (int)length) == 1
         && EVP_CipherUpdate(ctx, NULL, &outl, &aad, 1) == 1;
 }

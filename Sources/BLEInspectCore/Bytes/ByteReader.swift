@@ -26,9 +26,9 @@ public struct ByteReader: @unchecked Sendable {
 
     /// A reader of a copy of `bytes`.
     public init(_ bytes: [UInt8], source: Int = 0) {
-        let storage = bytes.isEmpty ? nil : ByteStorage(bytes)
-        owner = storage
-        base = storage.map { UnsafePointer($0.bytes) } ?? ByteStorage.none
+        let copy = bytes.withUnsafeBufferPointer { ByteStorage.copy($0) }
+        owner = copy?.storage
+        base = copy?.bytes ?? ByteStorage.none
         index = 0
         end = bytes.count
         self.source = source
@@ -270,20 +270,21 @@ public struct ByteReader: @unchecked Sendable {
     }
 }
 
-/// The bytes of a reader made from an array: a copy in memory of their own, freed with the last
-/// reader that shares them.
+/// The bytes of a reader made from an array: a copy in memory of their own, in the same
+/// allocation as the object (its tail), freed with the last reader that shares them.
 @usableFromInline
-final class ByteStorage: @unchecked Sendable {
-    @usableFromInline let bytes: UnsafeMutablePointer<UInt8>
-
-    init(_ source: [UInt8]) {
-        bytes = .allocate(capacity: max(1, source.count))
-        source.withUnsafeBufferPointer { buffer in
-            if let from = buffer.baseAddress { bytes.initialize(from: from, count: buffer.count) }
+final class ByteStorage: ManagedBuffer<Int, UInt8>, @unchecked Sendable {
+    /// A copy of `source` and where its bytes start (valid while the storage lives: they are the
+    /// object's own tail, which never moves); nil for no bytes.
+    static func copy(_ source: UnsafeBufferPointer<UInt8>) -> (storage: ByteStorage, bytes: UnsafePointer<UInt8>)? {
+        guard let from = source.baseAddress, !source.isEmpty else { return nil }
+        let storage = unsafeDowncast(create(minimumCapacity: source.count) { _ in source.count }, to: ByteStorage.self)
+        let bytes = storage.withUnsafeMutablePointerToElements { elements in
+            elements.initialize(from: from, count: source.count)
+            return UnsafePointer(elements)
         }
+        return (storage, bytes)
     }
-
-    deinit { bytes.deallocate() }
 
     /// Where a reader of no bytes points: it never reads there (every read is checked against its
     /// end, 0).

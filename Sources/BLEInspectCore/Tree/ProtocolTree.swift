@@ -118,12 +118,10 @@ public struct ProtocolTree: Sendable {
             storage = TreeBuffer<FieldNode>(capacity: 64, limit: ProtocolTree.maximumNodes)
         }
         storedNodes = 0
-        // Most frames have no sources and few texts: emptying an empty array still costs.
-        if !sources.isEmpty {
-            sources.removeAll(keepingCapacity: true)
-            sourceNames.removeAll(keepingCapacity: true)
-        }
-        // Most frames have a text or two: popping them costs less than `removeAll`'s generic path.
+        // Most frames have no sources, a few have one, and a frame has a text or two: popping
+        // them costs less than `removeAll`'s generic path (and nothing when there are none).
+        while sources.popLast() != nil {}
+        while sourceNames.popLast() != nil {}
         while texts.popLast() != nil {}
         depth = 0
         clearInfo()
