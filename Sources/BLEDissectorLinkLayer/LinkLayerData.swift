@@ -52,6 +52,9 @@ extension LinkLayerDissector {
             }
             if packet.crcOK { connection.lastFrame = ctx.frameNumber }
         }
+        // A MIC that verifies in the other direction settles the sender later (`decrypt`).
+        let senderNode = ctx.tree.nextIndex
+        let claimedSender = sender
         ctx.tree.add(f[.sender], .unsigned(UInt64(sender.rawValue)), hr, source: r.source)
         if packet.info.sender == .unknown && sender != .unknown {
             ctx.tree.add(f[.senderInferred], .boolean(true), hr, source: r.source)
@@ -101,6 +104,7 @@ extension LinkLayerDissector {
             )
             r = plaintext
             arrow = sender == .central ? "C→P " : "P→C "
+            if sender != claimedSender { ctx.tree.setValue(ofNode: senderNode, .unsigned(UInt64(sender.rawValue))) }
         } else if encrypted {
             // Decrypted with a key that fits, or shown as it was sent.
             guard let connection,
@@ -120,6 +124,7 @@ extension LinkLayerDissector {
             }
             r = plaintext
             arrow = sender == .central ? "C→P " : "P→C "
+            if sender != claimedSender { ctx.tree.setValue(ofNode: senderNode, .unsigned(UInt64(sender.rawValue))) }
         }
         if !packet.crcOK {
             ctx.setInfo(arrow + "PDU with a bad CRC")

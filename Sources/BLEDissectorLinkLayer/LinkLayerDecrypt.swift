@@ -89,6 +89,7 @@ extension LinkLayerDissector {
                     payload: payloadStart..<r.offset,
                     text,
                     crcInit: connection.crcInit,
+                    sender: sender,
                     ctx.packet.linkLayer
                 )
             }
@@ -129,7 +130,7 @@ extension LinkLayerDissector {
     }
 
     /// The changes that write the packet decrypted: the sniffer header marked decrypted with its
-    /// MIC checked (its length less the MIC's 4 bytes), the length octet, the plaintext in place
+    /// MIC checked and sent by `sender` (its length less the MIC's 4 bytes), the length octet, the plaintext in place
     /// of the payload and MIC, and the CRC of the new PDU when the CRC init is known.
     static func edits(
         header: UInt16,
@@ -137,11 +138,14 @@ extension LinkLayerDissector {
         payload: Range<Int>,
         _ text: [UInt8],
         crcInit: UInt32?,
+        sender: LinkLayerInfo.Sender,
         _ info: LinkLayerInfo?
     ) -> [FrameEdit] {
         var edits: [FrameEdit] = []
         edits.reserveCapacity(4)
-        if let mark = info?.decryptedMark { edits.append(mark.edit) }
+        if let marks = info?.decryptedMark {
+            edits.append((sender == .peripheral ? marks.peripheral : marks.central).edit)
+        }
         if let (offset, value) = info?.headerLength, value >= 4 {
             edits.append(FrameEdit(offset..<offset + 2, [UInt8((value - 4) & 0xFF), UInt8((value - 4) >> 8)]))
         }

@@ -92,7 +92,10 @@ struct DecryptedWriteTests {
 
     /// The nRF Sniffer capture that loses its session after packet 501, written with the LTK the
     /// debug key gives: tshark reads the ATT PDUs of the 29 PDUs decrypted here with the opcodes
-    /// bleinspect shows, with Encrypted and MIC OK set, and nothing malformed.
+    /// bleinspect shows, with Encrypted and MIC OK set, and nothing malformed. The sniffer swaps
+    /// directions after the loss; where the MIC verifies in the other direction, `ll.sender` says
+    /// so, and the written header's direction bit too: tshark's direction of every decrypted PDU
+    /// is bleinspect's sender (1, central to peripheral, for sender 1).
     @Test func nordicSessionLostAfter501() throws {
         let dir = TemporaryDirectory()
         let original = TestPaths.sharedCaptures.appendingPathComponent("bsniffhub_encrypted-packet-501-missing.pcap")
@@ -110,6 +113,19 @@ struct DecryptedWriteTests {
             try Self.tshark(out, "nordic_ble.encrypted == 1 && nordic_ble.micok == 1", ["frame.number"]).count >= 29
         )
         #expect(try Self.tshark(out, "_ws.malformed", ["frame.number"]).isEmpty)
+
+        let decrypted = "frame.number >= 502 && nordic_ble.encrypted == 1 && nordic_ble.micok == 1"
+        let directions = try Self.tshark(out, decrypted, ["frame.number", "nordic_ble.direction"])
+        let senders = try Run.bleinspect([
+            "read", original, "-Y", "frame.number >= 502 && ll.decrypted", "-T", "fields", "-e", "frame.number", "-e",
+            "ll.sender",
+        ]).stdoutText.split(separator: "\n").map { $0.replacingOccurrences(of: "\t2", with: "\t0") }
+        #expect(directions.count == 29)
+        #expect(directions == senders)
+        // Frame 503: the sniffer says central; the MIC, the peripheral (a Read By Type Response).
+        let original503 = try Self.tshark(original, "frame.number == 503", ["nordic_ble.direction"])
+        #expect(original503 == ["1"])
+        #expect(try Self.tshark(out, "frame.number == 503", ["nordic_ble.direction", "btatt.opcode"]) == ["0\t0x09"])
     }
 
     /// bsniffhub's out-of-band pairing with the TK its file name carries: tshark reads the 13

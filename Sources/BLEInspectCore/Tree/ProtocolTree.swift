@@ -359,20 +359,33 @@ public struct ProtocolTree: Sendable {
     /// Extends the byte range of the node at `index` to `end` (for layers whose length is known
     /// only after decoding).
     public mutating func setEnd(ofNode handle: Int, to end: Int) {
+        guard let node = storedNode(handle) else { return }
+        node.pointee.length = Int32(clamping: max(0, end - Int(node.pointee.start)))
+    }
+
+    /// Replaces the value of the node at `handle` (a fact a later layer settles, such as who sent
+    /// a packet); nothing when the node was not kept. The value must be of the node's field's type.
+    public mutating func setValue(ofNode handle: Int, _ value: FieldValue) {
+        guard let node = storedNode(handle) else { return }
+        node.pointee.value = value
+    }
+
+    /// The stored node a handle from `nextIndex` names, in this tree's own buffer; nil when the
+    /// field mask dropped it.
+    private mutating func storedNode(_ handle: Int) -> UnsafeMutablePointer<FieldNode>? {
         var index = handle
         if fieldMask != nil {
             // The handle counts every node asked for; find the kept one it names, if it was kept.
             let handles = UnsafeBufferPointer(start: keptAt.base, count: keptCount)
             guard let kept = withExtendedLifetime(keptAt, { handles.lastIndex(of: Int32(truncatingIfNeeded: handle)) })
             else {
-                return
+                return nil
             }
             index = kept
         }
-        guard index >= 0, index < storedNodes else { return }
+        guard index >= 0, index < storedNodes else { return nil }
         ownNodes()
-        let node = storage.base + index
-        node.pointee.length = Int32(clamping: max(0, end - Int(node.pointee.start)))
+        return storage.base + index
     }
 
     /// Whether a node of `field` would be kept (always, without a field mask): a dissector
