@@ -143,8 +143,8 @@ extension LinkLayerDissector {
     ) -> [FrameEdit] {
         var edits: [FrameEdit] = []
         edits.reserveCapacity(4)
-        if let marks = info?.decryptedMark {
-            edits.append((sender == .peripheral ? marks.peripheral : marks.central).edit)
+        if let info, let mark = info.decryptedMark {
+            edits.append((sender == .peripheral ? mark.flipping(info.peripheralMarkBits) : mark).edit)
         }
         if let (offset, value) = info?.headerLength, value >= 4 {
             edits.append(FrameEdit(offset..<offset + 2, [UInt8((value - 4) & 0xFF), UInt8((value - 4) >> 8)]))

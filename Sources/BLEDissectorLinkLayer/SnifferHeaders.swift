@@ -81,7 +81,8 @@ struct NordicHeader: Dissector {
             info.sender = flags & 0x02 != 0 ? .central : .peripheral
             info.reportsEncryption = true
             // Encrypted and MIC OK; direction bit 0x02 set when the central sent it.
-            info.decryptedMark = (ByteMark(at: fo, flags | 0x0E), ByteMark(at: fo, (flags | 0x0C) & ~0x02))
+            info.decryptedMark = ByteMark(at: fo, flags | 0x0E)
+            info.peripheralMarkBits = 0x02
             info.headerLength = (start + 1, payloadLength)
             if flags & 0x04 != 0 {
                 ctx.addFlag(f[.micOK], UInt64(flags), mask: 0x08, fr, source: r.source)
@@ -156,13 +157,13 @@ struct RFHeader: Dissector {
         info.badMIC = flags & 0x1000 != 0 && flags & 0x2000 == 0
         // Decrypted, MIC checked and valid; a PDU type that gives the direction (2 and 3 data, 4
         // and 5 connected isochronous: central, then peripheral) set to the sender's.
-        let marked = flags | 0x3008
+        var marked = flags | 0x3008
         let type = (marked >> 7) & 0x7
-        func mark(_ sender: UInt16) -> ByteMark {
-            let flags = (2...5).contains(type) ? marked & ~0x0380 | ((type & ~1) + sender) << 7 : marked
-            return ByteMark(at: start + 8, UInt8(flags & 0xFF), UInt8(flags >> 8))
+        if (2...5).contains(type) {
+            marked = marked & ~0x0380 | (type & ~1) << 7
+            info.peripheralMarkBits = 0x0080
         }
-        info.decryptedMark = (mark(0), mark(1))
+        info.decryptedMark = ByteMark(at: start + 8, UInt8(marked & 0xFF), UInt8(marked >> 8))
         info.phy = UInt8((flags >> 14) & 0x3)
         handOn(info, next, &r, &ctx)
     }

@@ -24,6 +24,11 @@ public struct ByteMark: Sendable, Hashable {
         self.second = second
     }
 
+    /// The mark with `bits` flipped (the low octet in `first`, the high one in `second`).
+    public func flipping(_ bits: UInt16) -> ByteMark {
+        ByteMark(at: offset, first ^ UInt8(bits & 0xFF), second.map { $0 ^ UInt8(bits >> 8) })
+    }
+
     /// The mark as a `FrameEdit`.
     public var edit: FrameEdit {
         if let second { return FrameEdit(offset..<offset + 2, [first, second]) }

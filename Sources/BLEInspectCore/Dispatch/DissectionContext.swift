@@ -43,12 +43,13 @@ public struct LinkLayerInfo: Sendable {
     /// 0 LE 1M, 1 LE 2M, 2 LE Coded, when known.
     public var phy: UInt8?
     /// How the sniffer header says a packet was decrypted with its MIC checked (its flag bits
-    /// set), for writing a decrypted packet, as sent by the central and as sent by the peripheral
-    /// (its direction bits set to match, which a MIC that verifies in the other direction than
-    /// the sniffer's corrects; the same mark twice when the header does not say who sent a
-    /// packet); and where its 16-bit payload length is, with its value, when the header counts
-    /// the packet's bytes.
-    public var decryptedMark: (central: ByteMark, peripheral: ByteMark)?
+    /// set), for writing a decrypted packet, as sent by the central; `peripheralMarkBits`, the
+    /// bits that differ in the mark of a packet the peripheral sent (its direction bits: a MIC
+    /// that verifies in the other direction than the sniffer's corrects them; 0 when the header
+    /// does not say who sent a packet); and where its 16-bit payload length is, with its value,
+    /// when the header counts the packet's bytes.
+    public var decryptedMark: ByteMark?
+    public var peripheralMarkBits: UInt16 = 0
     public var headerLength: (offset: Int, value: UInt16)?
 
     public init() {}
