@@ -13,8 +13,20 @@ extension JSONFrame {
 
     /// Appends the bytes of `quote(s)`.
     static func appendQuoted(_ s: String, to out: inout TextBuffer) {
+        // Read in place when the String is contiguous UTF-8 (a native one always is): no copy.
+        let done: Void? = s.utf8.withContiguousStorageIfAvailable { appendQuoted($0, to: &out) }
+        guard done == nil else { return }
         var s = s
         s.withUTF8 { appendQuoted($0, to: &out) }
+    }
+
+    /// Appends the text `ref` refers to in `texts` as a JSON string literal (`""` when there is
+    /// none), read in place: the String is not copied out of the array.
+    static func appendQuoted(_ ref: TextRef, _ texts: [String], to out: inout TextBuffer) {
+        let i = Int(ref.index)
+        texts.withUnsafeBufferPointer { texts in
+            if i < texts.count { appendQuoted(texts[i], to: &out) } else { appendQuoted("", to: &out) }
+        }
     }
 
     /// Appends `bytes`, which are valid UTF-8, as a JSON string literal (as `quote` does). Runs
