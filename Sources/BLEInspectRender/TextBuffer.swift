@@ -562,21 +562,25 @@ public struct TextBuffer: ~Copyable, EscapedTextOutput {
     }
 
     /// Appends a device address as `AA:BB:CC:DD:EE:FF` (`BDAddr.description`), or lower case.
-    /// The twelve digits come eight at a time (`hexDigits`).
+    /// The twelve digits come eight at a time (`hexDigits`), and go out two at a time.
     mutating func appendAddress(_ a: BDAddr, upperCase: Bool) {
-        let p = reserve(17)
-        let digits = (
-            Self.hexDigits(UInt32(truncatingIfNeeded: a.rawValue >> 32), upperCase),
-            Self.hexDigits(UInt32(truncatingIfNeeded: a.rawValue), upperCase)
-        )
-        withUnsafeBytes(of: digits) { d in
-            // The address's digits are the last twelve of the sixteen.
-            for i in 0..<6 {
-                p[3 &* i] = d[4 &+ 2 &* i]
-                p[3 &* i &+ 1] = d[5 &+ 2 &* i]
-                if i < 5 { p[3 &* i &+ 2] = 0x3A }
-            }
-        }
+        // Byte k of each word is its k-th digit in memory order: the address's digits are the
+        // high word's last four and the low word's eight.
+        let high = Self.hexDigits(UInt32(truncatingIfNeeded: a.rawValue >> 32), upperCase).littleEndian
+        let low = Self.hexDigits(UInt32(truncatingIfNeeded: a.rawValue), upperCase).littleEndian
+        let p = UnsafeMutableRawPointer(reserve(17))
+        func pair(_ word: UInt64, _ k: UInt64) -> UInt16 { UInt16(truncatingIfNeeded: word >> (8 &* k)).littleEndian }
+        p.storeBytes(of: pair(high, 4), as: UInt16.self)
+        p.storeBytes(of: pair(high, 6), toByteOffset: 3, as: UInt16.self)
+        p.storeBytes(of: pair(low, 0), toByteOffset: 6, as: UInt16.self)
+        p.storeBytes(of: pair(low, 2), toByteOffset: 9, as: UInt16.self)
+        p.storeBytes(of: pair(low, 4), toByteOffset: 12, as: UInt16.self)
+        p.storeBytes(of: pair(low, 6), toByteOffset: 15, as: UInt16.self)
+        p.storeBytes(of: 0x3A, toByteOffset: 2, as: UInt8.self)
+        p.storeBytes(of: 0x3A, toByteOffset: 5, as: UInt8.self)
+        p.storeBytes(of: 0x3A, toByteOffset: 8, as: UInt8.self)
+        p.storeBytes(of: 0x3A, toByteOffset: 11, as: UInt8.self)
+        p.storeBytes(of: 0x3A, toByteOffset: 14, as: UInt8.self)
         count &+= 17
     }
 
