@@ -53,6 +53,9 @@ struct BatchFrame {
     /// reading thread decoded it and hands over only its rendering; 0 bytes: none.
     var treeOffset = 0
     var treeLength = 0
+    /// The tree's texts in the batch's `texts`, which the flat tree leaves out.
+    var textStart = 0
+    var textCount = 0
     /// The output run the frame's result is in: a worker's index; the worker count when the
     /// reading thread finished it as it read it; one more when it took it from the batch's pool
     /// (`FrameBatch.pool`).
@@ -98,8 +101,9 @@ struct BatchFrame {
 /// (and the reading thread, when it needs the batch finished) take them a few at a time by
 /// `claimed`, and each writes only the results of the frames it took and its own output run. The
 /// reading thread reads them back once every worker has signalled `done`. The semaphores and
-/// the claim counter order these accesses, so the batch needs no lock. Everything in it is plain
-/// memory, so that handing it over moves no reference counts.
+/// the claim counter order these accesses, so the batch needs no lock. Everything in it but the
+/// texts of finished trees is plain memory, so that handing it over moves few reference counts
+/// (most texts are short: Strings that hold no reference).
 final class FrameBatch: @unchecked Sendable {
     /// Frames per batch: enough to make handing over rare. Batches of finished trees are smaller,
     /// since each frame carries its tree and makes more output (the ring's memory stays small).
@@ -125,8 +129,9 @@ final class FrameBatch: @unchecked Sendable {
     let claimed = Atomic<Int>(0)
     /// The bytes of the frames that a worker dissects or renders (or that `-w` writes).
     var bytes = TextBuffer(capacity: 64 << 10)
-    /// The finished trees of the frames that a worker only renders.
+    /// The finished trees of the frames that a worker only renders, and their texts.
     var trees = TextBuffer(capacity: 64 << 10)
+    var texts: [String] = []
     /// The output runs: one per worker, then the reading thread's for the frames it finished as
     /// it read them, then its run for the frames it took from the pool.
     let outputs: UnsafeMutablePointer<OutputRun>
@@ -162,6 +167,7 @@ final class FrameBatch: @unchecked Sendable {
         claimed.store(0, ordering: .relaxed)
         bytes.removeAll(keepingAtMost: FrameBatch.keptRunBytes)
         trees.removeAll(keepingAtMost: FrameBatch.keptRunBytes)
+        if !texts.isEmpty { texts.removeAll(keepingCapacity: true) }
         for t in 0..<threads { outputs[t].text.removeAll(keepingAtMost: FrameBatch.keptRunBytes) }
     }
 
@@ -198,18 +204,24 @@ final class FrameBatch: @unchecked Sendable {
     func storeTree(_ tree: borrowing ProtocolTree, at i: Int) {
         if let learned = tree.learnedDirection { frames[i].direction = learned }
         let start = trees.count
-        trees.append(count: tree.flatByteCount) { tree.writeFlat(to: $0) }
+        trees.append(count: tree.flatByteCount(withTexts: false)) { tree.writeFlat(to: $0, withTexts: false) }
         frames[i].treeOffset = start
         frames[i].treeLength = trees.count - start
+        // One append a text: a frame has few, and `append(contentsOf:)` costs more than several.
+        let given = tree.texts
+        frames[i].textStart = texts.count
+        frames[i].textCount = given.count
+        for k in given.indices { texts.append(given[k]) }
     }
 
-    /// The tree `storeTree` kept for frame `i`.
-    func tree(at i: Int) -> UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(
+    /// Makes `tree` the one `storeTree` kept for frame `i`.
+    func loadTree(at i: Int, into tree: inout ProtocolTree) {
+        let flat = UnsafeRawBufferPointer(
             rebasing: UnsafeRawBufferPointer(trees.bytes)[
                 frames[i].treeOffset..<(frames[i].treeOffset + frames[i].treeLength)
             ]
         )
+        tree.load(flat: flat, texts: texts[frames[i].textStart..<(frames[i].textStart + frames[i].textCount)])
     }
 }
 
@@ -309,7 +321,7 @@ extension FrameFinisher {
             batch.frames[i].load(into: &frame, from: batch.bytes.bytes)
             if batch.frames[i].treeLength > 0 {
                 // The reading thread filtered it: it hands over only frames that matched.
-                tree.load(flat: batch.tree(at: i))
+                batch.loadTree(at: i, into: &tree)
                 finish(batch, i, frame, tree, matched: true)
             } else {
                 engine.dissect(frame, times: batch.frames[i].times, wantsInfo: wantsInfo) { tree in

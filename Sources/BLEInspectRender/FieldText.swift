@@ -393,7 +393,7 @@ enum FieldText {
             appendHex(bytes, to: &out)
             out.append(0x22)
         case .string(let ref):
-            JSONFrame.appendQuoted(text(ref, texts), to: &out)
+            JSONFrame.appendQuoted(ref, texts, to: &out)
         case .address(let a):
             out.append(0x22)
             out.appendAddress(a, upperCase: false)
@@ -409,7 +409,7 @@ enum FieldText {
             case .warning: out.appendLiteral("{\"severity\":\"warning\",\"message\":")
             case .error: out.appendLiteral("{\"severity\":\"error\",\"message\":")
             }
-            JSONFrame.appendQuoted(text(ref, texts), to: &out)
+            JSONFrame.appendQuoted(ref, texts, to: &out)
             out.append(0x7D)
         }
     }

@@ -100,13 +100,17 @@ struct ShapePlans<Op: PlanOp>: ~Copyable {
             shape = .allocate(capacity: capacity)
             newOps = .allocate(capacity: capacity)
         }
+        // A multiply and an add a node; the bits are mixed once at the end. Collisions only cost
+        // a plan made again: the shape is compared whole.
         var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(n)
         for i in 0..<n {
             let word = Self.shapeWord(nodes[i])
             shape[i] = word
-            hash = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
-            hash ^= hash >> 32
+            hash = (hash &+ word) &* 0xFF51_AFD7_ED55_8CCD
         }
+        hash ^= hash >> 29
+        hash &*= 0xBF58_476D_1CE4_E5B9
+        hash ^= hash >> 32
         let s = slot(hash).pointee
         guard s.hash == hash, s.nodeCount == n else { return (hash, nil) }
         let kept = shapes + s.shapeStart
@@ -127,6 +131,7 @@ struct ShapePlans<Op: PlanOp>: ~Copyable {
     /// `find` noted, of `nodeCount` nodes, in place of its slot's last one, and returns it: valid
     /// until the next `find`.
     mutating func keep(opCount newCount: Int, hash: UInt64, nodeCount n: Int) -> Plan {
+        newLiterals.zeroSlack()
         let plan = Plan(literals: newLiterals.bytes, ops: UnsafeBufferPointer(start: newOps, count: newCount))
         guard n <= Self.largestKept else { return plan }
         if shapeCount + n > Self.shapeLimit || opCount + newCount > Self.opLimit
@@ -151,22 +156,28 @@ struct ShapePlans<Op: PlanOp>: ~Copyable {
         (ops + opCount).update(from: newOps, count: newCount)
         opCount += newCount
         literals.append(contentsOf: newLiterals.bytes)
+        literals.zeroSlack()
         return plan
     }
 }
 
 extension ShapePlans.Plan {
     /// Writes each stretch of literal text, and at the end of each the op's value by `value`.
+    /// The literal text is followed by `TextBuffer.zeroSlack`'s slack (`keep`).
     @inline(__always)
     func write(to out: inout TextBuffer, _ value: (Op, inout TextBuffer) -> Void) {
+        guard let text = literals.baseAddress else {
+            for op in ops { value(op, &out) }
+            return
+        }
         var from = 0
         for op in ops {
-            let end = Int(op.literalEnd)
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: literals[from..<end]))
+            let end = min(Int(op.literalEnd), literals.count)
+            out.appendRun(text + from, count: end &- from)
             from = end
             value(op, &out)
         }
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: literals[from..<literals.count]))
+        out.appendRun(text + from, count: literals.count &- from)
     }
 }
 

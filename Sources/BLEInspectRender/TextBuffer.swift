@@ -19,6 +19,11 @@ public struct TextBuffer: ~Copyable, EscapedTextOutput {
     /// come many to a second, and converting a time to the local zone costs more than the rest
     /// of a frame's times.
     var lastLocalDate = LocalDateText()
+    /// The last 128-bit UUIDs written (`appendCanonicalUUID`): a frame names the same few again
+    /// and again (a characteristic's UUID and its service's, under two fields each).
+    var lastUUIDs = UUIDTexts()
+    /// The whole seconds of the last times written (`appendSeconds`).
+    var lastSeconds = SecondsTexts()
 
     public init(capacity: Int = 256) {
         self.capacity = max(16, capacity)
@@ -56,8 +61,12 @@ public struct TextBuffer: ~Copyable, EscapedTextOutput {
         capacity = newCapacity
     }
 
-    /// Makes room for `n` more bytes and returns where they go; the caller writes them and adds
-    /// to `count`.
+    /// Counts `n` bytes written at `reserve`'s pointer.
+    @inline(__always)
+    mutating func advance(_ n: Int) { count &+= n }
+
+    /// Makes room for `n` more bytes and returns where they go; the caller writes them and
+    /// `advance`s.
     @inline(__always)
     mutating func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
         if capacity &- count < n { grow(n) }
@@ -193,29 +202,48 @@ public struct TextBuffer: ~Copyable, EscapedTextOutput {
     @inline(never)
     private mutating func appendLongDecimal(_ v: UInt64, minimumDigits minimum: Int, pad: UInt8) {
         let digits = Self.decimalDigits(v)
-        let width = max(digits, minimum)
-        let p = reserve(width)
-        if width > digits { p.update(repeating: pad, count: width - digits) }
+        if minimum > digits {
+            let p = reserve(minimum &- digits)
+            p.update(repeating: pad, count: minimum &- digits)
+            count &+= minimum &- digits
+        }
+        if digits <= 6 {
+            appendPairs(v, count: digits)
+            return
+        }
+        if digits <= 16 {
+            appendDigits(v, count: digits)
+            return
+        }
+        // 17 or more digits: the first one to four, then sixteen.
+        let high = v / 10_000_000_000_000_000
+        appendDigits(high, count: digits &- 16)
+        appendDigits(v &- high &* 10_000_000_000_000_000, count: 16)
+    }
+
+    /// Appends the `digits` decimal digits of `v`, two at a time from `digitPairs`: for up to six
+    /// digits, fewer instructions than a word of eight (`appendDigits`).
+    @inline(__always)
+    private mutating func appendPairs(_ v: UInt64, count digits: Int) {
+        let p = reserve(digits)
         let pairs = Self.digitPairs.utf8Start
         var rest = v
-        var i = width
+        var i = digits
         while rest >= 100 {
             let pair = Int(rest % 100) &* 2
             rest /= 100
-            i -= 2
+            i &-= 2
             p[i] = pairs[pair]
-            p[i + 1] = pairs[pair + 1]
+            p[i &+ 1] = pairs[pair &+ 1]
         }
         if rest >= 10 {
             let pair = Int(rest) &* 2
-            i -= 2
-            p[i] = pairs[pair]
-            p[i + 1] = pairs[pair + 1]
+            p[i &- 2] = pairs[pair]
+            p[i &- 1] = pairs[pair &+ 1]
         } else {
-            i -= 1
-            p[i] = UInt8(truncatingIfNeeded: rest) &+ 0x30
+            p[i &- 1] = UInt8(truncatingIfNeeded: rest) &+ 0x30
         }
-        count &+= width
+        count &+= digits
     }
 
     /// Appends a signed decimal number: the bytes of `String(v)`.
@@ -366,27 +394,10 @@ public struct TextBuffer: ~Copyable, EscapedTextOutput {
     mutating func appendSeconds(nanoseconds nanos: Int64) {
         if nanos < 0 { append(0x2D) }
         let m = nanos.magnitude
-        appendDecimal(m / 1_000_000_000)
+        let seconds = m / 1_000_000_000
+        appendWholeSeconds(seconds)
         append(0x2E)
-        appendNineDigits(m % 1_000_000_000)
-    }
-
-    /// Appends `v` (below 10^9) as exactly nine digits, zero-padded, two at a time.
-    @inline(__always)
-    private mutating func appendNineDigits(_ v: UInt64) {
-        let p = reserve(9)
-        let pairs = Self.digitPairs.utf8Start
-        var rest = v
-        var i = 9
-        while i > 1 {
-            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
-            rest /= 100
-            i &-= 2
-            p[i] = pairs[pair]
-            p[i &+ 1] = pairs[pair &+ 1]
-        }
-        p[0] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
-        count &+= 9
+        appendNineDigits(m &- seconds &* 1_000_000_000)
     }
 
     /// Appends a real number as tshark shows a double (C's `%.15g`): at most 15 significant
@@ -551,14 +562,25 @@ public struct TextBuffer: ~Copyable, EscapedTextOutput {
     }
 
     /// Appends a device address as `AA:BB:CC:DD:EE:FF` (`BDAddr.description`), or lower case.
+    /// The twelve digits come eight at a time (`hexDigits`), and go out two at a time.
     mutating func appendAddress(_ a: BDAddr, upperCase: Bool) {
-        let p = reserve(17)
-        for i in 0..<6 {
-            let b = UInt8(truncatingIfNeeded: a.rawValue >> UInt64(40 - 8 * i))
-            p[3 * i] = upperCase ? Self.upperHexDigit(b >> 4) : Self.hexDigit(b >> 4)
-            p[3 * i + 1] = upperCase ? Self.upperHexDigit(b & 0x0F) : Self.hexDigit(b & 0x0F)
-            if i < 5 { p[3 * i + 2] = 0x3A }
-        }
+        // Byte k of each word is its k-th digit in memory order: the address's digits are the
+        // high word's last four and the low word's eight.
+        let high = Self.hexDigits(UInt32(truncatingIfNeeded: a.rawValue >> 32), upperCase).littleEndian
+        let low = Self.hexDigits(UInt32(truncatingIfNeeded: a.rawValue), upperCase).littleEndian
+        let p = UnsafeMutableRawPointer(reserve(17))
+        func pair(_ word: UInt64, _ k: UInt64) -> UInt16 { UInt16(truncatingIfNeeded: word >> (8 &* k)).littleEndian }
+        p.storeBytes(of: pair(high, 4), as: UInt16.self)
+        p.storeBytes(of: pair(high, 6), toByteOffset: 3, as: UInt16.self)
+        p.storeBytes(of: pair(low, 0), toByteOffset: 6, as: UInt16.self)
+        p.storeBytes(of: pair(low, 2), toByteOffset: 9, as: UInt16.self)
+        p.storeBytes(of: pair(low, 4), toByteOffset: 12, as: UInt16.self)
+        p.storeBytes(of: pair(low, 6), toByteOffset: 15, as: UInt16.self)
+        p.storeBytes(of: 0x3A, toByteOffset: 2, as: UInt8.self)
+        p.storeBytes(of: 0x3A, toByteOffset: 5, as: UInt8.self)
+        p.storeBytes(of: 0x3A, toByteOffset: 8, as: UInt8.self)
+        p.storeBytes(of: 0x3A, toByteOffset: 11, as: UInt8.self)
+        p.storeBytes(of: 0x3A, toByteOffset: 14, as: UInt8.self)
         count &+= 17
     }
 
@@ -575,7 +597,20 @@ public struct TextBuffer: ~Copyable, EscapedTextOutput {
     /// Appends the 128-bit 8-4-4-4-12 form (`BluetoothUUID.canonical`), eight digits at a time
     /// (`hexDigits`).
     mutating func appendCanonicalUUID(_ u: BluetoothUUID, upperCase: Bool) {
-        let p = UnsafeMutableRawPointer(reserve(36))
+        if let text = lastUUIDs.text(u, upperCase: upperCase) {
+            let p = UnsafeMutableRawPointer(reserve(40))
+            withUnsafeBytes(of: text) { UnsafeMutableRawBufferPointer(start: p, count: 40).copyMemory(from: $0) }
+            count &+= 36
+            return
+        }
+        let start = count
+        writeCanonicalUUID(u, upperCase: upperCase)
+        lastUUIDs.keep(u, upperCase: upperCase, text: UnsafeRawPointer(base + start))
+    }
+
+    /// Writes the 8-4-4-4-12 form (`appendCanonicalUUID`), with four bytes of room after it.
+    private mutating func writeCanonicalUUID(_ u: BluetoothUUID, upperCase: Bool) {
+        let p = UnsafeMutableRawPointer(reserve(40))
         let digits = (
             Self.hexDigits(UInt32(truncatingIfNeeded: u.high >> 32), upperCase),
             Self.hexDigits(UInt32(truncatingIfNeeded: u.high), upperCase),
@@ -596,6 +631,7 @@ public struct TextBuffer: ~Copyable, EscapedTextOutput {
         p.storeBytes(of: 0x2D, toByteOffset: 13, as: UInt8.self)
         p.storeBytes(of: 0x2D, toByteOffset: 18, as: UInt8.self)
         p.storeBytes(of: 0x2D, toByteOffset: 23, as: UInt8.self)
+        p.storeBytes(of: 0, toByteOffset: 36, as: UInt32.self)
         count &+= 36
     }
 
@@ -615,11 +651,29 @@ public struct TextBuffer: ~Copyable, EscapedTextOutput {
 }
 
 /// A local date as `TimeFormat.appendLocalDate` writes it, for one whole second: the text up to
-/// the seconds, and the zone's name after the fraction.
+/// the seconds, and the zone's name after the fraction, kept in place (no reference counting).
+/// A text too long for its room is not kept.
 struct LocalDateText {
+    static var room: Int { 48 }
     var second = Int64.min
-    var date: [UInt8] = []
-    var zone: [UInt8] = []
+    /// The date's bytes, then the zone's.
+    var bytes: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
+    var dateCount = 0
+    var zoneCount = 0
+
+    /// The text of `second`: `date` before the fraction, `zone` after it; nil when they do not fit.
+    init?(second: Int64, date: UnsafeBufferPointer<UInt8>, zone: UnsafeBufferPointer<UInt8>) {
+        guard date.count + zone.count <= Self.room else { return nil }
+        self.second = second
+        dateCount = date.count
+        zoneCount = zone.count
+        withUnsafeMutableBytes(of: &bytes) { room in
+            room.copyMemory(from: UnsafeRawBufferPointer(date))
+            UnsafeMutableRawBufferPointer(rebasing: room[date.count...]).copyMemory(from: UnsafeRawBufferPointer(zone))
+        }
+    }
+
+    init() {}
 }
 
 /// UUIDs and addresses written as every output writes them, for text made outside a renderer

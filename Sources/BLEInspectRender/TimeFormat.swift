@@ -67,10 +67,16 @@ public enum TimeFormat: String, Sendable, CaseIterable {
             seconds -= 1
         }
         if out.lastLocalDate.second == seconds {
-            out.lastLocalDate.date.withUnsafeBufferPointer { out.append(contentsOf: $0) }
-            out.append(0x2E)
-            out.appendDecimal(UInt64(fraction), minimumDigits: 9)
-            out.lastLocalDate.zone.withUnsafeBufferPointer { out.append(contentsOf: $0) }
+            let kept = out.lastLocalDate
+            withUnsafeBytes(of: kept.bytes) { bytes in
+                let text = bytes.assumingMemoryBound(to: UInt8.self)
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<kept.dateCount]))
+                out.append(0x2E)
+                out.appendNineDigits(UInt64(fraction))
+                out.append(
+                    contentsOf: UnsafeBufferPointer(rebasing: text[kept.dateCount..<(kept.dateCount + kept.zoneCount)])
+                )
+            }
             return
         }
         var t = time_t(clamping: seconds)
@@ -92,20 +98,22 @@ public enum TimeFormat: String, Sendable, CaseIterable {
         appendTwo(parts.tm_min, to: &out)
         out.append(0x3A)
         appendTwo(parts.tm_sec, to: &out)
-        let date = Array(UnsafeBufferPointer(rebasing: out.bytes[dateStart...]))
+        let dateEnd = out.count
         out.append(0x2E)
-        out.appendDecimal(UInt64(fraction), minimumDigits: 9)
+        out.appendNineDigits(UInt64(fraction))
         let zoneStart = out.count
         if let zone = parts.tm_zone {
             out.append(0x20)
             let name = UnsafeBufferPointer(start: zone, count: strlen(zone))
             name.withMemoryRebound(to: UInt8.self) { TerminalSafeText.appendEscaped($0, to: &out) }
         }
-        out.lastLocalDate = LocalDateText(
-            second: seconds,
-            date: date,
-            zone: Array(UnsafeBufferPointer(rebasing: out.bytes[zoneStart...]))
-        )
+        let written = out.bytes
+        out.lastLocalDate =
+            LocalDateText(
+                second: seconds,
+                date: UnsafeBufferPointer(rebasing: written[dateStart..<dateEnd]),
+                zone: UnsafeBufferPointer(rebasing: written[zoneStart...])
+            ) ?? LocalDateText()
     }
 
     private static let monthNames: [StaticString] = [

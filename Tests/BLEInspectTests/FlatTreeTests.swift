@@ -50,6 +50,20 @@ struct FlatTreeTests {
         #expect(Self.same(tree, copy))
     }
 
+    @Test("without its texts, the tree loads with the texts handed over apart")
+    func textsApart() {
+        let tree = Self.sample()
+        var bytes = [UInt8](repeating: 0, count: tree.flatByteCount(withTexts: false))
+        bytes.withUnsafeMutableBytes { tree.writeFlat(to: $0, withTexts: false) }
+        #expect(bytes.count < Self.flat(tree).count)
+        let handed = ["earlier frame's text"] + tree.texts + ["later frame's text"]
+        var copy = ProtocolTree()
+        copy.add(FieldID(9), text: "left over", 0..<1)
+        bytes.withUnsafeBytes { copy.load(flat: $0, texts: handed[1..<(1 + tree.texts.count)]) }
+        #expect(Self.same(tree, copy))
+        #expect(copy.text(TextRef(index: 0)) == "Polar H10 \u{1B}[31m")
+    }
+
     @Test("a tree of nothing, and a tree that hit the node limit, cross as they are")
     func emptyAndOverflowed() {
         var copy = Self.sample()

@@ -8,17 +8,25 @@
 /// followed by its bytes.
 extension ProtocolTree {
     /// The number of bytes `writeFlat` writes.
-    public var flatByteCount: Int {
+    public var flatByteCount: Int { flatByteCount(withTexts: true) }
+
+    /// The number of bytes `writeFlat(to:withTexts:)` writes.
+    public func flatByteCount(withTexts: Bool) -> Int {
         let word = MemoryLayout<Int>.size
         var n = 6 &* word &+ storedNodes &* MemoryLayout<FieldNode>.stride &+ infoCount
-        for text in texts { n &+= word &+ text.utf8.count }
+        if withTexts {
+            for text in texts { n &+= word &+ text.utf8.count }
+        }
         for (bytes, name) in zip(sources, sourceNames) { n &+= 2 &* word &+ bytes.count &+ name.utf8.count }
         return n
     }
 
-    /// Writes the tree's bytes into `buffer`, which has room for `flatByteCount` of them: one
-    /// pass, no call per piece (the reading thread does this for every frame it hands over).
-    public func writeFlat(to buffer: UnsafeMutableRawBufferPointer) {
+    /// Writes the tree's bytes into `buffer`, which has room for `flatByteCount(withTexts:)` of
+    /// them: one pass, no call per piece (the reading thread does this for every frame it hands
+    /// over). Without the texts, the tree is written as if it had none, and `load(flat:texts:)`
+    /// is given them apart: Strings cross threads as they are, where making them bytes and
+    /// Strings again costs more than the rest of the tree.
+    public func writeFlat(to buffer: UnsafeMutableRawBufferPointer, withTexts: Bool = true) {
         var at = 0
         func put(_ bytes: UnsafeRawBufferPointer) {
             guard let base = bytes.baseAddress, bytes.count > 0, let to = buffer.baseAddress else { return }
@@ -40,13 +48,15 @@ extension ProtocolTree {
         }
         putInt(storedNodes)
         putInt(infoCount)
-        putInt(texts.count)
+        putInt(withTexts ? texts.count : 0)
         putInt(sources.count)
         putInt(derivedStart)
         putInt(overflowed ? 1 : 0)
         withNodes { put(UnsafeRawBufferPointer($0)) }
         withInfoBytes { put(UnsafeRawBufferPointer($0)) }
-        for text in texts { putText(text) }
+        if withTexts {
+            for text in texts { putText(text) }
+        }
         for (bytes, name) in zip(sources, sourceNames) {
             putInt(bytes.count)
             bytes.withUnsafeBytes { put($0) }
@@ -63,10 +73,11 @@ extension ProtocolTree {
         write(UnsafeRawBufferPointer(buffer))
     }
 
-    /// Makes this tree the one `writeFlat` wrote into `flat`, reusing this tree's storage. The
-    /// bytes come from this process, not from a file; a short or inconsistent buffer still only
-    /// gives a shorter tree, never a read out of bounds.
-    public mutating func load(flat: UnsafeRawBufferPointer) {
+    /// Makes this tree the one `writeFlat` wrote into `flat`, reusing this tree's storage; when
+    /// it was written without its texts, `texts` are they. The bytes come from this process, not
+    /// from a file; a short or inconsistent buffer still only gives a shorter tree, never a read
+    /// out of bounds.
+    public mutating func load(flat: UnsafeRawBufferPointer, texts given: ArraySlice<String> = []) {
         if fieldMask != nil { fieldMask = nil } else { reset() }
         var at = 0
         func readInt() -> Int {
@@ -106,6 +117,7 @@ extension ProtocolTree {
         for _ in 0..<max(0, min(textCount, flat.count)) {
             _ = intern(String(decoding: readBytes(readInt()), as: UTF8.self))
         }
+        if !given.isEmpty { intern(contentsOf: given) }
         for _ in 0..<max(0, min(sourceCount, flat.count)) {
             let bytes = [UInt8](readBytes(readInt()))
             let name = String(decoding: readBytes(readInt()), as: UTF8.self)

@@ -306,6 +306,13 @@ public struct ProtocolTree: Sendable {
         return TextRef(index: UInt32(truncatingIfNeeded: texts.count - 1))
     }
 
+    /// Keeps `more` beside the tree, after the texts it has (the texts of a tree handed over
+    /// apart from it: `load(flat:texts:)`).
+    mutating func intern(contentsOf more: ArraySlice<String>) {
+        // One append a text: a frame has few, and `append(contentsOf:)` costs more than several.
+        for i in more.indices { texts.append(more[i]) }
+    }
+
     /// The string a `.string` or `.expert` value refers to.
     @inlinable
     public func text(_ ref: TextRef) -> String {
