@@ -303,6 +303,8 @@ let package = Package(
                 "BLEAdvBudgetCapture", "BLEInspectCLI", "BLEInspectTestSupport", "BLEInspectFuzz", "bleinspect",
                 // HelpTextTests renders every command's help.
                 "BLEAdvBudgetCommand", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // ReportUnitTests renders report nodes.
+                .product(name: "Plot", package: "Plot"),
             ]
                 + dissectorDependencies
         ),

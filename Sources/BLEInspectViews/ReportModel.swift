@@ -41,7 +41,9 @@ final class ReportCapture {
 
     init(registry: DissectorRegistry) {
         var names: [Int: String] = [:]
-        for (i, layer) in registry.isLayer.enumerated() where layer && i < registry.fields.count {
+        // Derived layers (`device`) are added after dissection: not protocols of the frame.
+        for (i, layer) in registry.isLayer.enumerated()
+        where layer && i < registry.fields.count && !(i < registry.isDerived.count && registry.isDerived[i]) {
             let d = registry.fields[i]
             if d.abbrev != "frame" { names[i] = d.short.isEmpty ? d.abbrev : d.short }
         }

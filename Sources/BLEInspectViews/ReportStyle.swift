@@ -28,8 +28,8 @@ enum ReportStyle {
         .key.att-error { background: var(--vermillion); } .key.credits { border-top: 2px solid var(--green); height: 0; }
         .key.stall { background: var(--orange); opacity: .5; }
         footer { margin-top: 3em; color: var(--faint); font-size: .9em; }
-        @media print { body { max-width: none; margin: 0; font-size: 10pt; } details { display: block; }
-          details > summary { display: none; } section.connection { break-inside: avoid-page; }
+        @media print { body { max-width: none; margin: 0; font-size: 10pt; }
+          section.connection { break-inside: avoid-page; }
           a { color: inherit; text-decoration: none; } svg.timeline { max-height: 60vh; } }
         """
 

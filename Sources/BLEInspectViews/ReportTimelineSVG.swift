@@ -121,7 +121,7 @@ extension ReportTimeline {
         let scale = ReportScale(domain: 0, top, pixels: y + Self.creditHeight, y + 4)
         let end = time.to
         var out = label("ch \(c.number) \(side == 0 ? "sent" : "received")", y: y + 12)
-        out += label("\(most) credits", y: y + 26)
+        out += label("\(most) credit" + (most == 1 ? "" : "s"), y: y + 26)
         out += label("0", y: y + Self.creditHeight)
         for s in c.sides[side].stalls.items {
             guard let x0 = x(s.start) else { continue }
