@@ -18,7 +18,7 @@ struct Report: ToolCommand {
 
             Examples:
               bleinspect report btsnoop_hci.log -o report.html
-              bleinspect report -Y 'device.addr == c0:de:c0:de:00:02' capture.btsnoop -o one.html
+              bleinspect report -o polar.html -Y 'device.name contains "Polar"' capture.pklg
             """
     )
 

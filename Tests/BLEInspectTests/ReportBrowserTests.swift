@@ -53,6 +53,13 @@ struct ReportDOM {
         return Int64(tag[r.upperBound...].prefix { $0 != "\"" })
     }
 
+    /// The response-time marks (dots and error squares) of each connection section, in order.
+    var latencyPoints: [Int] {
+        dom.split(separator: "<section id=\"conn-").dropFirst().map { section in
+            section.matches(of: /<circle class="att"|<rect class="att-error"/).count
+        }
+    }
+
     /// The `<html>` start tag, where the page's script leaves its marks.
     var root: String { dom.firstMatch(of: /<html[^>]*>/).map { String($0.output) } ?? "" }
 
@@ -109,6 +116,11 @@ struct ReportBrowserTests {
         #expect(report.connectionSections == connections.count)
         #expect(report.charts == connections.count)
         #expect(report.stalls == stalls(connections))
+        // One mark per response time conns counted (each connection keeps at most 4,096).
+        let responses = connections.map {
+            ((($0["att"] as? [String: Any])?["response_time_us"] as? [String: Any])?["count"] as? Int) ?? -1
+        }
+        #expect(report.latencyPoints == responses.map { min($0, 4096) })
         #expect(Chromium.consoleErrors(log).isEmpty, "\(Chromium.consoleErrors(log))")
         #expect(report.scriptRanCleanly)
         return report.stalls
