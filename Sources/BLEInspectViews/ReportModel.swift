@@ -21,6 +21,9 @@ struct ReportProblems {
 final class ReportCapture {
     static let deviceLimit = 4096
     static let connectionLimit = 2000
+    /// The most series points (`ConnsSeries`) the finished connections keep in all; a connection
+    /// past it is drawn without its response times and credit lines.
+    var pointBudget = 2_000_000
 
     private(set) var first: ConnsMoment?
     private(set) var last: ConnsMoment?
@@ -32,6 +35,9 @@ final class ReportCapture {
     /// The finished connections, in order of their numbers; past the limit they are counted.
     private(set) var connections: [ConnsRecord] = []
     private(set) var connectionsDropped = 0
+    /// Connections whose series were dropped to stay within `pointBudget`.
+    private(set) var seriesDropped = 0
+    private var points = 0
     /// By connection number; nil for frames outside a connection.
     private(set) var problems: [Int?: ReportProblems] = [:]
 
@@ -70,11 +76,15 @@ final class ReportCapture {
                 }
             }
             if broken || warned {
-                var p = problems[connection?.number] ?? ReportProblems()
+                // Problems of connections past the limit are counted with those outside any.
+                let key = connection.map(\.number).flatMap {
+                    problems[$0] != nil || problems.count < Self.connectionLimit ? $0 : nil
+                }
+                var p = problems[key] ?? ReportProblems()
                 if broken { p.malformed &+= 1 }
                 if warned { p.warnings &+= 1 }
                 p.frames.append(frame.number)
-                problems[connection?.number] = p
+                problems[key] = p
             }
             if let d = devicesFields.read(walk), let address = d.identity ?? d.address {
                 device(address, d.name, moment)
@@ -99,6 +109,16 @@ final class ReportCapture {
         guard connections.count < Self.connectionLimit else {
             connectionsDropped &+= 1
             return
+        }
+        let kept =
+            (r.latencyPoints?.items.count ?? 0)
+            + r.channels.reduce(0) { $0 + $1.sides.reduce(0) { $0 + ($1.creditSteps?.items.count ?? 0) } }
+        if points + kept > pointBudget {
+            r.latencyPoints = nil
+            for c in r.channels { for s in c.sides.indices { c.sides[s].creditSteps = nil } }
+            seriesDropped &+= 1
+        } else {
+            points += kept
         }
         connections.append(r)
     }

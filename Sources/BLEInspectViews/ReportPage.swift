@@ -86,6 +86,13 @@ struct ReportPage {
             capture.connectionsDropped > 0
                 ? .p(Self.text("\(capture.connectionsDropped) further connections are not drawn."))
                 : .empty,
+            capture.seriesDropped > 0
+                ? .p(
+                    Self.text(
+                        "\(capture.seriesDropped) connections are drawn without their response times and credits: the report keeps at most \(capture.pointBudget) points in all."
+                    )
+                )
+                : .empty,
             .h3("Findings"),
             findings.isEmpty
                 ? .p("No findings: no stalls, ATT errors, failed pairings, malformed frames or warnings.")

@@ -68,11 +68,13 @@ struct ReportTimeline {
         ]
     }
 
-    /// The credit lanes: one per channel direction that has credit steps.
+    /// The credit lanes: one per channel direction that has credit steps or stalls (stalls are
+    /// drawn even when the steps were dropped, `ReportCapture.pointBudget`).
     var creditLanes: [(channel: ConnsChannel, side: Int, steps: [ConnsCreditStep])] {
         record.channels.flatMap { c in
             c.sides.indices.compactMap { s -> (ConnsChannel, Int, [ConnsCreditStep])? in
-                guard let steps = c.sides[s].creditSteps?.items, !steps.isEmpty else { return nil }
+                let steps = c.sides[s].creditSteps?.items ?? []
+                guard !steps.isEmpty || !c.sides[s].stalls.isEmpty else { return nil }
                 return (c, s, steps)
             }
         }

@@ -143,6 +143,7 @@ extension ReportTimeline {
             )
         }
         let points = steps.compactMap { s in x(s.moment).map { (x: $0, y: scale(Double(s.credits))) } }
+        guard !points.isEmpty else { return out }
         out += Markup.element(
             "path",
             [

@@ -1,3 +1,5 @@
+import BLEInspectCore
+import BLEInspectSession
 import Plot
 import Testing
 
@@ -73,5 +75,27 @@ struct ReportUnitTests {
         #expect(html.contains("&lt;caption&gt;"))
         #expect(html.contains("&amp;lt;"))
         #expect(html.contains("&lt;i&gt;") && !html.contains("<i>"))
+    }
+
+    @Test("past the point budget a connection keeps its stalls but not its series")
+    func pointBudget() throws {
+        let capture = ReportCapture(registry: try StandardModules.registry())
+        capture.pointBudget = 5
+        func record(_ n: Int, points: Int) -> ConnsRecord {
+            let r = ConnsRecord(number: n, controller: nil, handle: 1, first: ConnsMoment(frame: 1, time: 0))
+            r.latencyPoints = CappedList(limit: ConnsSeries.limit)
+            for k in 0..<points {
+                r.latencyPoints?.append(
+                    ConnsLatencyPoint(moment: ConnsMoment(frame: k, time: Int64(k)), microseconds: 10, error: false)
+                )
+            }
+            return r
+        }
+        let (a, b, c) = (record(1, points: 3), record(2, points: 3), record(3, points: 2))
+        for r in [a, b, c] { capture.take(r) }
+        #expect(a.latencyPoints?.items.count == 3)
+        #expect(b.latencyPoints == nil)
+        #expect(c.latencyPoints?.items.count == 2)
+        #expect(capture.seriesDropped == 1 && capture.sorted.map(\.number) == [1, 2, 3])
     }
 }
