@@ -62,6 +62,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+        .package(url: "https://github.com/JohnSundell/Plot", exact: "0.14.0"),
     ],
     targets: [
         // Frame model and helpers shared by every layer; standard library only.
@@ -122,7 +123,7 @@ let package = Package(
             name: "BLEInspectViews",
             dependencies: [
                 "BLEInspectCore", "BLECapture", "BLECaptureIO", "BLEInspectFilter", "BLEInspectSession",
-                "BLEInspectRender",
+                "BLEInspectRender", .product(name: "Plot", package: "Plot"),
             ]
         ),
         // The read and live pipeline: runners, the threaded reader, progress, resource usage.
@@ -302,6 +303,8 @@ let package = Package(
                 "BLEAdvBudgetCapture", "BLEInspectCLI", "BLEInspectTestSupport", "BLEInspectFuzz", "bleinspect",
                 // HelpTextTests renders every command's help.
                 "BLEAdvBudgetCommand", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // ReportUnitTests renders report nodes.
+                .product(name: "Plot", package: "Plot"),
             ]
                 + dissectorDependencies
         ),

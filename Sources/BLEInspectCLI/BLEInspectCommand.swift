@@ -21,7 +21,8 @@ public struct BLEInspectCommand: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            Read.self, Live.self, Replay.self, Gatt.self, Follow.self, Conns.self, AdvBudget.self, Fields.self,
+            Read.self, Live.self, Replay.self, Gatt.self, Follow.self, Conns.self, Report.self, AdvBudget.self,
+            Fields.self,
             Plugins.self,
         ],
         defaultSubcommand: Read.self

@@ -68,6 +68,10 @@ final class ConnsBuilder {
     private(set) var failedAttempts = CappedList<(moment: ConnsMoment, status: UInt8, peer: BDAddr?)>(limit: 256)
     private(set) var untracked = 0
     private(set) var lastMoment: ConnsMoment?
+    /// Whether records keep the series `report` draws (`ConnsSeries`).
+    var keepsSeries = false
+    /// The connection the last frame belonged to, nil when it belonged to none.
+    private(set) var touched: ConnsRecord?
     /// The first node of each field in the frame being read (see `FieldLookup.firstNodes`).
     private var firsts: [Int32] = []
 
@@ -97,6 +101,7 @@ final class ConnsBuilder {
     func add(_ frame: CapturedFrame, _ tree: borrowing ProtocolTree) {
         let moment = ConnsMoment(frame)
         lastMoment = moment
+        touched = nil
         TreeWalk.with(frame, tree) { walk in
             switch frame.kind {
             case .hciEvent, .aclData, .linkLayer: break
@@ -134,6 +139,7 @@ final class ConnsBuilder {
         let key = Self.key(frame, handle)
         if let r = open[key] {
             r.last = moment
+            touched = r
             return r
         }
         guard open.count < Self.maximumOpen else {
@@ -143,6 +149,8 @@ final class ConnsBuilder {
         let r = ConnsRecord(number: nextNumber, controller: frame.controllerIndex, handle: handle, first: moment)
         nextNumber &+= 1
         open[key] = r
+        touched = r
+        if keepsSeries { r.latencyPoints = CappedList(limit: ConnsSeries.limit) }
         return r
     }
 
@@ -428,7 +436,16 @@ final class ConnsBuilder {
         r.att[local ? 0 : 1].add(opcode)
         switch ATTKind(opcode) {
         case .response, .error:
-            if let us = value(.responseTime, walk) { r.latency.add(Int64(clamping: us)) }
+            if let us = value(.responseTime, walk) {
+                r.latency.add(Int64(clamping: us))
+                r.latencyPoints?.append(
+                    ConnsLatencyPoint(
+                        moment: moment,
+                        microseconds: Int64(clamping: us),
+                        error: ATTKind(opcode) == .error
+                    )
+                )
+            }
             if r.firstATTExchange == nil { r.firstATTExchange = moment }
         case .notification, .indication:
             if r.firstATTExchange == nil { r.firstATTExchange = moment }
@@ -491,6 +508,9 @@ final class ConnsBuilder {
     private func channel(_ c: Int, _ r: ConnsRecord, _ moment: ConnsMoment, _ walk: TreeWalk) {
         let range = c..<walk.end(of: c)
         guard let n = value(.channel, walk, in: range), let channel = r.channel(n) else { return }
+        if keepsSeries, channel.sides[0].creditSteps == nil {
+            for s in channel.sides.indices { channel.sides[s].creditSteps = CappedList(limit: ConnsSeries.limit) }
+        }
         if channel.opened == nil { channel.opened = moment }
         if let psm = value(.psm, walk, in: range) ?? value(.psm, walk) { channel.psm = psm }
         if let cid = value(.localCID, walk, in: range) { channel.localCID = UInt16(truncatingIfNeeded: cid) }

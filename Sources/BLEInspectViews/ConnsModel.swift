@@ -183,11 +183,14 @@ struct ConnsChannelSide {
     var zeroCreditMicroseconds: Int64 = 0
     var stalledMicroseconds: Int64 = 0
     var zeroCreditIntervals = 0
+    /// Every balance, when the builder keeps series (`ConnsSeries`).
+    var creditSteps: CappedList<ConnsCreditStep>?
 
     /// Takes the sender's balance after a frame of the channel. `sdu` is the unfinished SDU
     /// when this frame is a K-frame of this sender that leaves one.
     mutating func balance(_ value: UInt64, at moment: ConnsMoment, unfinishedSDU sdu: UInt64?, granted: UInt64?) {
         defer { credits = value }
+        creditSteps?.append(ConnsCreditStep(moment: moment, credits: value))
         if value == 0 {
             if current == nil, credits != 0 || sdu != nil {
                 current = ZeroCredits(start: moment, end: nil, sdu: sdu, creditsGranted: nil)
@@ -357,6 +360,8 @@ final class ConnsRecord {
     /// [0]: sent by the local host; [1]: by the peer.
     var att = [ATTCounts(), ATTCounts()]
     var latency = LatencySamples()
+    /// Every request→response time at its moment, when the builder keeps series (`ConnsSeries`).
+    var latencyPoints: CappedList<ConnsLatencyPoint>?
     /// Gaps, repeats and steps back of plugin sequence counters (`sequence.issue`).
     var sequenceIssues = ConnsSequenceIssues()
     /// PSM values sent on the connection (`gatt.l2cap_psm`).

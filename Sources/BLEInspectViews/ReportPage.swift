@@ -1,0 +1,118 @@
+import BLEInspectCore
+import Plot
+
+/// The report's HTML document, built with Plot. Plot escapes neither attribute values nor
+/// character references in text, so text from the capture goes in through `text(_:)` (escaped
+/// by `Markup`), and every attribute value here is the report's own (ids, classes, links).
+struct ReportPage {
+    let title: String
+    let capture: ReportCapture
+    let findings: [ReportFinding]
+    let names: ConnsNames
+    let links: ConnsCaptureLinks
+
+    /// What the report does not hold yet, said in its footer and in docs/REPORT.md.
+    static let later =
+        "Not in this report yet: the sequence chart of each connection, RSSI over time per device, the GATT tree, frame decodes on click, and downsampling for very large captures."
+
+    var html: String {
+        HTML(
+            .lang(.english),
+            .head(
+                .encoding(.utf8),
+                // Not Plot's `.title`, which also writes the title unescaped into meta attributes.
+                .element(named: "title", nodes: [Self.text(title)]),
+                .meta(.name("viewport"), .content("width=device-width, initial-scale=1")),
+                .style(ReportStyle.css),
+                .script(.raw(ReportStyle.script))
+            ),
+            .body(
+                .header(.h1(Self.text(title)), .p(Self.text(ReportPage.later))),
+                .element(named: "main", nodes: [overview] + capture.sorted.map(connection)),
+                .footer(.p(Self.text(ReportPage.later + " Made by bleinspect report; it needs no network.")))
+            )
+        ).render()
+    }
+
+    /// Untrusted text, escaped.
+    static func text<C>(_ s: String) -> Node<C> { .raw(Markup.text(s)) }
+
+    static func anchor(_ number: Int) -> String { "conn-\(number)" }
+
+    static func row(_ cells: [String], header: Bool = false) -> Node<HTML.TableContext> {
+        .tr(.forEach(cells) { header ? .th(text($0)) : .td(text($0)) })
+    }
+
+    static func table<C: HTML.BodyContext>(_ caption: String, _ head: [String], _ rows: [[String]]) -> Node<C> {
+        .table(.caption(text(caption)), row(head, header: true), .forEach(rows) { row($0) })
+    }
+
+    // MARK: Overview
+
+    private var overview: Node<HTML.BodyContext> {
+        let span: String
+        if let first = capture.first, let last = capture.last {
+            span =
+                ConnsTime.absolute(first) + " to " + ConnsTime.absolute(last) + " ("
+                + (last.since(first).map(ConnsTime.seconds) ?? "?") + ")"
+        } else {
+            span = "no frames"
+        }
+        let layers = capture.layers.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+        let devices = capture.devices.values.sorted { $0.first.frame < $1.first.frame }
+        return .section(
+            .id("overview"),
+            .h2("Overview"),
+            .p(Self.text("\(capture.frames) frames, " + span + ".")),
+            Self.table("Frames by protocol", ["protocol", "frames"], layers.map { [$0.key, "\($0.value)"] }),
+            Self.table(
+                "Devices"
+                    + (capture.devicesDropped > 0
+                        ? " (\(capture.devicesDropped) frames of further devices not listed)" : ""),
+                ["address", "name", "frames", "first frame"],
+                devices.map {
+                    [ViewText.address($0.address, upperCase: true), $0.name ?? "", "\($0.frames)", "\($0.first.frame)"]
+                }
+            ),
+            .h3("Connections"),
+            capture.connections.isEmpty
+                ? .p("No connections.")
+                : .ul(
+                    .class("connections"),
+                    .forEach(capture.sorted) { r in
+                        .li(.a(.href("#" + Self.anchor(r.number)), Self.text(Self.heading(r, names))))
+                    }
+                ),
+            capture.connectionsDropped > 0
+                ? .p(Self.text("\(capture.connectionsDropped) further connections are not drawn."))
+                : .empty,
+            capture.seriesDropped > 0
+                ? .p(
+                    Self.text(
+                        "\(capture.seriesDropped) connections are drawn without their response times and credits: the report keeps at most \(capture.pointBudget) points in all."
+                    )
+                )
+                : .empty,
+            .h3("Findings"),
+            findings.isEmpty
+                ? .p("No findings: no stalls, ATT errors, failed pairings, malformed frames or warnings.")
+                : .ul(.class("findings"), .forEach(findings) { Self.finding($0) })
+        )
+    }
+
+    static func finding(_ f: ReportFinding) -> Node<HTML.ListContext> {
+        .li(
+            .class("finding " + f.kind.rawValue),
+            .span(.class("kind"), text(f.kind.rawValue.replacing("-", with: " "))),
+            .text(" "),
+            f.connection.map { n in .group(.a(.href("#" + anchor(n)), .text("Connection \(n)")), .text(": ")) }
+                ?? .empty,
+            text(f.text)
+        )
+    }
+
+    /// `Connection 2: C0:DE:C0:DE:00:02 "Thermo"`.
+    static func heading(_ r: ConnsRecord, _ names: ConnsNames) -> String {
+        "Connection \(r.number): " + ConnsText.peer(r, names)
+    }
+}

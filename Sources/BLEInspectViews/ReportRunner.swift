@@ -1,0 +1,51 @@
+public import BLECapture
+public import BLEInspectSession
+
+/// `bleinspect report`: reads the captures once through `conns`' builder (keeping the series it
+/// draws) and writes one self-contained HTML file.
+public enum ReportCommandRunner {
+    public static func run(
+        scan: CaptureScan,
+        outputPath: String,
+        errorOutput: (String) -> Void
+    ) -> ExitStatus {
+        var sink: OutputSink? = nil
+        var built: (ReportCapture, ConnsBuilder, ConnsNames)? = nil
+        let status = scan.runView("report", errorOutput: errorOutput) { registry in
+            do throws(CaptureError) {
+                sink = try OutputSink.create(path: outputPath)
+            } catch {
+                errorOutput("bleinspect: \(error)")
+                return .failure(.cannotCreateOutput)
+            }
+            let capture = ReportCapture(registry: registry)
+            let builder = ConnsBuilder(registry: registry) { capture.take($0) }
+            builder.keepsSeries = true
+            built = (capture, builder, ConnsNames(registry))
+            return .success(
+                .init(missing: builder.missingFields) { frame, tree in
+                    builder.add(frame, tree)
+                    capture.add(frame, tree, connection: builder.touched)
+                }
+            )
+        }
+        guard let sink, let (capture, builder, names) = built, status != .software else { return status }
+        builder.finish()
+        let files = scan.paths.map { $0 == "-" ? "standard input" : $0 }.joined(separator: ", ")
+        let page = ReportPage(
+            title: "bleinspect report: " + files,
+            capture: capture,
+            findings: ReportFinding.all(capture, builder, names),
+            names: names,
+            links: builder.links
+        )
+        sink.append(page.html)
+        do throws(CaptureError) {
+            try sink.flush(name: outputPath)
+        } catch {
+            errorOutput("bleinspect: \(error)")
+            return .cannotCreateOutput
+        }
+        return status
+    }
+}

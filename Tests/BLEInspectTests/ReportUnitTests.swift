@@ -1,0 +1,101 @@
+import BLEInspectCore
+import BLEInspectSession
+import Plot
+import Testing
+
+@testable import BLEInspectViews
+
+/// The report's own drawing and escaping code: the scale and ticks, the credits' step line,
+/// SVG numbers, and HTML escaping of hostile text.
+@Suite("report: scale, step line and escaping")
+struct ReportUnitTests {
+    @Test("a scale maps its domain onto its pixels, clamps outside it, and survives an empty domain")
+    func scale() {
+        let s = ReportScale(domain: 0, 2_000_000, pixels: 100, 1100)
+        #expect(s(0) == 100)
+        #expect(s(2_000_000) == 1100)
+        #expect(s(500_000) == 350)
+        #expect(s(-5) == 100 && s(9e18) == 1100)
+        // A y axis: pixels run upwards.
+        let y = ReportScale(domain: 0, 8, pixels: 70, 4)
+        #expect(y(8) == 4 && y(0) == 70 && y(4) == 37)
+        let empty = ReportScale(domain: 5, 5, pixels: 0, 10)
+        #expect(empty(5) == 0 && empty(6) == 10)
+        #expect(ReportScale(domain: 0, 10, pixels: 0, 1)(.nan) == 0)
+    }
+
+    @Test("ticks are round: 1, 2 or 5 times a power of ten, inside the domain")
+    func ticks() {
+        #expect(ReportScale(domain: 0, 1, pixels: 0, 1).ticks(count: 5) == [0, 0.2, 0.4, 0.6000000000000001, 0.8, 1])
+        #expect(ReportScale(domain: 0, 2_750_200, pixels: 0, 1).ticks(count: 8) == (0...5).map { Double($0) * 500_000 })
+        #expect(ReportScale(domain: 0, 102_335, pixels: 0, 1).ticks(count: 3) == [0, 50_000, 100_000])
+        #expect(ReportScale(domain: 3, 7, pixels: 0, 1).ticks(count: 4) == [3, 4, 5, 6, 7])
+        // Far-apart times from a hostile capture: bounded, finite.
+        let wide = ReportScale(domain: -9e18, 9e18, pixels: 0, 1).ticks(count: 5)
+        #expect(!wide.isEmpty && wide.count <= 100 && wide.allSatisfy(\.isFinite))
+    }
+
+    @Test("the step line holds each value until the next change and to the end")
+    func stepLine() {
+        let corners = ReportStepLine.corners([(0, 10), (5, 20), (8, 20), (9, 5)], endX: 12)
+        #expect(corners.map(\.x) == [0, 5, 5, 9, 9, 12])
+        #expect(corners.map(\.y) == [10, 10, 20, 20, 5, 5])
+        #expect(ReportStepLine.path(corners) == "M0 10 L5 10 L5 20 L9 20 L9 5 L12 5")
+        #expect(ReportStepLine.corners([], endX: 3).isEmpty)
+        #expect(ReportStepLine.corners([(2, 1)], endX: 1).map(\.x) == [2])
+    }
+
+    @Test("SVG numbers: one decimal at most, no exponent, 0 for what is not finite")
+    func numbers() {
+        #expect(Markup.number(12) == "12")
+        #expect(Markup.number(1.25) == "1.3")
+        #expect(Markup.number(-3.04) == "-3")
+        #expect(Markup.number(145.66) == "145.7")
+        #expect(Markup.number(.infinity) == "0" && Markup.number(.nan) == "0" && Markup.number(1e300) == "0")
+        #expect(ReportScale.integer(.nan) == 0 && ReportScale.integer(1e30) == 9_000_000_000_000_000_000)
+    }
+
+    @Test("a device named <script>alert(1)</script> is text; quotes cannot end an attribute")
+    func escaping() {
+        #expect(Markup.text("<script>alert(1)</script>") == "&lt;script&gt;alert(1)&lt;/script&gt;")
+        #expect(Markup.text("a & b; &amp;") == "a &amp; b; &amp;amp;")
+        #expect(Markup.text("say \"hi\"") == "say \"hi\"")
+        #expect(Markup.attribute("\" onmouseover='alert(2)'") == "&quot; onmouseover=&#39;alert(2)&#39;")
+        #expect(Markup.text("nul\u{0}") == "nul\u{FFFD}")
+        let element = Markup.element("text", [("class", "x\"><script>alert(3)</script>")], Markup.text("<b>"))
+        #expect(element == "<text class=\"x&quot;&gt;&lt;script&gt;alert(3)&lt;/script&gt;\">&lt;b&gt;</text>")
+        #expect(Markup.element("rect", [("x", "1")]) == "<rect x=\"1\"/>")
+    }
+
+    @Test("the page's text helper escapes what Plot would pass through")
+    func pageText() {
+        // Plot keeps `&lt;` as written; the report writes what the capture said.
+        let node: Node<HTML.BodyContext> = ReportPage.table("<caption>", ["&lt;"], [["<i>"]])
+        let html = node.render()
+        #expect(html.contains("&lt;caption&gt;"))
+        #expect(html.contains("&amp;lt;"))
+        #expect(html.contains("&lt;i&gt;") && !html.contains("<i>"))
+    }
+
+    @Test("past the point budget a connection keeps its stalls but not its series")
+    func pointBudget() throws {
+        let capture = ReportCapture(registry: try StandardModules.registry())
+        capture.pointBudget = 5
+        func record(_ n: Int, points: Int) -> ConnsRecord {
+            let r = ConnsRecord(number: n, controller: nil, handle: 1, first: ConnsMoment(frame: 1, time: 0))
+            r.latencyPoints = CappedList(limit: ConnsSeries.limit)
+            for k in 0..<points {
+                r.latencyPoints?.append(
+                    ConnsLatencyPoint(moment: ConnsMoment(frame: k, time: Int64(k)), microseconds: 10, error: false)
+                )
+            }
+            return r
+        }
+        let (a, b, c) = (record(1, points: 3), record(2, points: 3), record(3, points: 2))
+        for r in [a, b, c] { capture.take(r) }
+        #expect(a.latencyPoints?.items.count == 3)
+        #expect(b.latencyPoints == nil)
+        #expect(c.latencyPoints?.items.count == 2)
+        #expect(capture.seriesDropped == 1 && capture.sorted.map(\.number) == [1, 2, 3])
+    }
+}
