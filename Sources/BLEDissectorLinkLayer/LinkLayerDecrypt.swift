@@ -35,9 +35,10 @@ extension LinkLayerDissector {
         // a retransmission, sent with the same counter.
         let sn = UInt8((header >> 3) & 1)
         let repeated = connection.repeats(index: index, sn: sn) || !crcOK
-        // The session is updated in place (no copy of it a packet), and only a PDU tried on a
-        // chance that fails leaves its counters as they were.
-        let before = connection.encryption?.counters
+        // The session is updated in place (no copy of it a packet); a PDU tried on a chance (a
+        // bad CRC, or one the sniffer calls clear) that fails leaves its counters as they were.
+        let chance = !crcOK || speculative
+        let before = chance ? connection.encryption?.counters : nil
         let outcome = r.withRemainingBytes { bytes in
             connection.encryption?.decrypt(
                 header: UInt8(truncatingIfNeeded: header),
@@ -49,7 +50,7 @@ extension LinkLayerDissector {
         switch outcome {
         case nil:
             return nil
-        case .micFailure? where !crcOK || speculative:
+        case .micFailure? where chance:
             // Tried on a chance (a bad CRC, or a PDU the sniffer calls clear): nothing changes.
             if let before { connection.encryption?.counters = before }
             return nil
