@@ -59,7 +59,8 @@ public struct CaptureScan {
 
     /// The steps every view takes: prepare the registry and filter, let `setup` build the view
     /// (or stop with a status), refuse to run if it reads fields the registry lacks, and read
-    /// every frame through it. Returns the status of the reading.
+    /// every frame through it, the inputs' problems reported to `errorOutput`. Returns the status
+    /// of the reading.
     public func runView(
         _ name: String,
         errorOutput: (String) -> Void,
@@ -76,7 +77,13 @@ public struct CaptureScan {
         case .failure(let status): return status
         }
         guard RunSetup.fieldsPresent(consumer.missing, view: name, errorOutput) else { return .software }
-        return run(registry: prepared.registry, filter: prepared.filter, derived: consumer.readsDevices, consumer.take)
+        return run(
+            registry: prepared.registry,
+            filter: prepared.filter,
+            derived: consumer.readsDevices,
+            reporting: errorOutput,
+            consumer.take
+        )
     }
 
     /// Reads every input and calls `body` with each frame that passes the filter and its tree
@@ -88,6 +95,18 @@ public struct CaptureScan {
         registry: DissectorRegistry,
         filter: DisplayFilter?,
         derived: Bool = true,
+        _ body: (CapturedFrame, borrowing ProtocolTree) -> Void
+    ) -> ExitStatus {
+        run(registry: registry, filter: filter, derived: derived, reporting: errorOutput, body)
+    }
+
+    /// `run`, with the inputs' problems (damage, an input it cannot read) reported to `reporting`:
+    /// a view's own error output, which may keep them as well as print them.
+    func run(
+        registry: DissectorRegistry,
+        filter: DisplayFilter?,
+        derived: Bool,
+        reporting: (String) -> Void,
         _ body: (CapturedFrame, borrowing ProtocolTree) -> Void
     ) -> ExitStatus {
         var status = ExitStatus.success
@@ -107,7 +126,7 @@ public struct CaptureScan {
                     }
                 }
             } catch {
-                if RunSetup.report(error, name: shownName, status: &status, errorOutput) { return status }
+                if RunSetup.report(error, name: shownName, status: &status, reporting) { return status }
             }
         }
         return status

@@ -10,6 +10,12 @@ struct ReportPage {
     let findings: [ReportFinding]
     let names: ConnsNames
     let links: ConnsCaptureLinks
+    /// What reading the inputs reported (damage, an input it could not read), as on the error
+    /// output; the report holds the frames read before each.
+    let problems: [String]
+
+    /// The most input problems the page lists.
+    static let maximumProblems = 64
 
     /// What the report does not hold yet, said in its footer and in docs/REPORT.md.
     static let later =
@@ -64,6 +70,18 @@ struct ReportPage {
             .id("overview"),
             .h2("Overview"),
             .p(Self.text("\(capture.frames) frames, " + span + ".")),
+            problems.isEmpty
+                ? .empty
+                : .div(
+                    .class("problems"),
+                    .attribute(named: "role", value: "alert"),
+                    .p(
+                        Self.text(
+                            "Reading the input reported problems: this report holds only the frames read before each one."
+                        )
+                    ),
+                    .ul(.forEach(problems) { .li(Self.text($0)) })
+                ),
             Self.table("Frames by protocol", ["protocol", "frames"], layers.map { [$0.key, "\($0.value)"] }),
             Self.table(
                 "Devices"

@@ -11,7 +11,14 @@ public enum ReportCommandRunner {
     ) -> ExitStatus {
         var sink: OutputSink? = nil
         var built: (ReportCapture, ConnsBuilder, ConnsNames)? = nil
-        let status = scan.runView("report", errorOutput: errorOutput) { registry in
+        // What the scan reports (a damaged or unreadable input) goes on the page too, so that a
+        // report of the frames before the damage never reads as the whole capture.
+        var problems: [String] = []
+        let reporting: (String) -> Void = { message in
+            if problems.count < ReportPage.maximumProblems { problems.append(message) }
+            errorOutput(message)
+        }
+        let status = scan.runView("report", errorOutput: reporting) { registry in
             do throws(CaptureError) {
                 sink = try OutputSink.create(path: outputPath)
             } catch {
@@ -37,7 +44,8 @@ public enum ReportCommandRunner {
             capture: capture,
             findings: ReportFinding.all(capture, builder, names),
             names: names,
-            links: builder.links
+            links: builder.links,
+            problems: problems
         )
         sink.append(page.html)
         do throws(CaptureError) {

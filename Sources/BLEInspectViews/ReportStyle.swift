@@ -11,6 +11,7 @@ enum ReportStyle {
         th, td { border: 1px solid #ccc; padding: .2em .6em; text-align: left; vertical-align: top; }
         dl { display: grid; grid-template-columns: max-content 1fr; gap: .2em 1em; } dt { font-weight: 600; } dd { margin: 0; }
         a { color: var(--blue); } a:focus-visible { outline: 3px solid var(--orange); outline-offset: 2px; }
+        .problems { border-left: 4px solid var(--vermillion); padding: .1em .8em; margin: .8em 0; }
         ul.findings .kind { display: inline-block; min-width: 6.5em; font-weight: 600; }
         li.finding.stall .kind, li.finding.att-error .kind, li.finding.malformed .kind { color: var(--vermillion); }
         figure { margin: 1em 0; } svg.timeline { width: 100%; height: auto; background: #fff; }

@@ -205,5 +205,26 @@ struct ReportCommandTests {
         #expect(
             !html.contains("src=") && !html.contains("<link") && !html.contains("@import") && !html.contains("url(")
         )
+        #expect(!html.contains("class=\"problems\""))
+    }
+
+    @Test(
+        "a capture cut short: exit 65 as read gives, and the page says where it stopped and that it holds only the frames before"
+    )
+    func damagedInput() throws {
+        let dir = TemporaryDirectory()
+        let whole = try Data(contentsOf: URL(fileURLWithPath: TestPaths.projectCapture("le-coc-stall.btsnoop")))
+        let cut = dir.path("cut.btsnoop")
+        try whole.prefix(3000).write(to: URL(fileURLWithPath: cut))
+        let read = try Run.bleinspect(["read", cut])
+        let report = try Run.bleinspect(["report", cut, "-o", dir.path("r.html")])
+        #expect(report.status == 65 && report.status == read.status)
+        let html = try String(contentsOfFile: dir.path("r.html"), encoding: .utf8)
+        let message = try #require(report.stderr.split(separator: "\n").first.map(String.init))
+        #expect(message.contains("byte offset"))
+        #expect(html.contains("class=\"problems\""))
+        // The message (a path, a frame, an offset) has no character HTML escapes.
+        #expect(html.contains(message))
+        #expect(html.contains("holds only the frames read before"))
     }
 }
