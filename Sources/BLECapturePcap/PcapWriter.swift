@@ -51,8 +51,19 @@ public final class PcapWriter: FrameWriter {
         record.bytes.withUnsafeBufferPointer { p in
             pcap_dump(UnsafeMutablePointer<u_char>(dumper), &header, p.baseAddress)
         }
+        // libpcap writes through stdio, which reports a failed write (a full disk, a closed
+        // pipe) only by the stream's error flag, and only once: a later flush of the emptied
+        // buffer succeeds. Checked here, while errno still says why.
+        try checkStream()
         bytesWritten += 16 + Int64(record.bytes.count)
         return true
+    }
+
+    /// Throws when the stream has failed a write.
+    private func checkStream() throws(CaptureError) {
+        if let file = pcap_dump_file(dumper), ferror(file) != 0 {
+            throw CaptureError(.writeFailed, "writing \(name) failed: \(String(cString: strerror(errno)))")
+        }
     }
 
     public func encodedSize(of frame: CapturedFrame) -> Int? {
@@ -65,14 +76,16 @@ public final class PcapWriter: FrameWriter {
         if pcap_dump_flush(dumper) != 0 {
             throw CaptureError(.writeFailed, "writing \(name) failed: \(String(cString: strerror(errno)))")
         }
+        try checkStream()
     }
 
     public func finish() throws(CaptureError) {
         guard !closed else { return }
         closed = true
         let flushed = pcap_dump_flush(dumper)
+        let failed = pcap_dump_file(dumper).map { ferror($0) != 0 } ?? false
         pcap_dump_close(dumper)
-        if flushed != 0 {
+        if flushed != 0 || failed {
             throw CaptureError(.writeFailed, "writing \(name) failed: \(String(cString: strerror(errno)))")
         }
     }

@@ -113,6 +113,25 @@ struct ParallelReadTests {
         #expect(written[0] == written[1])
     }
 
+    @Test(
+        "a file -w cannot write (/dev/full) past its first buffer: status 73 and why, with and without threads",
+        arguments: ["pcap", "pcapng", "btsnoop"]
+    )
+    func writeFailsMidway(format: String) throws {
+        guard FileManager.default.isWritableFile(atPath: "/dev/full") else { return }
+        let dir = TemporaryDirectory()
+        let path = try interleavedCapture(in: dir)
+        for threads in ["0", "2"] {
+            // Far more than one stdio buffer (4 KiB) of frames: the first write fails mid-run,
+            // not when the file is closed.
+            let result = try Run.bleinspect([
+                "read", "--threads", threads, "-Y", "btatt", "-F", format, "-w", "/dev/full", path,
+            ])
+            #expect(result.status == 73, "--threads \(threads) -F \(format): \(result.stderr)")
+            #expect(result.stderr.contains("writing /dev/full failed: No space left on device"), "\(result.stderr)")
+        }
+    }
+
     @Test("a capture cut short: what precedes the damage is shown, then the same error")
     func damagedInput() throws {
         let dir = TemporaryDirectory()
