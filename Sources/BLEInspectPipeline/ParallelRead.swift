@@ -371,6 +371,9 @@ struct ParallelReadResult {
 /// is measured from the last frame that matched before it, as on one thread; without
 /// `renderOnly`, workers filter, and the caller reads on one thread when that delta is needed.
 ///
+/// The records themselves are read on a thread of their own (`RecordPrefetch`), a few batches
+/// ahead: the reading thread takes them already parsed, and spends its time decoding.
+///
 /// The reading thread's engine keeps the timeline (`DissectionEngine.timeline`): every frame's
 /// times are taken from it in order and travel with the frame (when anything reads them: the
 /// printed lines or the frame layer).
@@ -403,7 +406,9 @@ struct ParallelReader {
         var inFlight = 0
         var written = CapturedFrame.blank()
         let timed = main.printLines || engine.addsFrameLayer
-        // The frame being read: refilled for every frame, its bytes' storage reused.
+        // The records, read ahead on a thread of their own, and the one being placed (its
+        // storage goes back to the reading thread with the next).
+        var records = RecordPrefetch(reader, limit: limit)
         var frame = CapturedFrame.blank()
 
         // This thread's finisher for the frames it takes from a pool, its frame and tree.
@@ -512,13 +517,13 @@ struct ParallelReader {
             batch.reset()
             while batch.count < batch.capacity, result.read < limit {
                 do throws(CaptureError) {
-                    guard try reader.next(into: &frame) else { break }
+                    guard try records.next(into: &frame) else { break }
                 } catch {
                     result.error = error
                     break
                 }
                 result.read += 1
-                progress.update(frames: readBefore + result.read, bytes: reader.bytesRead)
+                progress.update(frames: readBefore + result.read, bytes: records.bytesRead)
                 place(frame, in: batch)
             }
             if batch.count == 0 { break }
@@ -526,6 +531,7 @@ struct ParallelReader {
             inFlight += 1
             next = (next + 1) % ring.count
         }
+        records.stop()
         while inFlight > 0 {
             merge(ring[oldest])
             oldest = (oldest + 1) % ring.count

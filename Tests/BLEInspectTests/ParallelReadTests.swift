@@ -132,6 +132,33 @@ struct ParallelReadTests {
         }
     }
 
+    @Test("long records among short ones (past a batch's byte budget and the kept storage) read the same")
+    func longRecords() throws {
+        let dir = TemporaryDirectory()
+        var frames = CaptureFiles.readAll(try interleavedCapture(in: dir)).frames
+        // ACL packets of 20,000 bytes (an ATT PDU cut short: marked, not a reason to stop), one
+        // in every 40 frames: a batch of records ends after 13 of them, and their storage,
+        // passed on to shorter records, is dropped rather than kept.
+        for i in stride(from: 7, to: frames.count, by: 40) {
+            let payload = 19_996
+            var bytes: [UInt8] = [0x01, 0x00, UInt8(payload & 0xFF), UInt8(payload >> 8)]
+            bytes += [0x10, 0x27, 0x04, 0x00, 0x1B, 0x0E, 0x00]
+            bytes += (0..<(payload - 7)).map { UInt8(truncatingIfNeeded: $0) }
+            frames[i].kind = .aclData
+            frames[i].bytes = bytes
+            frames[i].originalLength = bytes.count
+        }
+        let path = dir.path("long.btsnoop")
+        try CaptureFiles.write(frames, to: path, format: .btsnoop)
+        let single = try Run.bleinspect(["read", "--threads", "0", "-x", path])
+        #expect(single.stdout.count > 1_000_000)
+        for threads in ["1", "2"] {
+            let parallel = try Run.bleinspect(["read", "--threads", threads, "-x", path])
+            #expect(parallel.status == single.status && parallel.stderr == single.stderr)
+            #expect(parallel.stdout == single.stdout, "--threads \(threads)")
+        }
+    }
+
     @Test("a capture cut short: what precedes the damage is shown, then the same error")
     func damagedInput() throws {
         let dir = TemporaryDirectory()
