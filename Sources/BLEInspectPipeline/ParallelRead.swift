@@ -273,18 +273,20 @@ struct FrameFinisher {
 /// whose tree the reading thread handed over, it rebuilds the tree and filters and renders it.
 final class ReadWorker: @unchecked Sendable {
     let index: Int
-    var engine: DissectionEngine
-    let finisher: FrameFinisher
+    /// Makes the worker's engine and finisher. It runs on the worker's own thread, as the reading
+    /// thread starts reading: building a registry, a filter and a renderer takes a few
+    /// milliseconds that thread need not spend.
+    private let setUp: () -> (DissectionEngine, FrameFinisher)
     let ready = DispatchSemaphore(value: 0)
 
-    init(index: Int, engine: DissectionEngine, finisher: FrameFinisher) {
+    init(index: Int, setUp: @escaping () -> (DissectionEngine, FrameFinisher)) {
         self.index = index
-        self.engine = engine
-        self.finisher = finisher
+        self.setUp = setUp
     }
 
     /// The thread's loop: each batch of the ring in turn, until the one marked `end`.
     func run(_ ring: [FrameBatch]) {
+        var (engine, finisher) = setUp()
         var next = 0
         // The worker's frame, refilled for every frame it dissects, and its copy of a tree handed
         // over: local variables, which calls borrow as they are (a class's stored property would
