@@ -9,8 +9,12 @@ final class RecordBatch: @unchecked Sendable {
     /// holds fewer (a batch of long records: the memory stays small).
     static let capacity = 256
     static let byteBudget = 256 << 10
-    /// A record's storage past this size, made large by an unusual record, is not kept.
-    static let keptFrameBytes = 16 << 10
+    /// A record's storage past this size, made large by an unusual record, is not kept. The
+    /// ring's few hundred buffers circulate through every record of the input, so each would
+    /// otherwise grow to the longest one kept: this bound is the ring's memory (at most
+    /// 768 KiB). Most HCI records are shorter (an event at most 257 bytes, an LE ACL packet
+    /// 255 with the usual buffer sizes).
+    static let keptFrameBytes = 1 << 10
 
     let frames: UnsafeMutablePointer<CapturedFrame>
     var count = 0
@@ -68,13 +72,24 @@ struct RecordPrefetch: ~Copyable {
         init(_ reader: R) { self.reader = reader }
     }
 
-    /// Starts reading up to `limit` records of `reader` on a thread of its own.
-    init(_ reader: some FrameReader, limit: Int, batches: Int = 3) {
-        let ring = (0..<batches).map { _ in RecordBatch() }
+    /// The reader itself, when the records are not read ahead, and how many records are left.
+    private let direct: (any FrameReader)?
+    private var directLeft: Int
+
+    /// Starts reading up to `limit` records of `reader` on a thread of its own; with `ahead`
+    /// false, `next(into:)` reads them from `reader` itself, on the calling thread.
+    init(_ reader: some FrameReader, limit: Int, ahead: Bool = true, batches: Int = 3) {
+        let ring = ahead ? (0..<batches).map { _ in RecordBatch() } : [RecordBatch()]
         let stopping = Stopping()
         self.ring = ring
         self.stopping = stopping
         frames = ring[0].frames
+        direct = ahead ? nil : reader
+        directLeft = limit
+        guard ahead else {
+            ended = true
+            return
+        }
         let box = ReaderBox(reader)
         DispatchQueue(label: "bleinspect.read.records").async {
             Self.fill(ring, from: box.reader, limit: limit, stopping: stopping)
@@ -136,6 +151,12 @@ struct RecordPrefetch: ~Copyable {
         if index < available {
             swap(&frame, &(frames + index).pointee)
             index += 1
+            return true
+        }
+        if let direct {
+            guard directLeft > 0, try direct.next(into: &frame) else { return false }
+            directLeft -= 1
+            bytesRead = direct.bytesRead
             return true
         }
         return try nextBatch(into: &frame)
