@@ -273,25 +273,18 @@ struct FrameFinisher {
 /// whose tree the reading thread handed over, it rebuilds the tree and filters and renders it.
 final class ReadWorker: @unchecked Sendable {
     let index: Int
-    /// Makes the worker's engine and finisher. It runs on the worker's own thread, as the reading
-    /// thread starts reading: building a registry, a filter and a renderer takes a few
-    /// milliseconds that thread need not spend.
-    private let setUp: () -> (DissectionEngine, FrameFinisher)
-    private var prepared: (DissectionEngine, FrameFinisher)?
+    var engine: DissectionEngine
+    let finisher: FrameFinisher
     let ready = DispatchSemaphore(value: 0)
 
-    init(index: Int, setUp: @escaping () -> (DissectionEngine, FrameFinisher)) {
+    init(index: Int, engine: DissectionEngine, finisher: FrameFinisher) {
         self.index = index
-        self.setUp = setUp
+        self.engine = engine
+        self.finisher = finisher
     }
-
-    /// Makes the engine and finisher now, on the calling thread, before `run`.
-    func prepare() { prepared = setUp() }
 
     /// The thread's loop: each batch of the ring in turn, until the one marked `end`.
     func run(_ ring: [FrameBatch]) {
-        var (engine, finisher) = prepared ?? setUp()
-        prepared = nil
         var next = 0
         // The worker's frame, refilled for every frame it dissects, and its copy of a tree handed
         // over: local variables, which calls borrow as they are (a class's stored property would
@@ -378,9 +371,6 @@ struct ParallelReadResult {
 /// is measured from the last frame that matched before it, as on one thread; without
 /// `renderOnly`, workers filter, and the caller reads on one thread when that delta is needed.
 ///
-/// The records themselves are read on a thread of their own (`RecordPrefetch`), a few batches
-/// ahead: the reading thread takes them already parsed, and spends its time decoding.
-///
 /// The reading thread's engine keeps the timeline (`DissectionEngine.timeline`): every frame's
 /// times are taken from it in order and travel with the frame (when anything reads them: the
 /// printed lines or the frame layer).
@@ -404,11 +394,6 @@ struct ParallelReader {
         let k = workers.count
         let perBatch = renderOnly ? FrameBatch.treeCapacity : FrameBatch.frameCapacity
         let ring = (0..<(2 * k + 2)).map { _ in FrameBatch(workers: k, capacity: perBatch) }
-        // When the workers only render (`-V`, JSON), both threads are busy from start to end:
-        // a thread that read ahead, or workers that built their engines themselves, would save
-        // the reading thread little and keep more memory (each thread's allocations stay in its
-        // own heap): 2 to 3 MiB more at the peak of a 10,000,000-frame `-V` run.
-        if renderOnly { for worker in workers { worker.prepare() } }
         for worker in workers {
             DispatchQueue(label: "bleinspect.read.worker.\(worker.index)").async { worker.run(ring) }
         }
@@ -418,9 +403,7 @@ struct ParallelReader {
         var inFlight = 0
         var written = CapturedFrame.blank()
         let timed = main.printLines || engine.addsFrameLayer
-        // The records, read ahead on a thread of their own, and the one being placed (its
-        // storage goes back to the reading thread with the next).
-        var records = RecordPrefetch(reader, limit: limit, ahead: !renderOnly)
+        // The frame being read: refilled for every frame, its bytes' storage reused.
         var frame = CapturedFrame.blank()
 
         // This thread's finisher for the frames it takes from a pool, its frame and tree.
@@ -529,13 +512,13 @@ struct ParallelReader {
             batch.reset()
             while batch.count < batch.capacity, result.read < limit {
                 do throws(CaptureError) {
-                    guard try records.next(into: &frame) else { break }
+                    guard try reader.next(into: &frame) else { break }
                 } catch {
                     result.error = error
                     break
                 }
                 result.read += 1
-                progress.update(frames: readBefore + result.read, bytes: records.bytesRead)
+                progress.update(frames: readBefore + result.read, bytes: reader.bytesRead)
                 place(frame, in: batch)
             }
             if batch.count == 0 { break }
@@ -543,7 +526,6 @@ struct ParallelReader {
             inFlight += 1
             next = (next + 1) % ring.count
         }
-        records.stop()
         while inFlight > 0 {
             merge(ring[oldest])
             oldest = (oldest + 1) % ring.count

@@ -218,25 +218,23 @@ public struct ReadRunner {
                 if workers > 0 && (printLines || filter != nil) && (printLines || !renderOnly)
                     && (renderOnly || !needsDisplayedDelta(registry, filter, renderer))
                 {
-                    let treeNeeds = reads(renderer)
                     let parallel = ParallelReader(
                         workers: (0..<workers).map { k in
                             // Each worker has its own registry, filter and renderer: objects that
                             // two threads retain and release would cost more than they share.
-                            ReadWorker(index: k) {
-                                let own = session.makeRegistry()
-                                let ownFilter = options.filter.flatMap { try? DisplayFilter.compile($0, registry: own) }
-                                    .map { own in filter.map { own.settingReferences(of: $0) } ?? own }
-                                return (
-                                    makeEngine(registry: own, filter: ownFilter, reads: treeNeeds),
-                                    FrameFinisher(
-                                        output: k,
-                                        renderer: makeRenderer(own),
-                                        filter: ownFilter,
-                                        printLines: printLines
-                                    )
+                            let own = session.makeRegistry()
+                            let ownFilter = options.filter.flatMap { try? DisplayFilter.compile($0, registry: own) }
+                                .map { own in filter.map { own.settingReferences(of: $0) } ?? own }
+                            return ReadWorker(
+                                index: k,
+                                engine: makeEngine(registry: own, filter: ownFilter, reads: reads(renderer)),
+                                finisher: FrameFinisher(
+                                    output: k,
+                                    renderer: makeRenderer(own),
+                                    filter: ownFilter,
+                                    printLines: printLines
                                 )
-                            }
+                            )
                         },
                         main: FrameFinisher(
                             output: workers,
