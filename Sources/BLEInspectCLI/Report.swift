@@ -14,7 +14,9 @@ struct Report: ToolCommand {
             per connection a timeline on one time axis: parameter updates, ATT MTU, PHY, data \
             length and encryption; ATT request→response times (errors as red squares); each \
             credit-based channel's credits per direction, with stalls shaded. Each chart has a \
-            table with the same events. The numbers are those of `conns`. See docs/REPORT.md.
+            table with the same events. The numbers are those of `conns`. Every frame number \
+            shown opens that frame's decode, as `read -V` prints it (at most 2,000 are \
+            embedded). See docs/REPORT.md.
 
             Examples:
               bleinspect report btsnoop_hci.log -o report.html

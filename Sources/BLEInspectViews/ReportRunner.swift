@@ -47,7 +47,17 @@ public enum ReportCommandRunner {
             links: builder.links,
             problems: problems
         )
-        sink.append(page.html)
+        // The decodes come from a second reading, once the page knows which frames it shows.
+        sink.append(
+            page.html { frames in
+                ReportDecodes.read(
+                    frames,
+                    paths: scan.paths,
+                    frameLimit: scan.frameLimit,
+                    registry: scan.session.registry
+                )
+            }
+        )
         do throws(CaptureError) {
             try sink.flush(name: outputPath)
         } catch {

@@ -29,14 +29,26 @@ enum ReportStyle {
         .key.att-error { background: var(--vermillion); } .key.credits { border-top: 2px solid var(--green); height: 0; }
         .key.stall { background: var(--orange); opacity: .5; }
         footer { margin-top: 3em; color: var(--faint); font-size: .9em; }
+        button.frame { font: inherit; font-variant-numeric: tabular-nums; color: var(--blue); background: none; border: 0;
+          padding: 0; text-decoration: underline dotted; cursor: pointer; }
+        button.frame:hover { text-decoration-style: solid; } svg a.frame { cursor: pointer; }
+        button:focus-visible, svg a.frame:focus-visible, #decode-heading:focus { outline: 3px solid var(--orange); outline-offset: 2px; }
+        #decode { position: fixed; right: 1em; bottom: 1em; width: min(760px, calc(100vw - 2em)); max-height: 55vh; z-index: 10;
+          display: flex; flex-direction: column; background: #fff; border: 2px solid var(--blue); box-shadow: 0 2px 12px rgba(0,0,0,.25); }
+        #decode[hidden] { display: none; }
+        .decode-bar { display: flex; justify-content: space-between; align-items: center; padding: .2em .6em; background: #eef5fb; }
+        .decode-bar h2 { margin: 0; padding: 0; font-size: 1.05em; border: 0; }
+        #decode pre { margin: 0; padding: .5em .8em; overflow: auto; font: 12px/1.35 ui-monospace, monospace; }
         @media print { body { max-width: none; margin: 0; font-size: 10pt; }
-          section.connection { break-inside: avoid-page; }
-          a { color: inherit; text-decoration: none; } svg.timeline { max-height: 60vh; } }
+          section.connection { break-inside: avoid-page; } #decode { display: none; }
+          a, button.frame { color: inherit; text-decoration: none; } svg.timeline { max-height: 60vh; } }
         """
 
     /// Marks that the page's own script ran (`data-script`) and would show any script error in
     /// the page (`#report-error`). `alert` is replaced: a report never calls it, so `data-alert`
-    /// would betray code that got into the page.
+    /// would betray code that got into the page. A click on a frame number (`.frame[data-frame]`)
+    /// copies the text of its `<template>` (`ReportDecodes`) into the decode panel with
+    /// `textContent`, never as markup; `#frame-N` in the address opens frame N's decode.
     static let script = """
         document.documentElement.setAttribute("data-script", "ran");
         window.alert = function () { document.documentElement.setAttribute("data-alert", "called"); };
@@ -44,5 +56,39 @@ enum ReportStyle {
           var p = document.createElement("p"); p.id = "report-error"; p.textContent = "Script error: " + e.message;
           (document.body || document.documentElement).appendChild(p);
         });
+        (function () {
+          var opener = null;
+          function byId(id) { return document.getElementById(id); }
+          function show(n, from) {
+            var panel = byId("decode"), text = byId("decode-text"), heading = byId("decode-heading");
+            if (!panel || !text || !heading) return;
+            var t = byId("decode-" + n);
+            heading.textContent = "Frame " + n;
+            text.textContent = t ? t.content.textContent
+              : "No decode of frame " + n + " is embedded in this report (see Frame decodes).";
+            panel.setAttribute("data-frame", n);
+            panel.hidden = false;
+            opener = from;
+            heading.focus();
+          }
+          function hide() {
+            var panel = byId("decode");
+            if (!panel || panel.hidden) return;
+            panel.hidden = true;
+            if (opener && opener.focus) opener.focus();
+          }
+          document.addEventListener("click", function (e) {
+            var t = e.target && e.target.closest ? e.target : null;
+            if (!t) return;
+            if (t.closest("#decode-close")) { hide(); return; }
+            var c = t.closest(".frame[data-frame]");
+            if (c) { e.preventDefault(); show(c.getAttribute("data-frame"), c); }
+          });
+          document.addEventListener("keydown", function (e) { if (e.key === "Escape") hide(); });
+          window.addEventListener("DOMContentLoaded", function () {
+            var m = /^#frame-([0-9]+)$/.exec(location.hash);
+            if (m) show(m[1], null);
+          });
+        })();
         """
 }

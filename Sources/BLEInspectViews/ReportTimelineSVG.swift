@@ -58,14 +58,17 @@ extension ReportTimeline {
         for e in row.events {
             guard let x = x(e.moment) else { continue }
             let tip = offset(e.moment) + " " + e.text + " (frame \(e.moment.frame))"
-            out += Markup.element(
-                "rect",
-                [
-                    ("class", "event " + row.kind), ("x", Markup.number(x - 2)), ("y", Markup.number(y + 2)),
-                    ("width", "4"), ("height", Markup.number(Self.rowHeight - 4)),
-                    ("data-frame", "\(e.moment.frame)"),
-                ],
-                Markup.element("title", [], Markup.text(tip))
+            out += frames.svgLink(
+                e.moment.frame,
+                .primary,
+                Markup.element(
+                    "rect",
+                    [
+                        ("class", "event " + row.kind), ("x", Markup.number(x - 2)), ("y", Markup.number(y + 2)),
+                        ("width", "4"), ("height", Markup.number(Self.rowHeight - 4)),
+                    ],
+                    Markup.element("title", [], Markup.text(tip))
+                )
             )
         }
         return out
@@ -109,7 +112,7 @@ extension ReportTimeline {
                     [("class", "att"), ("cx", Markup.number(x)), ("cy", Markup.number(cy)), ("r", "3")],
                     Markup.element("title", [], Markup.text(tip))
                 )
-            out += shape
+            out += frames.svgLink(p.moment.frame, .point, focusable: false, shape)
         }
         return out
     }
@@ -130,16 +133,20 @@ extension ReportTimeline {
                 "\(who) stalled at 0 credits " + offset(s.start) + " for "
                 + (s.end.flatMap { $0.since(s.start) }.map(ConnsTime.short) ?? "?")
                 + " (frames \(s.start.frame)→" + (s.end.map { "\($0.frame)" } ?? "?") + ")"
-            out += Markup.element(
-                "rect",
-                [
-                    ("class", "stall"), ("x", Markup.number(x0)), ("y", Markup.number(y)),
-                    ("width", Markup.number(max(x1 - x0, 1))), ("height", Markup.number(Self.creditHeight)),
-                    ("data-channel", "\(c.number)"), ("data-side", side == 0 ? "sent" : "received"),
-                    ("data-start", s.start.time.map { "\($0)" } ?? ""),
-                    ("data-end", s.end?.time.map { "\($0)" } ?? ""),
-                ],
-                Markup.element("title", [], Markup.text(tip))
+            out += frames.svgLink(
+                s.start.frame,
+                .primary,
+                Markup.element(
+                    "rect",
+                    [
+                        ("class", "stall"), ("x", Markup.number(x0)), ("y", Markup.number(y)),
+                        ("width", Markup.number(max(x1 - x0, 1))), ("height", Markup.number(Self.creditHeight)),
+                        ("data-channel", "\(c.number)"), ("data-side", side == 0 ? "sent" : "received"),
+                        ("data-start", s.start.time.map { "\($0)" } ?? ""),
+                        ("data-end", s.end?.time.map { "\($0)" } ?? ""),
+                    ],
+                    Markup.element("title", [], Markup.text(tip))
+                )
             )
         }
         let points = steps.compactMap { s in x(s.moment).map { (x: $0, y: scale(Double(s.credits))) } }

@@ -99,3 +99,55 @@ struct ReportUnitTests {
         #expect(capture.seriesDropped == 1 && capture.sorted.map(\.number) == [1, 2, 3])
     }
 }
+
+@Suite("report: frame controls")
+struct ReportFramesTests {
+    @Test("frame numbers in text become buttons; times, other numbers and markup do not")
+    func linked() {
+        let frames = ReportFrames()
+        let button = { (n: Int) in
+            "<button type=\"button\" class=\"frame\" data-frame=\"\(n)\" aria-describedby=\"frame-hint\">\(n)</button>"
+        }
+        #expect(frames.linked("failed: reason (frame 12)") == "failed: reason (frame \(button(12)))")
+        #expect(
+            frames.linked("3 malformed frames (frames 3, 4, …)")
+                == "3 malformed frames (frames \(button(3)), \(button(4)), …)"
+        )
+        #expect(frames.linked("frames 117→130") == "frames \(button(117))→\(button(130))")
+        #expect(frames.linked("until frame 130, 748.900 ms") == "until frame \(button(130)), 748.900 ms")
+        #expect(frames.linked("<b>frame 5</b> 7 frames") == "&lt;b&gt;frame \(button(5))&lt;/b&gt; 7 frames")
+        #expect(frames.linked("frame 99999999999999999999") == "frame 99999999999999999999")
+        #expect(frames.ordered == [12, 3, 4, 117, 130, 5])
+    }
+
+    @Test("decodes are embedded by rank (the lowest a frame had), then in the order the page first refers to them")
+    func ranks() {
+        let frames = ReportFrames()
+        _ = frames.svgLink(40, .point, focusable: false, "")
+        _ = frames.button(7)
+        _ = frames.svgLink(9, .sequence, "")
+        _ = frames.button(40)
+        _ = frames.svgLink(8, .sequence, "")
+        #expect(frames.ordered == [40, 7, 9, 8])
+        #expect(
+            frames.svgLink(1, .point, focusable: false, "x")
+                == "<a class=\"frame\" href=\"#frame-1\" data-frame=\"1\" tabindex=\"-1\">x</a>"
+        )
+    }
+
+    @Test("the page says how many decodes it holds and names frames without one")
+    func note() {
+        var decodes = ReportDecodes(texts: [1: "a", 2: "<b>"])
+        #expect(decodes.note.hasSuffix("2 decodes are embedded, one for every frame the report refers to."))
+        decodes.missing = [5, 6]
+        #expect(
+            decodes.note.hasSuffix(
+                "2 frames the report refers to have none: the report embeds at most 2000 decodes. Without a decode: 5, 6."
+            )
+        )
+        #expect(
+            decodes.store
+                == "<div id=\"decodes-store\" hidden><template id=\"decode-1\">a</template><template id=\"decode-2\">&lt;b&gt;</template></div>"
+        )
+    }
+}
