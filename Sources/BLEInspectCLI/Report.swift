@@ -14,7 +14,8 @@ struct Report: ToolCommand {
             per connection a timeline on one time axis: parameter updates, ATT MTU, PHY, data \
             length and encryption; ATT request→response times (errors as red squares); each \
             credit-based channel's credits per direction, with stalls shaded. Each chart has a \
-            table with the same events. The numbers are those of `conns`. Every frame number \
+            table with the same events. The numbers are those of `conns`. Each device's GATT \
+            database as `gatt` rebuilds it. Every frame number \
             shown opens that frame's decode, as `read -V` prints it (at most 2,000 are \
             embedded). See docs/REPORT.md.
 

@@ -62,7 +62,7 @@ final class ReportFrames {
     }
 
     /// `text` escaped, each frame number after "frame" or "frames" (`frame 12`, `frames 3, 4,
-    /// …`, `frames 5→9`) a button; a number with a decimal point (`frame 7, 748.9 ms`) is not
+    /// …`, `frames 5→9`, `frames 32–97`) or "#" (`gatt`'s `#12`) a button; a number with a decimal point (`frame 7, 748.9 ms`) is not
     /// a frame. The pattern is found in the escaped text, where digits, commas, spaces and arrows
     /// are as written.
     func linked(_ text: String) -> String {
@@ -70,7 +70,7 @@ final class ReportFrames {
         var out = ""
         out.reserveCapacity(escaped.utf8.count)
         var rest = escaped[...]
-        while let word = rest.firstMatch(of: /\bframes? (?<list>\d+(?!\d|\.\d)(?:(?:, |→)\d+(?!\d|\.\d))*)/) {
+        while let word = rest.firstMatch(of: /(?:\bframes? |#)(?<list>\d+(?!\d|\.\d)(?:(?:, |→|–)\d+(?!\d|\.\d))*)/) {
             out += rest[rest.startIndex..<word.range.lowerBound]
             let match = rest[word.range]
             let list = word.output.list

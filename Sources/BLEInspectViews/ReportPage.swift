@@ -13,6 +13,9 @@ struct ReportPage {
     /// What reading the inputs reported (damage, an input it could not read), as on the error
     /// output; the report holds the frames read before each.
     let problems: [String]
+    /// The GATT databases, as `gatt` rebuilds and words them.
+    let gatt: GATTModel
+    let gattWords: GATTReport
     /// The frames the page refers to, each a control that shows its decode.
     let frames = ReportFrames()
 
@@ -21,12 +24,15 @@ struct ReportPage {
 
     /// What the report does not hold yet, said in its footer and in docs/REPORT.md.
     static let later =
-        "Not in this report yet: the sequence chart of each connection, RSSI over time per device, the GATT tree, and downsampling for very large captures."
+        "Not in this report yet: the sequence chart of each connection, RSSI over time per device, and downsampling for very large captures."
 
     /// The document. `decode` is given the frames the page refers to (after the rest of the page
     /// is built) and returns their decodes.
     func html(decode: (ReportFrames) -> ReportDecodes) -> String {
-        let content: [Node<HTML.BodyContext>] = [overview] + capture.sorted.map(connection)
+        let content: [Node<HTML.BodyContext>] =
+            [overview] + capture.sorted.map(connection) + [
+                .raw(ReportGATT(model: gatt, words: gattWords, frames: frames).html)
+            ]
         let decodes = decode(frames)
         return HTML(
             .lang(.english),
@@ -120,6 +126,12 @@ struct ReportPage {
                     .forEach(capture.sorted) { r in
                         .li(.a(.href("#" + Self.anchor(r.number)), Self.text(Self.heading(r, names))))
                     }
+                ),
+            gatt.devices.isEmpty
+                ? .empty
+                : .p(
+                    .a(.href("#gatt"), .text("GATT databases")),
+                    Self.text(" of \(gatt.devices.count) device" + (gatt.devices.count == 1 ? "" : "s") + ".")
                 ),
             capture.connectionsDropped > 0
                 ? .p(Self.text("\(capture.connectionsDropped) further connections are not drawn."))

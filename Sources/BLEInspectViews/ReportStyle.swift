@@ -28,6 +28,10 @@ enum ReportStyle {
         .key.event { background: var(--blue); } .key.att { background: var(--blue); border-radius: 50%; }
         .key.att-error { background: var(--vermillion); } .key.credits { border-top: 2px solid var(--green); height: 0; }
         .key.stall { background: var(--orange); opacity: .5; }
+        ul.gatt-tree { list-style: none; padding-left: 0; font: 13px/1.5 ui-monospace, monospace; }
+        ul.gatt-tree ul { list-style: none; padding-left: 1.6em; border-left: 1px solid #ddd; margin: 0; }
+        ul.gatt-tree li { white-space: pre-wrap; } li.gatt-service { font-weight: 600; margin-top: .3em; }
+        li.gatt-service li { font-weight: normal; } p.note { color: var(--faint); }
         footer { margin-top: 3em; color: var(--faint); font-size: .9em; }
         button.frame { font: inherit; font-variant-numeric: tabular-nums; color: var(--blue); background: none; border: 0;
           padding: 0; text-decoration: underline dotted; cursor: pointer; }

@@ -117,7 +117,11 @@ struct ReportFramesTests {
         #expect(frames.linked("until frame 130, 748.900 ms") == "until frame \(button(130)), 748.900 ms")
         #expect(frames.linked("<b>frame 5</b> 7 frames") == "&lt;b&gt;frame \(button(5))&lt;/b&gt; 7 frames")
         #expect(frames.linked("frame 99999999999999999999") == "frame 99999999999999999999")
-        #expect(frames.ordered == [12, 3, 4, 117, 130, 5])
+        #expect(
+            frames.linked("frames 32–97; discovery in #37")
+                == "frames \(button(32))–\(button(97)); discovery in #\(button(37))"
+        )
+        #expect(frames.ordered == [12, 3, 4, 117, 130, 5, 32, 97, 37])
     }
 
     @Test("decodes are embedded by rank (the lowest a frame had), then in the order the page first refers to them")
