@@ -6,7 +6,8 @@ import BLEInspectViews
 struct Report: ToolCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Write a self-contained HTML report of a capture: overview, findings and connection timelines.",
+        abstract:
+            "Write a self-contained HTML report of a capture: overview, findings, timelines, sequence charts, GATT.",
         discussion: """
             One HTML file that needs no network: an overview (the capture's span, frames by \
             protocol, devices, connections and findings: stalls, ATT errors, failed pairings, \
@@ -15,7 +16,8 @@ struct Report: ToolCommand {
             length and encryption; ATT request→response times (errors as red squares); each \
             credit-based channel's credits per direction, with stalls shaded. Each chart has a \
             table with the same events. The numbers are those of `conns`. Each device's GATT \
-            database as `gatt` rebuilds it. Every frame number \
+            database as `gatt` rebuilds it; per connection a sequence chart (ATT, L2CAP \
+            signalling, SMP, LL control, K-frames; runs folded). Every frame number \
             shown opens that frame's decode, as `read -V` prints it (at most 2,000 are \
             embedded). See docs/REPORT.md.
 

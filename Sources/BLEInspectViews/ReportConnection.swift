@@ -31,6 +31,10 @@ extension ReportPage {
                     )
                 )
             } ?? .empty,
+            .h3(.id(id + "-sequence"), .text("Sequence chart")),
+            capture.sequences[r.number].map { s in
+                .raw(ReportSequenceChart(record: r, sequence: s, frames: frames, budget: capture.messageBudget).html)
+            } ?? .p("No ATT, L2CAP signalling, SMP, link layer control or K-frames on this connection."),
             .p(.a(.href("#overview"), .text("Back to the overview")))
         )
     }

@@ -15,6 +15,8 @@ struct ReportDecodes {
 
     /// The decode text by frame number.
     var texts: [Int: String] = [:]
+    /// The one-line summary (the info column of `read`) by frame number, terminal-safe.
+    var summaries: [Int: String] = [:]
     /// The frames referred to without a decode, in the order of `ReportFrames.ordered`.
     var missing: [Int] = []
     /// References past what `ReportFrames` tracks, which have no decode either.
@@ -39,7 +41,9 @@ struct ReportDecodes {
             return out
         }
         let wanted = Set(ordered.prefix(limit))
-        guard !wanted.isEmpty else { return out }
+        let summaries = frames.summaries
+        let count = wanted.count + summaries.count
+        guard count > 0 else { return out }
         let renderer = FrameRenderer(
             registry: registry,
             mode: .text(verbose: true, hexDump: false),
@@ -47,20 +51,28 @@ struct ReportDecodes {
             timeFormat: .relative
         )
         var remaining = frameLimit ?? Int.max
-        for path in paths where remaining > 0 && out.texts.count < wanted.count {
+        var found = 0
+        for path in paths where remaining > 0 && found < count {
             // One engine a file, as `read` decodes each file given.
             var engine = DissectionEngine(registry: registry)
             do throws(CaptureError) {
                 let reader = try CaptureOpener.open(path: path)
-                while remaining > 0 && out.texts.count < wanted.count, let frame = try reader.next() {
+                while remaining > 0 && found < count, let frame = try reader.next() {
                     remaining -= 1
                     let times = engine.timeline.next(frame.timestamp)
-                    let shown = wanted.contains(frame.number) && out.texts[frame.number] == nil
-                    engine.dissect(frame, times: times, wantsInfo: shown) { tree in
+                    let n = frame.number
+                    let shown = wanted.contains(n) && out.texts[n] == nil
+                    let summarized = summaries.contains(n) && out.summaries[n] == nil
+                    engine.dissect(frame, times: times, wantsInfo: shown || summarized) { tree in
+                        if summarized {
+                            out.summaries[n] = tree.withInfoBytes { TerminalSafeText.escape($0) }
+                            found += 1
+                        }
                         guard shown else { return }
+                        found += 1
                         frame.withDirection(of: tree) { f in
                             renderer.render(f, tree, first: times.first, previous: times.previous) { bytes in
-                                out.texts[frame.number] = String(decoding: bytes, as: UTF8.self)
+                                out.texts[n] = String(decoding: bytes, as: UTF8.self)
                             }
                         }
                     }
@@ -72,6 +84,22 @@ struct ReportDecodes {
         }
         out.missing = ordered.filter { out.texts[$0] == nil }
         return out
+    }
+
+    /// `html` with each summary placeholder (`ReportFrames.summary`) replaced by the frame's
+    /// one-line summary, escaped (empty when the second reading did not reach the frame).
+    func fill(_ html: String) -> String {
+        var out = ""
+        out.reserveCapacity(html.utf8.count)
+        var rest = html[...]
+        while let open = rest.firstRange(of: "<!--summary:") {
+            out += rest[rest.startIndex..<open.lowerBound]
+            let tail = rest[open.upperBound...]
+            guard let close = tail.firstRange(of: "-->") else { return out + rest[open.lowerBound...] }
+            out += Int(tail[tail.startIndex..<close.lowerBound]).flatMap { summaries[$0] }.map(Markup.text) ?? ""
+            rest = tail[close.upperBound...]
+        }
+        return out + rest
     }
 
     /// The templates, one per decode, in a hidden store.

@@ -42,6 +42,16 @@ final class ReportFrames {
         }.map(\.key)
     }
 
+    /// The frames whose one-line summaries the page shows (the sequence charts').
+    private(set) var summaries: Set<Int> = []
+
+    /// A placeholder for frame `n`'s one-line summary, filled in by `ReportDecodes.fill`. A
+    /// comment: escaped text from a capture cannot make one.
+    func summary(_ n: Int) -> String {
+        summaries.insert(n)
+        return "<!--summary:\(n)-->"
+    }
+
     /// The control for frame `n` in HTML: the number on a button.
     func button(_ n: Int, _ rank: Rank = .primary) -> String {
         refer(n, rank)

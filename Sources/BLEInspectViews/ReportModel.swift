@@ -40,6 +40,12 @@ final class ReportCapture {
     private var points = 0
     /// By connection number; nil for frames outside a connection.
     private(set) var problems: [Int?: ReportProblems] = [:]
+    /// The most messages the sequence charts keep in all (rows and the members of folded runs).
+    var messageBudget = 20_000
+    private var messagesKept = 0
+    /// Each connection's messages for its sequence chart, by connection number.
+    private(set) var sequences: [Int: ReportSequence] = [:]
+    private let messageFields: ReportMessageFields
 
     private let layerNames: [Int: String]
     private let malformed: FieldID?
@@ -56,6 +62,7 @@ final class ReportCapture {
         layerNames = names
         malformed = registry.field(named: "_ws.malformed")
         devicesFields = DeviceNodeFields(registry)
+        messageFields = ReportMessageFields(registry)
     }
 
     /// Takes a frame after the connections' builder has: `connection` is the record it went to.
@@ -89,6 +96,11 @@ final class ReportCapture {
             if let d = devicesFields.read(walk), let address = d.identity ?? d.address {
                 device(address, d.name, moment)
             }
+            if let connection, let m = messageFields.read(walk, frame) {
+                let sequence = sequences[connection.number] ?? ReportSequence()
+                sequences[connection.number] = sequence
+                messagesKept &+= sequence.add(m, budgetLeft: messagesKept < messageBudget)
+            }
         }
     }
 
@@ -108,6 +120,7 @@ final class ReportCapture {
     func take(_ r: ConnsRecord) {
         guard connections.count < Self.connectionLimit else {
             connectionsDropped &+= 1
+            sequences[r.number] = nil
             return
         }
         let kept =

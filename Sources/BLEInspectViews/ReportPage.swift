@@ -24,7 +24,7 @@ struct ReportPage {
 
     /// What the report does not hold yet, said in its footer and in docs/REPORT.md.
     static let later =
-        "Not in this report yet: the sequence chart of each connection, RSSI over time per device, and downsampling for very large captures."
+        "Not in this report yet: RSSI over time and advertising intervals per device, SDU throughput, and downsampling for very large captures."
 
     /// The document. `decode` is given the frames the page refers to (after the rest of the page
     /// is built) and returns their decodes.
@@ -34,7 +34,7 @@ struct ReportPage {
                 .raw(ReportGATT(model: gatt, words: gattWords, frames: frames).html)
             ]
         let decodes = decode(frames)
-        return HTML(
+        let page = HTML(
             .lang(.english),
             .head(
                 .encoding(.utf8),
@@ -52,6 +52,7 @@ struct ReportPage {
                 .raw(decodes.store)
             )
         ).render()
+        return decodes.fill(page)
     }
 
     /// Untrusted text, escaped.

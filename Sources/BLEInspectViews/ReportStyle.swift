@@ -32,6 +32,27 @@ enum ReportStyle {
         ul.gatt-tree ul { list-style: none; padding-left: 1.6em; border-left: 1px solid #ddd; margin: 0; }
         ul.gatt-tree li { white-space: pre-wrap; } li.gatt-service { font-weight: 600; margin-top: .3em; }
         li.gatt-service li { font-weight: normal; } p.note { color: var(--faint); }
+        .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+        .lifelines, ol.sequence li.msg, ol.sequence summary { display: grid; grid-template-columns: 8.5em 18em 1fr;
+          align-items: center; column-gap: .6em; }
+        .lifelines { font-weight: 600; font-size: .9em; } .lifelines span:nth-child(3) { grid-column: 2; text-align: right; }
+        .lifelines span:nth-child(2) { grid-column: 2; grid-row: 1; } .lifelines span:nth-child(3) { grid-row: 1; }
+        ol.sequence { list-style: none; padding: 0; margin: 0 0 1em; font-size: .9em; }
+        ol.sequence.members { margin: 0; background: #f6f6f6; }
+        ol.sequence li.more { padding-left: 27.7em; color: var(--faint); }
+        ol.sequence summary { cursor: pointer; list-style: none; } ol.sequence summary::-webkit-details-marker { display: none; }
+        ol.sequence .time { color: var(--faint); font-variant-numeric: tabular-nums; text-align: right; }
+        ol.sequence .arrow { position: relative; align-self: stretch; min-height: 1.5em;
+          border-left: 2px solid var(--ink); border-right: 2px solid var(--ink); color: var(--blue); }
+        ol.sequence .arrow::before { content: ""; position: absolute; top: 50%; left: 4px; right: 4px; border-top: 2px solid currentColor; }
+        ol.sequence .arrow::after { content: ""; position: absolute; top: calc(50% - 4px); border: 5px solid transparent; }
+        ol.sequence .rightward .arrow::after { right: 0; border-left: 8px solid currentColor; border-right: 0; }
+        ol.sequence .leftward .arrow::after { left: 0; border-right: 8px solid currentColor; border-left: 0; }
+        ol.sequence .signalling .arrow { color: var(--green); } ol.sequence .smp .arrow { color: var(--vermillion); }
+        ol.sequence .control .arrow { color: var(--orange); } ol.sequence .k-frame .arrow { color: var(--sky); }
+        ol.sequence li.run > details > summary .arrow::before { border-top: 4px double currentColor; }
+        ol.sequence li.run strong { color: var(--ink); }
+        ol.sequence summary:focus-visible { outline: 3px solid var(--orange); }
         footer { margin-top: 3em; color: var(--faint); font-size: .9em; }
         button.frame { font: inherit; font-variant-numeric: tabular-nums; color: var(--blue); background: none; border: 0;
           padding: 0; text-decoration: underline dotted; cursor: pointer; }

@@ -77,6 +77,9 @@ extension ReportDOM: CustomStringConvertible {
 
 @Suite("report in a real browser", .enabled(if: Chromium.path != nil, "chromium is not installed"))
 struct ReportBrowserTests {
+    /// The shared capture with twelve connections and a GATT discovery on each.
+    static let blefun = TestPaths.sharedCaptures.appendingPathComponent("blefun_btsnoop_hci.log").path
+
     /// `conns --json` of `capture`: its connections.
     static func conns(_ capture: String) throws -> [[String: Any]] {
         let result = try Run.bleinspect(["conns", "--json", capture])
@@ -144,7 +147,7 @@ struct ReportBrowserTests {
         .enabled(if: TestPaths.sharedCapturesAvailable, "../shared/captures is absent")
     )
     func manyConnections() throws {
-        let path = TestPaths.sharedCaptures.appendingPathComponent("blefun_btsnoop_hci.log").path
+        let path = ReportBrowserTests.blefun
         _ = try Self.check(path)
         #expect(try Self.conns(path).count == 12)
     }

@@ -23,7 +23,6 @@ extension Chromium {
     static func click(_ html: String, _ controls: [(selector: String, index: Int)]) throws -> (
         clicks: [ReportClick], dom: ReportDOM, log: String
     ) {
-        let page = try String(contentsOfFile: html, encoding: .utf8)
         let list = controls.map { "[\(jsString($0.selector)), \($0.index)]" }.joined(separator: ", ")
         let script = """
             <script id="test-clicks">
@@ -51,14 +50,7 @@ extension Chromium {
             })();
             </script>
             """
-        guard let end = page.range(of: "</body>", options: .backwards) else { return ([], ReportDOM(dom: ""), "") }
-        let clicked = html + ".clicked.html"
-        try (page[..<end.lowerBound] + script + page[end.lowerBound...]).write(
-            toFile: clicked,
-            atomically: true,
-            encoding: .utf8
-        )
-        let (dom, log) = try dumpDOM(clicked)
+        let (dom, log) = try dumpDOM(html, adding: script)
         let clicks = dom.matches(of: /<pre class="test-result"([^>]*)>((?s).*?)<\/pre>/).map { m in
             let tag = String(m.output.1)
             return ReportClick(
@@ -71,6 +63,19 @@ extension Chromium {
             )
         }
         return (clicks, ReportDOM(dom: dom), log)
+    }
+
+    /// The DOM of `html` with `script` added at the end of its body, after the scripts ran.
+    static func dumpDOM(_ html: String, adding script: String) throws -> (dom: String, log: String) {
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        guard let end = page.range(of: "</body>", options: .backwards) else { return ("", "") }
+        let changed = html + ".test.html"
+        try (page[..<end.lowerBound] + script + page[end.lowerBound...]).write(
+            toFile: changed,
+            atomically: true,
+            encoding: .utf8
+        )
+        return try dumpDOM(changed)
     }
 
     static func jsString(_ s: String) -> String {
@@ -149,7 +154,7 @@ struct ReportDecodeTests {
         .enabled(if: TestPaths.sharedCapturesAvailable, "../shared/captures is absent")
     )
     func manyConnections() throws {
-        let path = TestPaths.sharedCaptures.appendingPathComponent("blefun_btsnoop_hci.log").path
+        let path = ReportBrowserTests.blefun
         _ = try Self.check(
             path,
             [("section.connection button.frame", 0), ("#conn-12 table button.frame", -1)]

@@ -49,9 +49,8 @@ struct ReportGATTTests {
         .enabled(if: TestPaths.sharedCapturesAvailable, "../shared/captures is absent")
     )
     func sharedCapture() throws {
-        let capture = TestPaths.sharedCaptures.appendingPathComponent("blefun_btsnoop_hci.log").path
-        let expected = try Self.counts(capture)
+        let expected = try Self.counts(ReportBrowserTests.blefun)
         #expect(expected == [[5, 11, 0]])
-        #expect(try Self.drawn(capture) == expected)
+        #expect(try Self.drawn(ReportBrowserTests.blefun) == expected)
     }
 }
