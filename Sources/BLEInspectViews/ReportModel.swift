@@ -6,6 +6,30 @@ struct ReportDevice {
     var name: String?
     var frames = 0
     var first: ConnsMoment
+    /// The RSSI of its adverts over time (dBm), downsampled past 128 points.
+    var rssi = ReportSeries(limit: 128)
+    /// The times between its adverts (µs), the first 1,024, for the advertising interval.
+    var gaps = CappedList<Int64>(limit: 1024)
+    var lastAdvert: Int64?
+
+    init(address: BDAddr, name: String?, first: ConnsMoment) {
+        self.address = address
+        self.name = name
+        self.first = first
+    }
+
+    /// Takes an advert heard at `time` with `rssi` (nil: not given).
+    mutating func advert(_ time: Int64, rssi: Int64?) {
+        if let rssi { self.rssi.add(time: time, value: rssi) }
+        if let last = lastAdvert, time >= last { gaps.append(time - last) }
+        lastAdvert = time
+    }
+
+    /// The median time between adverts, nil with fewer than two.
+    var interval: Int64? {
+        let sorted = gaps.items.sorted()
+        return sorted.isEmpty ? nil : sorted[sorted.count / 2]
+    }
 }
 
 /// Malformed frames and expert warnings or errors, for one connection or outside any.
@@ -50,6 +74,9 @@ final class ReportCapture {
     private let layerNames: [Int: String]
     private let malformed: FieldID?
     private let devicesFields: DeviceNodeFields
+    /// An advert's RSSI (HCI reports, sniffers), and the fields that say a frame is an advert.
+    private let rssiFields: Set<FieldID>
+    private let advertFields: Set<FieldID>
 
     init(registry: DissectorRegistry) {
         var names: [Int: String] = [:]
@@ -63,6 +90,10 @@ final class ReportCapture {
         malformed = registry.field(named: "_ws.malformed")
         devicesFields = DeviceNodeFields(registry)
         messageFields = ReportMessageFields(registry)
+        rssiFields = Set(["bthci_evt.rssi", "nordic_ble.rssi"].compactMap { registry.field(named: $0) })
+        advertFields = Set(
+            ["bthci_evt.le_meta_subevent", "btle.advertising_header.pdu_type"].compactMap { registry.field(named: $0) }
+        )
     }
 
     /// Takes a frame after the connections' builder has: `connection` is the record it went to.
@@ -75,7 +106,11 @@ final class ReportCapture {
             var seen: Set<Int> = []
             var broken = false
             var warned = false
+            var rssi: Int64?
+            var advert = false
             for node in walk.nodes {
+                if rssi == nil, rssiFields.contains(node.field), case .signed(let v) = node.value, v != 127 { rssi = v }
+                if advertFields.contains(node.field) { advert = true }
                 let field = Int(node.field.rawValue)
                 if let name = layerNames[field], seen.insert(field).inserted { layers[name, default: 0] &+= 1 }
                 if case .expert(let severity, _) = node.value {
@@ -94,7 +129,7 @@ final class ReportCapture {
                 problems[key] = p
             }
             if let d = devicesFields.read(walk), let address = d.identity ?? d.address {
-                device(address, d.name, moment)
+                device(address, d.name, moment, advert: advert && rssi != nil ? rssi : nil)
             }
             if let connection, let m = messageFields.read(walk, frame) {
                 let sequence = sequences[connection.number] ?? ReportSequence()
@@ -104,16 +139,19 @@ final class ReportCapture {
         }
     }
 
-    private func device(_ address: BDAddr, _ name: String?, _ moment: ConnsMoment) {
-        if var d = devices[address] {
-            d.frames &+= 1
-            if let name { d.name = name }
-            devices[address] = d
-        } else if devices.count < Self.deviceLimit {
-            devices[address] = ReportDevice(address: address, name: name, frames: 1, first: moment)
-        } else {
+    /// `advert`: the RSSI of an advert the frame is.
+    private func device(_ address: BDAddr, _ name: String?, _ moment: ConnsMoment, advert: Int64?) {
+        guard
+            var d = devices[address]
+                ?? (devices.count < Self.deviceLimit ? ReportDevice(address: address, name: name, first: moment) : nil)
+        else {
             devicesDropped &+= 1
+            return
         }
+        d.frames &+= 1
+        if let name { d.name = name }
+        if let advert, let time = moment.time { d.advert(time, rssi: advert) }
+        devices[address] = d
     }
 
     /// Takes a finished connection (in any order: `sorted` puts them in order).

@@ -24,13 +24,13 @@ struct ReportPage {
 
     /// What the report does not hold yet, said in its footer and in docs/REPORT.md.
     static let later =
-        "Not in this report yet: RSSI over time and advertising intervals per device, SDU throughput, and downsampling for very large captures."
+        "Not in this report yet: SDU throughput per direction."
 
     /// The document. `decode` is given the frames the page refers to (after the rest of the page
     /// is built) and returns their decodes.
     func html(decode: (ReportFrames) -> ReportDecodes) -> String {
         let content: [Node<HTML.BodyContext>] =
-            [overview] + capture.sorted.map(connection) + [
+            [overview, deviceCharts] + capture.sorted.map(connection) + [
                 .raw(ReportGATT(model: gatt, words: gattWords, frames: frames).html)
             ]
         let decodes = decode(frames)
@@ -111,11 +111,15 @@ struct ReportPage {
                 "Devices"
                     + (capture.devicesDropped > 0
                         ? " (\(capture.devicesDropped) frames of further devices not listed)" : ""),
-                ["address", "name", "frames", "first frame"],
+                [
+                    "address", "name", "frames", "first frame", "adverts", "RSSI min / mean / max (dBm)",
+                    "advertising interval",
+                ],
                 markup: devices.map {
                     [
                         Markup.text(ViewText.address($0.address, upperCase: true)), Markup.text($0.name ?? ""),
-                        "\($0.frames)", frames.button($0.first.frame),
+                        "\($0.frames)", frames.button($0.first.frame), "\($0.rssi.samples)", Markup.text(Self.rssi($0)),
+                        Markup.text(Self.interval($0)),
                     ]
                 }
             ),

@@ -53,6 +53,8 @@ enum ReportStyle {
         ol.sequence li.run > details > summary .arrow::before { border-top: 4px double currentColor; }
         ol.sequence li.run strong { color: var(--ink); }
         ol.sequence summary:focus-visible { outline: 3px solid var(--orange); }
+        svg.rssi-chart { width: 100%; height: auto; } svg .rssi { fill: none; stroke: var(--blue); stroke-width: 1.5; }
+        svg .rssi-band { fill: var(--sky); fill-opacity: .3; } svg .connect { stroke: var(--vermillion); stroke-dasharray: 4 3; stroke-width: 2; }
         footer { margin-top: 3em; color: var(--faint); font-size: .9em; }
         button.frame { font: inherit; font-variant-numeric: tabular-nums; color: var(--blue); background: none; border: 0;
           padding: 0; text-decoration: underline dotted; cursor: pointer; }

@@ -30,15 +30,14 @@ extension ReportTimeline {
         let desc =
             "Connection events, \(record.latencyPoints?.items.count ?? 0) ATT response times and \(creditLanes.count) credit lines over "
             + ConnsTime.seconds(ReportScale.integer(time.high - time.low)) + "; the table below holds the same events."
-        return Markup.element(
-            "svg",
-            [
-                ("xmlns", "http://www.w3.org/2000/svg"), ("class", "timeline"), ("role", "img"),
-                ("viewBox", "0 0 \(Markup.number(Self.width)) \(Markup.number(height))"),
-                ("aria-labelledby", "\(id)-title \(id)-desc"),
-            ],
-            Markup.element("title", [("id", "\(id)-title")], Markup.text(title))
-                + Markup.element("desc", [("id", "\(id)-desc")], Markup.text(desc)) + body
+        return Markup.chart(
+            id: id,
+            class: "timeline",
+            width: Self.width,
+            height: height,
+            title: title,
+            desc: desc,
+            body
         )
     }
 
