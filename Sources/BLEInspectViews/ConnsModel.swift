@@ -185,6 +185,8 @@ struct ConnsChannelSide {
     var zeroCreditIntervals = 0
     /// Every balance, when the builder keeps series (`ConnsSeries`).
     var creditSteps: CappedList<ConnsCreditStep>?
+    /// The bytes of its finished SDUs over time, when the builder keeps series.
+    var sduRate: ReportRate?
 
     /// Takes the sender's balance after a frame of the channel. `sdu` is the unfinished SDU
     /// when this frame is a K-frame of this sender that leaves one.

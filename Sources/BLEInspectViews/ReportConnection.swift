@@ -47,7 +47,8 @@ extension ReportPage {
             .li(.span(.class("key att")), .text("ATT response time")),
             .li(.span(.class("key att-error")), .text("ATT error response (square)")),
             .li(.span(.class("key credits")), .text("credits held by the sender")),
-            .li(.span(.class("key stall")), .text("stalled at 0 credits with an SDU unfinished"))
+            .li(.span(.class("key stall")), .text("stalled at 0 credits with an SDU unfinished")),
+            .li(.span(.class("key sdu")), .text("bytes of the SDUs finished, a second (SDU throughput)"))
         )
     }
 

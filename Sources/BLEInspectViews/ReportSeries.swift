@@ -58,3 +58,37 @@ struct ReportSeries {
     /// Whether points hold more than one sample.
     var downsampled: Bool { perPoint > 1 }
 }
+
+/// Bytes over time in buckets of equal width, at most `limit` of them: the first bucket starts
+/// at the first sample, and when a sample falls past the last bucket the width doubles and
+/// neighbouring buckets merge, so that any span fits. For SDU throughput.
+struct ReportRate {
+    static let limit = 256
+
+    private(set) var origin: Int64?
+    /// The width of a bucket (µs): 10 ms, doubling as needed.
+    private(set) var width: Int64 = 10_000
+    private(set) var buckets: [UInt64] = []
+    private(set) var total: UInt64 = 0
+
+    mutating func add(_ time: Int64, bytes: UInt64) {
+        let start = origin ?? time
+        origin = start
+        total &+= bytes
+        // A time before the first sample (timestamps going back) counts in the first bucket.
+        let offset = max(time &- start, 0)
+        while offset / width >= Self.limit, width < Int64.max / 4 {
+            var merged: [UInt64] = []
+            var i = 0
+            while i < buckets.count {
+                merged.append(buckets[i] &+ (i + 1 < buckets.count ? buckets[i + 1] : 0))
+                i += 2
+            }
+            buckets = merged
+            width *= 2
+        }
+        let k = min(Int(offset / width), Self.limit - 1)
+        if buckets.count <= k { buckets += [UInt64](repeating: 0, count: k + 1 - buckets.count) }
+        buckets[k] &+= bytes
+    }
+}

@@ -27,7 +27,8 @@ enum ReportStyle {
         .key { display: inline-block; width: 12px; height: 12px; margin-right: .4em; vertical-align: middle; }
         .key.event { background: var(--blue); } .key.att { background: var(--blue); border-radius: 50%; }
         .key.att-error { background: var(--vermillion); } .key.credits { border-top: 2px solid var(--green); height: 0; }
-        .key.stall { background: var(--orange); opacity: .5; }
+        .key.stall { background: var(--orange); opacity: .5; } .key.sdu { background: var(--purple); }
+        svg .sdu { fill: var(--purple); } svg .sdu.received { fill: var(--sky); }
         ul.gatt-tree { list-style: none; padding-left: 0; font: 13px/1.5 ui-monospace, monospace; }
         ul.gatt-tree ul { list-style: none; padding-left: 1.6em; border-left: 1px solid #ddd; margin: 0; }
         ul.gatt-tree li { white-space: pre-wrap; } li.gatt-service { font-weight: 600; margin-top: .3em; }

@@ -3,7 +3,8 @@ extension ReportTimeline {
     var height: Double {
         let events = Double(eventRows.count) * Self.rowHeight + Self.gap
         let latency = hasLatency ? Self.latencyHeight + Self.gap : 0
-        return events + latency + Double(creditLanes.count) * (Self.creditHeight + Self.gap) + 30
+        return events + latency + Double(creditLanes.count) * (Self.creditHeight + Self.gap)
+            + Double(rateLanes.count) * (Self.rateHeight + Self.gap) + 30
     }
 
     /// The SVG, with a `<title>` and `<desc>` naming what it shows; `id` makes their ids unique.
@@ -24,11 +25,16 @@ extension ReportTimeline {
             body += credits(lane.channel, lane.side, lane.steps, y: y)
             y += Self.creditHeight + Self.gap
         }
+        let rates = rateLanes
+        for lane in rates {
+            body += rateLane(lane.channel, lane.side, lane.rate, y: y)
+            y += Self.rateHeight + Self.gap
+        }
         body += bounds(top: top, bottom: y)
         body += axis(y: y)
         let title = "Timeline of connection \(record.number)"
         let desc =
-            "Connection events, \(record.latencyPoints?.items.count ?? 0) ATT response times and \(creditLanes.count) credit lines over "
+            "Connection events, \(record.latencyPoints?.items.count ?? 0) ATT response times, \(creditLanes.count) credit lines and \(rates.count) SDU throughput lanes over "
             + ConnsTime.seconds(ReportScale.integer(time.high - time.low)) + "; the table below holds the same events."
         return Markup.chart(
             id: id,

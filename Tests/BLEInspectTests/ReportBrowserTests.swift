@@ -60,6 +60,15 @@ struct ReportDOM {
         }
     }
 
+    /// The bytes of the SDU throughput bars (`data-bytes`) of each connection section.
+    var sduBytes: [Int] {
+        dom.split(separator: "<section id=\"conn-").dropFirst().map { section in
+            section.matches(of: /<rect class="sdu [^"]*"[^>]*data-bytes="(\d+)"/).reduce(0) {
+                $0 + (Int($1.output.1) ?? 0)
+            }
+        }
+    }
+
     /// The `<html>` start tag, where the page's script leaves its marks.
     var root: String { dom.firstMatch(of: /<html[^>]*>/).map { String($0.output) } ?? "" }
 
@@ -124,6 +133,13 @@ struct ReportBrowserTests {
             ((($0["att"] as? [String: Any])?["response_time_us"] as? [String: Any])?["count"] as? Int) ?? -1
         }
         #expect(report.latencyPoints == responses.map { min($0, 4096) })
+        // The throughput bars hold every byte of the SDUs conns counts.
+        let sduBytes = connections.map { c in
+            (c["channels"] as? [[String: Any]] ?? []).reduce(0) { sum, ch in
+                sum + ["sent", "received"].reduce(0) { $0 + (((ch[$1] as? [String: Any])?["sdu_bytes"] as? Int) ?? 0) }
+            }
+        }
+        #expect(report.sduBytes == sduBytes)
         #expect(Chromium.consoleErrors(log).isEmpty, "\(Chromium.consoleErrors(log))")
         #expect(report.scriptRanCleanly)
         return report.stalls

@@ -67,6 +67,21 @@ struct ReportDevicesTests {
         #expect(html.contains("each point is the mean of up to 4 adverts"))
     }
 
+    @Test("SDU bytes fall in buckets of 10 ms that double in width to fit the span, no byte lost")
+    func rate() {
+        var r = ReportRate()
+        r.add(1_000_000, bytes: 100)
+        r.add(1_005_000, bytes: 20)
+        r.add(1_015_000, bytes: 7)
+        #expect(r.width == 10_000 && r.buckets == [120, 7])
+        // 3 s later: past 256 buckets of 10 ms, so 20 ms, 40 ms, … until it fits.
+        r.add(4_000_000, bytes: 1)
+        #expect(r.width == 20_000 && r.buckets.count == 151 && r.buckets.first == 127 && r.buckets.last == 1)
+        #expect(r.total == 128 && r.buckets.reduce(0, +) == 128)
+        r.add(0, bytes: 5)
+        #expect(r.buckets.first == 132)
+    }
+
     @Test("a long series is downsampled evenly: bounded points, every sample counted, means and ranges kept")
     func series() {
         var s = ReportSeries(limit: 4)
