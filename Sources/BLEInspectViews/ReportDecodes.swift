@@ -89,17 +89,32 @@ struct ReportDecodes {
     /// `html` with each summary placeholder (`ReportFrames.summary`) replaced by the frame's
     /// one-line summary, escaped (empty when the second reading did not reach the frame).
     func fill(_ html: String) -> String {
-        var out = ""
-        out.reserveCapacity(html.utf8.count)
-        var rest = html[...]
-        while let open = rest.firstRange(of: "<!--summary:") {
-            out += rest[rest.startIndex..<open.lowerBound]
-            let tail = rest[open.upperBound...]
-            guard let close = tail.firstRange(of: "-->") else { return out + rest[open.lowerBound...] }
-            out += Int(tail[tail.startIndex..<close.lowerBound]).flatMap { summaries[$0] }.map(Markup.text) ?? ""
-            rest = tail[close.upperBound...]
+        let s = Array(html.utf8)
+        let open = Array("<!--summary:".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(s.count)
+        var i = 0
+        while i < s.count {
+            guard s[i] == open[0], s[i...].starts(with: open) else {
+                out.append(s[i])
+                i += 1
+                continue
+            }
+            var k = i + open.count
+            var n = 0
+            while k < s.count, (0x30...0x39).contains(s[k]), n < Int.max / 20 {
+                n = n * 10 + Int(s[k] - 0x30)
+                k += 1
+            }
+            guard s[k...].starts(with: "-->".utf8) else {
+                out.append(s[i])
+                i += 1
+                continue
+            }
+            if let summary = summaries[n] { out += Array(Markup.text(summary).utf8) }
+            i = k + 3
         }
-        return out + rest
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The templates, one per decode, in a hidden store.

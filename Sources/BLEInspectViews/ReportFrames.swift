@@ -76,25 +76,63 @@ final class ReportFrames {
     /// a frame. The pattern is found in the escaped text, where digits, commas, spaces and arrows
     /// are as written.
     func linked(_ text: String) -> String {
-        let escaped = Markup.text(text)
-        var out = ""
-        out.reserveCapacity(escaped.utf8.count)
-        var rest = escaped[...]
-        while let word = rest.firstMatch(of: /(?:\bframes? |#)(?<list>\d+(?!\d|\.\d)(?:(?:, |→|–)\d+(?!\d|\.\d))*)/) {
-            out += rest[rest.startIndex..<word.range.lowerBound]
-            let match = rest[word.range]
-            let list = word.output.list
-            out += match[match.startIndex..<list.startIndex]
-            var last = list.startIndex
-            for digits in list.matches(of: /\d+/) {
-                out += list[last..<digits.range.lowerBound]
-                // A number too long for an Int stays text.
-                out += Int(list[digits.range]).map { button($0) } ?? String(list[digits.range])
-                last = digits.range.upperBound
+        let s = Array(Markup.text(text).utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(s.count)
+        var i = 0
+        while i < s.count {
+            guard let listStart = Self.listStart(s, at: i), var end = Self.number(s, at: listStart) else {
+                out.append(s[i])
+                i += 1
+                continue
             }
-            out += list[last...]
-            rest = rest[word.range.upperBound...]
+            out += s[i..<listStart]
+            var start = listStart
+            while true {
+                // A number too long for an Int stays text.
+                if let n = Int(String(decoding: s[start..<end], as: UTF8.self)) {
+                    out += Array(button(n).utf8)
+                } else {
+                    out += s[start..<end]
+                }
+                guard let after = Self.separator(s, at: end), let next = Self.number(s, at: after) else { break }
+                out += s[end..<after]
+                (start, end) = (after, next)
+            }
+            i = end
         }
-        return out + rest
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func isWord(_ b: UInt8) -> Bool {
+        b >= 0x80 || b == UInt8(ascii: "_") || (0x30...0x39).contains(b) || (0x41...0x5A).contains(b)
+            || (0x61...0x7A).contains(b)
+    }
+
+    private static func isDigit(_ s: [UInt8], _ i: Int) -> Bool { i < s.count && (0x30...0x39).contains(s[i]) }
+
+    /// Where a list of frame numbers would start after a prefix at `i`: `#`, or `frame ` or
+    /// `frames ` starting a word.
+    private static func listStart(_ s: [UInt8], at i: Int) -> Int? {
+        if s[i] == UInt8(ascii: "#") { return i + 1 }
+        guard i == 0 || !isWord(s[i - 1]), s[i...].starts(with: "frame".utf8) else { return nil }
+        var k = i + 5
+        if k < s.count && s[k] == UInt8(ascii: "s") { k += 1 }
+        return k < s.count && s[k] == UInt8(ascii: " ") ? k + 1 : nil
+    }
+
+    /// The end of a frame number at `i`: digits not followed by a digit or by a decimal point
+    /// and a digit (`748.900 ms` is not a frame).
+    private static func number(_ s: [UInt8], at i: Int) -> Int? {
+        var k = i
+        while isDigit(s, k) { k += 1 }
+        guard k > i, !(k < s.count && s[k] == UInt8(ascii: ".") && isDigit(s, k + 1)) else { return nil }
+        return k
+    }
+
+    /// The end of a separator between numbers at `i`: `, `, `→` or `–`.
+    private static func separator(_ s: [UInt8], at i: Int) -> Int? {
+        for sep in [", ", "→", "–"] where s[i...].starts(with: sep.utf8) { return i + sep.utf8.count }
+        return nil
     }
 }

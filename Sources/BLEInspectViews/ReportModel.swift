@@ -52,8 +52,10 @@ final class ReportCapture {
     private(set) var first: ConnsMoment?
     private(set) var last: ConnsMoment?
     private(set) var frames = 0
-    /// Frames holding each protocol layer, by its short name (a frame counts once a layer).
-    private(set) var layers: [String: Int] = [:]
+    /// Frames holding each protocol layer, by field id, and the frame that counted it last (a
+    /// frame counts once a layer).
+    private var layerFrames: [Int]
+    private var layerCounted: [Int]
     private(set) var devices: [BDAddr: ReportDevice] = [:]
     private(set) var devicesDropped = 0
     /// The finished connections, in order of their numbers; past the limit they are counted.
@@ -71,15 +73,19 @@ final class ReportCapture {
     private(set) var sequences: [Int: ReportSequence] = [:]
     private let messageFields: ReportMessageFields
 
-    private let layerNames: [Int: String]
+    /// By field id (an array: this is read for every node of every frame): the layer's short
+    /// name, nil for fields that are not protocol layers.
+    private let layerNames: [String?]
     private let malformed: FieldID?
     private let devicesFields: DeviceNodeFields
-    /// An advert's RSSI (HCI reports, sniffers), and the fields that say a frame is an advert.
-    private let rssiFields: Set<FieldID>
-    private let advertFields: Set<FieldID>
+    /// By field id: `rssiRole` for an advert's RSSI (HCI reports, sniffers), `advertRole` for
+    /// the fields that say a frame is an advert, 0 for the rest.
+    private let roles: [UInt8]
+    private static let rssiRole: UInt8 = 1
+    private static let advertRole: UInt8 = 2
 
     init(registry: DissectorRegistry) {
-        var names: [Int: String] = [:]
+        var names = [String?](repeating: nil, count: registry.fields.count)
         // Derived layers (`device`) are added after dissection: not protocols of the frame.
         for (i, layer) in registry.isLayer.enumerated()
         where layer && i < registry.fields.count && !(i < registry.isDerived.count && registry.isDerived[i]) {
@@ -87,14 +93,22 @@ final class ReportCapture {
             if d.abbrev != "frame" { names[i] = d.short.isEmpty ? d.abbrev : d.short }
         }
         layerNames = names
+        layerFrames = [Int](repeating: 0, count: names.count)
+        layerCounted = [Int](repeating: 0, count: names.count)
         malformed = registry.field(named: "_ws.malformed")
         devicesFields = DeviceNodeFields(registry)
         messageFields = ReportMessageFields(registry)
-        rssiFields = Set(["bthci_evt.rssi", "nordic_ble.rssi"].compactMap { registry.field(named: $0) })
-        advertFields = Set(
-            ["bthci_evt.le_meta_subevent", "btle.advertising_header.pdu_type"].compactMap { registry.field(named: $0) }
-        )
+        var roles = [UInt8](repeating: 0, count: registry.fields.count)
+        for (name, role) in [
+            ("bthci_evt.rssi", Self.rssiRole), ("nordic_ble.rssi", Self.rssiRole),
+            ("bthci_evt.le_meta_subevent", Self.advertRole), ("btle.advertising_header.pdu_type", Self.advertRole),
+        ] {
+            if let f = registry.field(named: name), Int(f.rawValue) < roles.count { roles[Int(f.rawValue)] = role }
+        }
+        self.roles = roles
     }
+
+    private func role(_ field: Int) -> UInt8 { field < roles.count ? roles[field] : 0 }
 
     /// Takes a frame after the connections' builder has: `connection` is the record it went to.
     func add(_ frame: CapturedFrame, _ tree: borrowing ProtocolTree, connection: ConnsRecord?) {
@@ -103,16 +117,21 @@ final class ReportCapture {
         last = moment
         frames &+= 1
         TreeWalk.with(frame, tree) { walk in
-            var seen: Set<Int> = []
             var broken = false
             var warned = false
             var rssi: Int64?
             var advert = false
             for node in walk.nodes {
-                if rssi == nil, rssiFields.contains(node.field), case .signed(let v) = node.value, v != 127 { rssi = v }
-                if advertFields.contains(node.field) { advert = true }
                 let field = Int(node.field.rawValue)
-                if let name = layerNames[field], seen.insert(field).inserted { layers[name, default: 0] &+= 1 }
+                switch role(field) {
+                case Self.rssiRole: if rssi == nil, case .signed(let v) = node.value, v != 127 { rssi = v }
+                case Self.advertRole: advert = true
+                default: break
+                }
+                if field < layerNames.count, layerNames[field] != nil, layerCounted[field] != frames {
+                    layerCounted[field] = frames
+                    layerFrames[field] &+= 1
+                }
                 if case .expert(let severity, _) = node.value {
                     if node.field == malformed { broken = true } else if severity >= .warning { warned = true }
                 }
@@ -172,6 +191,15 @@ final class ReportCapture {
             points += kept
         }
         connections.append(r)
+    }
+
+    /// Frames holding each protocol layer, by its short name.
+    var layers: [String: Int] {
+        var out: [String: Int] = [:]
+        for (field, count) in layerFrames.enumerated() where count > 0 {
+            if let name = layerNames[field] { out[name, default: 0] &+= count }
+        }
+        return out
     }
 
     /// The connections in the order they began, as `conns` lists them.

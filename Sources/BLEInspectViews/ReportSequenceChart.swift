@@ -50,7 +50,7 @@ struct ReportSequenceChart {
             + Markup.element(
                 "div",
                 [("class", "lifelines"), ("aria-hidden", "true")],
-                Markup.element("span", [], "") + Markup.element("span", [], Markup.text(left))
+                Markup.element("span", [], Markup.text(left)) + Markup.element("span", [], "")
                     + Markup.element("span", [], Markup.text(right))
             )
             + Markup.element(

@@ -36,8 +36,7 @@ enum ReportStyle {
         .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
         .lifelines, ol.sequence li.msg, ol.sequence summary { display: grid; grid-template-columns: 8.5em 18em 1fr;
           align-items: center; column-gap: .6em; }
-        .lifelines { font-weight: 600; font-size: .9em; } .lifelines span:nth-child(3) { grid-column: 2; text-align: right; }
-        .lifelines span:nth-child(2) { grid-column: 2; grid-row: 1; } .lifelines span:nth-child(3) { grid-row: 1; }
+        .lifelines { font-weight: 600; font-size: .9em; } .lifelines span:first-child { text-align: right; }
         ol.sequence { list-style: none; padding: 0; margin: 0 0 1em; font-size: .9em; }
         ol.sequence.members { margin: 0; background: #f6f6f6; }
         ol.sequence li.more { padding-left: 27.7em; color: var(--faint); }
