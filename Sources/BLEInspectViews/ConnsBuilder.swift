@@ -150,7 +150,7 @@ final class ConnsBuilder {
         nextNumber &+= 1
         open[key] = r
         touched = r
-        if keepsSeries { r.latencyPoints = CappedList(limit: ConnsSeries.limit) }
+        if keepsSeries { r.latencyPoints = ConnsLatencySeries(limit: ConnsSeries.limit) }
         return r
     }
 

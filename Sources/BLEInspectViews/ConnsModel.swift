@@ -363,7 +363,7 @@ final class ConnsRecord {
     var att = [ATTCounts(), ATTCounts()]
     var latency = LatencySamples()
     /// Every request→response time at its moment, when the builder keeps series (`ConnsSeries`).
-    var latencyPoints: CappedList<ConnsLatencyPoint>?
+    var latencyPoints: ConnsLatencySeries?
     /// Gaps, repeats and steps back of plugin sequence counters (`sequence.issue`).
     var sequenceIssues = ConnsSequenceIssues()
     /// PSM values sent on the connection (`gatt.l2cap_psm`).

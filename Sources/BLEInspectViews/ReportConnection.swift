@@ -21,6 +21,17 @@ extension ReportPage {
                     ]
                 )
             } ?? .p("No timeline: the capture has no times for this connection."),
+            r.latencyPoints.map { p in
+                p.thinned || p.errorsDropped > 0
+                    ? .p(
+                        .class("note"),
+                        Self.text(
+                            "Downsampled: the chart draws one ATT response time in \(p.stride) (\(p.items.count) points of \(p.responses) responses, every error response"
+                                + (p.errorsDropped > 0 ? " but \(p.errorsDropped) past \(p.limit) points" : "")
+                                + "); the summary's minimum, median and maximum are over all."
+                        )
+                    ) : .empty
+            } ?? .empty,
             chart.map { c in
                 .details(
                     .summary(.text("Timeline as a table")),

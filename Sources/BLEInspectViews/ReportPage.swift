@@ -24,7 +24,7 @@ struct ReportPage {
 
     /// What the report does not hold yet, said in its footer and in docs/REPORT.md.
     static let later =
-        "Not in this report yet: downsampled response-time and credit series (they stop at 4,096 points a connection)."
+        "Not in this report yet: downsampled credit lines (they stop at 4,096 steps a channel direction)."
 
     /// The document. `decode` is given the frames the page refers to (after the rest of the page
     /// is built) and returns their decodes.

@@ -34,7 +34,9 @@ extension ReportTimeline {
         body += axis(y: y)
         let title = "Timeline of connection \(record.number)"
         let desc =
-            "Connection events, \(record.latencyPoints?.items.count ?? 0) ATT response times, \(creditLanes.count) credit lines and \(rates.count) SDU throughput lanes over "
+            "Connection events, \(record.latencyPoints?.items.count ?? 0) ATT response times"
+            + (record.latencyPoints?.thinned == true ? " (one in \(record.latencyPoints?.stride ?? 1))" : "")
+            + ", \(creditLanes.count) credit lines and \(rates.count) SDU throughput lanes over "
             + ConnsTime.seconds(ReportScale.integer(time.high - time.low)) + "; the table below holds the same events."
         return Markup.chart(
             id: id,

@@ -77,13 +77,34 @@ struct ReportUnitTests {
         #expect(html.contains("&lt;i&gt;") && !html.contains("<i>"))
     }
 
+    @Test("response times thin evenly past the limit, one in 2, 4, …, and error responses stay")
+    func latencyThinning() {
+        var s = ConnsLatencySeries(limit: 4)
+        let point = { (k: Int, error: Bool) in
+            ConnsLatencyPoint(moment: ConnsMoment(frame: k, time: Int64(k)), microseconds: 10, error: error)
+        }
+        for k in 0..<4 { s.append(point(k, false)) }
+        #expect(s.items.map(\.moment.frame) == [0, 1, 2, 3] && !s.thinned)
+        s.append(point(4, false))
+        #expect(s.items.map(\.moment.frame) == [0, 2, 4] && s.stride == 2)
+        s.append(point(5, true))
+        s.append(point(6, false))
+        #expect(s.items.map(\.moment.frame) == [0, 2, 4, 5])
+        for k in 7..<13 { s.append(point(k, false)) }
+        // The responses numbered 0, 4 and 8 (one in four: frames 0, 4 and 9) and the error in frame 5.
+        #expect(s.items.map(\.moment.frame) == [0, 4, 5, 9] && s.stride == 4 && s.responses == 12)
+        var errors = ConnsLatencySeries(limit: 2)
+        for k in 0..<4 { errors.append(point(k, true)) }
+        #expect(errors.items.count == 2 && errors.errorsDropped == 2)
+    }
+
     @Test("past the point budget a connection keeps its stalls but not its series")
     func pointBudget() throws {
         let capture = ReportCapture(registry: try StandardModules.registry())
         capture.pointBudget = 5
         func record(_ n: Int, points: Int) -> ConnsRecord {
             let r = ConnsRecord(number: n, controller: nil, handle: 1, first: ConnsMoment(frame: 1, time: 0))
-            r.latencyPoints = CappedList(limit: ConnsSeries.limit)
+            r.latencyPoints = ConnsLatencySeries(limit: ConnsSeries.limit)
             for k in 0..<points {
                 r.latencyPoints?.append(
                     ConnsLatencyPoint(moment: ConnsMoment(frame: k, time: Int64(k)), microseconds: 10, error: false)
