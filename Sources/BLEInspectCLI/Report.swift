@@ -14,7 +14,8 @@ struct Report: ToolCommand {
             malformed frames, warnings, dual-role channels, each linking to its connection), and \
             per connection a timeline on one time axis: parameter updates, ATT MTU, PHY, data \
             length and encryption; ATT request→response times (errors as red squares); each \
-            credit-based channel's credits per direction, with stalls shaded. Each chart has a \
+            credit-based channel's credits and SDU throughput per direction, with stalls \
+            shaded. Each device's adverts: RSSI over time and advertising interval. Each chart has a \
             table with the same events. The numbers are those of `conns`. Each device's GATT \
             database as `gatt` rebuilds it; per connection a sequence chart (ATT, L2CAP \
             signalling, SMP, LL control, K-frames; runs folded). Every frame number \

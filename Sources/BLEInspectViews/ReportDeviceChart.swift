@@ -26,7 +26,9 @@ struct ReportDeviceChart {
         let high = Double(points.map(\.high).max() ?? -20)
         let y = ReportScale(domain: low - 2, high + 2, pixels: Self.height - 14, 6)
         let x = { (t: Int64) in time(Double(t) - Double(self.span.0)) }
-        var body = label("\(Int(high)) dBm", y: y(high) + 4) + label("\(Int(low)) dBm", y: y(low) + 4)
+        var body =
+            label("\(ReportScale.integer(high)) dBm", y: y(high) + 4)
+            + label("\(ReportScale.integer(low)) dBm", y: y(low) + 4)
         if device.rssi.downsampled {
             let top = points.map { "\(Markup.number(x($0.time))) \(Markup.number(y(Double($0.high))))" }
             let bottom = points.reversed().map { "\(Markup.number(x($0.time))) \(Markup.number(y(Double($0.low))))" }
@@ -63,7 +65,7 @@ struct ReportDeviceChart {
         }
         let title = "RSSI of " + ViewText.address(device.address, upperCase: true)
         let desc =
-            "\(device.rssi.samples) adverts from \(Int(low)) to \(Int(high)) dBm"
+            "\(device.rssi.samples) adverts from \(ReportScale.integer(low)) to \(ReportScale.integer(high)) dBm"
             + (device.rssi.downsampled ? ", each point the mean of up to \(device.rssi.perPoint) adverts" : "")
             + ", and \(connections.count) connection starts."
         return Markup.chart(

@@ -21,7 +21,10 @@ struct ReportDevice {
     /// Takes an advert heard at `time` with `rssi` (nil: not given).
     mutating func advert(_ time: Int64, rssi: Int64?) {
         if let rssi { self.rssi.add(time: time, value: rssi) }
-        if let last = lastAdvert, time >= last { gaps.append(time - last) }
+        if let last = lastAdvert, time >= last {
+            let (gap, overflow) = time.subtractingReportingOverflow(last)
+            if !overflow { gaps.append(gap) }
+        }
         lastAdvert = time
     }
 
