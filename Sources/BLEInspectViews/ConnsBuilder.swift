@@ -150,7 +150,7 @@ final class ConnsBuilder {
         nextNumber &+= 1
         open[key] = r
         touched = r
-        if keepsSeries { r.latencyPoints = CappedList(limit: ConnsSeries.limit) }
+        if keepsSeries { r.latencyPoints = ConnsLatencySeries(limit: ConnsSeries.limit) }
         return r
     }
 
@@ -509,7 +509,10 @@ final class ConnsBuilder {
         let range = c..<walk.end(of: c)
         guard let n = value(.channel, walk, in: range), let channel = r.channel(n) else { return }
         if keepsSeries, channel.sides[0].creditSteps == nil {
-            for s in channel.sides.indices { channel.sides[s].creditSteps = CappedList(limit: ConnsSeries.limit) }
+            for s in channel.sides.indices {
+                channel.sides[s].creditSteps = CappedList(limit: ConnsSeries.limit)
+                channel.sides[s].sduRate = ReportRate()
+            }
         }
         if channel.opened == nil { channel.opened = moment }
         if let psm = value(.psm, walk, in: range) ?? value(.psm, walk) { channel.psm = psm }
@@ -535,6 +538,7 @@ final class ConnsBuilder {
             if let length = value(.sduLength, walk, in: range) {
                 channel.sides[side].sdus &+= 1
                 channel.sides[side].sduBytes &+= length
+                if let time = moment.time { channel.sides[side].sduRate?.add(time, bytes: length) }
             }
             if let pending = value(.sduPending, walk, in: range), pending > 0 { unfinished = sdu }
         }

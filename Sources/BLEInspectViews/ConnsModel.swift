@@ -185,6 +185,8 @@ struct ConnsChannelSide {
     var zeroCreditIntervals = 0
     /// Every balance, when the builder keeps series (`ConnsSeries`).
     var creditSteps: CappedList<ConnsCreditStep>?
+    /// The bytes of its finished SDUs over time, when the builder keeps series.
+    var sduRate: ReportRate?
 
     /// Takes the sender's balance after a frame of the channel. `sdu` is the unfinished SDU
     /// when this frame is a K-frame of this sender that leaves one.
@@ -361,7 +363,7 @@ final class ConnsRecord {
     var att = [ATTCounts(), ATTCounts()]
     var latency = LatencySamples()
     /// Every request→response time at its moment, when the builder keeps series (`ConnsSeries`).
-    var latencyPoints: CappedList<ConnsLatencyPoint>?
+    var latencyPoints: ConnsLatencySeries?
     /// Gaps, repeats and steps back of plugin sequence counters (`sequence.issue`).
     var sequenceIssues = ConnsSequenceIssues()
     /// PSM values sent on the connection (`gatt.l2cap_psm`).

@@ -137,8 +137,17 @@ public struct GATTReport {
     }
 
     func heading(_ device: GATTDevice, connections: [(handle: UInt16, frame: Int?)]) -> String {
-        var s = device.owner.local ? "This host's database, as used by " : "Device "
-        s += peerText(device) + "\n"
+        ([title(device)] + facts(device, connections: connections).map { "  " + $0 }).map { $0 + "\n" }.joined()
+    }
+
+    /// `Device EA:76:52:B8:3B:E4 (random) "SM-3BE4"`, or whose database the host's is.
+    func title(_ device: GATTDevice) -> String {
+        (device.owner.local ? "This host's database, as used by " : "Device ") + peerText(device)
+    }
+
+    /// The lines under a device's title: its connections, frames and discoveries, and the
+    /// Service Changed indications.
+    func facts(_ device: GATTDevice, connections: [(handle: UInt16, frame: Int?)]) -> [String] {
         var facts: [String] = []
         if !connections.isEmpty {
             // A long capture can hold thousands of reconnections: the first few, then a count.
@@ -158,12 +167,10 @@ public struct GATTReport {
                     + device.discoveries.prefix(8).map { "#\($0)" }.joined(separator: ", ")
             )
         }
-        s += "  " + facts.joined(separator: "; ") + "\n"
-        for change in device.serviceChanges.prefix(16) {
-            s +=
-                "  Service Changed in #\(change.frame): handles \(ViewText.handle(change.start))–\(ViewText.handle(change.end))\n"
-        }
-        return s
+        return [facts.joined(separator: "; ")]
+            + device.serviceChanges.prefix(16).map { change in
+                "Service Changed in #\(change.frame): handles \(ViewText.handle(change.start))–\(ViewText.handle(change.end))"
+            }
     }
 
     func marks(_ a: GATTAttribute) -> String {
@@ -178,36 +185,46 @@ public struct GATTReport {
     }
 
     func serviceText(_ service: GATTLayout.Service) -> String {
-        let d = service.declaration
-        var s = "  " + ViewText.handle(d.handle) + "–" + ViewText.handle(d.endHandle ?? service.end) + "  "
-        s += d.kind == .secondaryService ? "Secondary Service " : "Primary Service "
-        s += d.uuid.map(uuids.withName) ?? "(UUID not seen)"
-        s += marks(d) + "\n"
-        for inc in service.includes {
-            s += "    " + ViewText.handle(inc.handle) + "  Include "
-            if let start = inc.includedStart {
-                s += ViewText.handle(start) + "–" + (inc.includedEnd.map(ViewText.handle) ?? "?")
-            }
-            if let u = inc.uuid { s += " " + uuids.withName(u) }
-            s += marks(inc) + "\n"
-        }
+        var s = "  " + serviceLine(service) + "\n"
+        for inc in service.includes { s += "    " + includeLine(inc) + "\n" }
         for c in service.characteristics { s += characteristicText(c) }
         return s
     }
 
-    func characteristicText(_ c: GATTLayout.Characteristic) -> String {
-        var s = ""
-        if let d = c.declaration {
-            s += "    " + ViewText.handle(d.handle) + "  Characteristic "
-            s += d.uuid.map(uuids.withName) ?? "(UUID not seen)"
-            if let p = d.properties { s += "  [" + Self.properties(p).joined(separator: ", ") + "]" }
-            s += marks(d) + "\n"
-        } else if let v = c.value {
-            s += "    Characteristic " + (v.uuid.map(uuids.withName) ?? "(declaration not seen)") + "\n"
+    /// `0x0001–0x0007  Primary Service 0x1800 Generic Access`.
+    func serviceLine(_ service: GATTLayout.Service) -> String {
+        let d = service.declaration
+        var s = ViewText.handle(d.handle) + "–" + ViewText.handle(d.endHandle ?? service.end) + "  "
+        s += d.kind == .secondaryService ? "Secondary Service " : "Primary Service "
+        s += d.uuid.map(uuids.withName) ?? "(UUID not seen)"
+        return s + marks(d)
+    }
+
+    func includeLine(_ inc: GATTAttribute) -> String {
+        var s = ViewText.handle(inc.handle) + "  Include "
+        if let start = inc.includedStart {
+            s += ViewText.handle(start) + "–" + (inc.includedEnd.map(ViewText.handle) ?? "?")
         }
+        if let u = inc.uuid { s += " " + uuids.withName(u) }
+        return s + marks(inc)
+    }
+
+    func characteristicText(_ c: GATTLayout.Characteristic) -> String {
+        var s = characteristicLine(c).map { "    " + $0 + "\n" } ?? ""
         if let v = c.value { s += attributeLine(v, indent: 6, label: "Value") }
         for d in c.descriptors { s += attributeLine(d, indent: 6) }
         return s
+    }
+
+    /// The characteristic's own line: its declaration, or its UUID when only the value was seen.
+    func characteristicLine(_ c: GATTLayout.Characteristic) -> String? {
+        if let d = c.declaration {
+            var s = ViewText.handle(d.handle) + "  Characteristic "
+            s += d.uuid.map(uuids.withName) ?? "(UUID not seen)"
+            if let p = d.properties { s += "  [" + Self.properties(p).joined(separator: ", ") + "]" }
+            return s + marks(d)
+        }
+        return c.value.map { v in "Characteristic " + (v.uuid.map(uuids.withName) ?? "(declaration not seen)") }
     }
 
     func attributeLine(_ a: GATTAttribute, indent: Int, label: String? = nil) -> String {

@@ -5,13 +5,13 @@ import Plot
 extension ReportPage {
     func connection(_ r: ConnsRecord) -> Node<HTML.BodyContext> {
         let id = Self.anchor(r.number)
-        let chart = ReportTimeline(r, names)
+        let chart = ReportTimeline(r, names, frames)
         return .section(
             .id(id),
             .class("connection"),
             .attribute(named: "aria-labelledby", value: id + "-heading"),
             .h2(.id(id + "-heading"), Self.text(Self.heading(r, names))),
-            .dl(.forEach(summary(r)) { .group(.dt(Self.text($0.0)), .dd(Self.text($0.1))) }),
+            .dl(.forEach(summary(r)) { .group(.dt(Self.text($0.0)), .dd(.raw(frames.linked($0.1)))) }),
             chart.map { c in
                 .element(
                     named: "figure",
@@ -21,12 +21,31 @@ extension ReportPage {
                     ]
                 )
             } ?? .p("No timeline: the capture has no times for this connection."),
+            r.latencyPoints.map { p in
+                p.thinned || p.errorsDropped > 0
+                    ? .p(
+                        .class("note"),
+                        Self.text(
+                            "Downsampled: the chart draws one ATT response time in \(p.stride) (\(p.items.count) points of \(p.responses) responses, every error response"
+                                + (p.errorsDropped > 0 ? " but \(p.errorsDropped) past \(p.limit) points" : "")
+                                + "); the summary's minimum, median and maximum are over all."
+                        )
+                    ) : .empty
+            } ?? .empty,
             chart.map { c in
                 .details(
                     .summary(.text("Timeline as a table")),
-                    Self.table("Events of connection \(r.number)", ["time", "lane", "event", "frame"], rows(c))
+                    Self.table(
+                        "Events of connection \(r.number)",
+                        ["time", "lane", "event", "frame"],
+                        markup: cells(c)
+                    )
                 )
             } ?? .empty,
+            .h3(.id(id + "-sequence"), .text("Sequence chart")),
+            capture.sequences[r.number].map { s in
+                .raw(ReportSequenceChart(record: r, sequence: s, frames: frames, budget: capture.messageBudget).html)
+            } ?? .p("No ATT, L2CAP signalling, SMP, link layer control or K-frames on this connection."),
             .p(.a(.href("#overview"), .text("Back to the overview")))
         )
     }
@@ -39,7 +58,8 @@ extension ReportPage {
             .li(.span(.class("key att")), .text("ATT response time")),
             .li(.span(.class("key att-error")), .text("ATT error response (square)")),
             .li(.span(.class("key credits")), .text("credits held by the sender")),
-            .li(.span(.class("key stall")), .text("stalled at 0 credits with an SDU unfinished"))
+            .li(.span(.class("key stall")), .text("stalled at 0 credits with an SDU unfinished")),
+            .li(.span(.class("key sdu")), .text("bytes of the SDUs finished, a second (SDU throughput)"))
         )
     }
 
@@ -69,12 +89,22 @@ extension ReportPage {
         return out
     }
 
-    /// The table's rows: every mark of the chart but the response times, which the summary sums.
-    func rows(_ c: ReportTimeline) -> [[String]] {
+    /// The table's cells as markup: the text, and the frame as a button.
+    func cells(_ c: ReportTimeline) -> [[String]] {
+        rows(c).map { row in
+            var cells: [String] = row.cells.map { frames.linked($0) }
+            cells.append(frames.button(row.frame))
+            return cells
+        }
+    }
+
+    /// The table's rows: every mark of the chart but the response times, which the summary sums;
+    /// the cells as text, and the frame.
+    func rows(_ c: ReportTimeline) -> [(cells: [String], frame: Int)] {
         var rows: [(ConnsMoment, [String])] = []
         for row in c.eventRows {
             for e in row.events {
-                rows.append((e.moment, [c.offset(e.moment), row.label, e.text, "\(e.moment.frame)"]))
+                rows.append((e.moment, [c.offset(e.moment), row.label, e.text]))
             }
         }
         for lane in c.creditLanes {
@@ -85,14 +115,11 @@ extension ReportPage {
                 rows.append(
                     (
                         s.start,
-                        [
-                            c.offset(s.start), "channel \(lane.channel.number)", "\(who) stalled" + until + d,
-                            "\(s.start.frame)",
-                        ]
+                        [c.offset(s.start), "channel \(lane.channel.number)", "\(who) stalled" + until + d]
                     )
                 )
             }
         }
-        return rows.sorted { $0.0.frame < $1.0.frame }.map(\.1)
+        return rows.sorted { $0.0.frame < $1.0.frame }.map { ($0.1, $0.0.frame) }
     }
 }

@@ -34,6 +34,28 @@ enum Markup {
         return out + ">" + content + "</" + name + ">"
     }
 
+    /// A chart: an `<svg role="img">` of `width` by `height`, named by its `<title>` and `<desc>`
+    /// (their ids made from `id`), around `body` (markup).
+    static func chart(
+        id: String,
+        class name: String,
+        width: Double,
+        height: Double,
+        title: String,
+        desc: String,
+        _ body: String
+    ) -> String {
+        element(
+            "svg",
+            [
+                ("xmlns", "http://www.w3.org/2000/svg"), ("class", name), ("role", "img"),
+                ("viewBox", "0 0 \(number(width)) \(number(height))"), ("aria-labelledby", "\(id)-title \(id)-desc"),
+            ],
+            element("title", [("id", "\(id)-title")], text(title)) + element("desc", [("id", "\(id)-desc")], text(desc))
+                + body
+        )
+    }
+
     /// A coordinate or length for SVG: at most one decimal, no exponent, `0` for non-finite values.
     static func number(_ v: Double) -> String {
         guard v.isFinite else { return "0" }

@@ -6,6 +6,33 @@ struct ReportDevice {
     var name: String?
     var frames = 0
     var first: ConnsMoment
+    /// The RSSI of its adverts over time (dBm), downsampled past 128 points.
+    var rssi = ReportSeries(limit: 128)
+    /// The times between its adverts (µs), the first 1,024, for the advertising interval.
+    var gaps = CappedList<Int64>(limit: 1024)
+    var lastAdvert: Int64?
+
+    init(address: BDAddr, name: String?, first: ConnsMoment) {
+        self.address = address
+        self.name = name
+        self.first = first
+    }
+
+    /// Takes an advert heard at `time` with `rssi` (nil: not given).
+    mutating func advert(_ time: Int64, rssi: Int64?) {
+        if let rssi { self.rssi.add(time: time, value: rssi) }
+        if let last = lastAdvert, time >= last {
+            let (gap, overflow) = time.subtractingReportingOverflow(last)
+            if !overflow { gaps.append(gap) }
+        }
+        lastAdvert = time
+    }
+
+    /// The median time between adverts, nil with fewer than two.
+    var interval: Int64? {
+        let sorted = gaps.items.sorted()
+        return sorted.isEmpty ? nil : sorted[sorted.count / 2]
+    }
 }
 
 /// Malformed frames and expert warnings or errors, for one connection or outside any.
@@ -28,8 +55,10 @@ final class ReportCapture {
     private(set) var first: ConnsMoment?
     private(set) var last: ConnsMoment?
     private(set) var frames = 0
-    /// Frames holding each protocol layer, by its short name (a frame counts once a layer).
-    private(set) var layers: [String: Int] = [:]
+    /// Frames holding each protocol layer, by field id, and the frame that counted it last (a
+    /// frame counts once a layer).
+    private var layerFrames: [Int]
+    private var layerCounted: [Int]
     private(set) var devices: [BDAddr: ReportDevice] = [:]
     private(set) var devicesDropped = 0
     /// The finished connections, in order of their numbers; past the limit they are counted.
@@ -40,13 +69,26 @@ final class ReportCapture {
     private var points = 0
     /// By connection number; nil for frames outside a connection.
     private(set) var problems: [Int?: ReportProblems] = [:]
+    /// The most messages the sequence charts keep in all (rows and the members of folded runs).
+    var messageBudget = 20_000
+    private var messagesKept = 0
+    /// Each connection's messages for its sequence chart, by connection number.
+    private(set) var sequences: [Int: ReportSequence] = [:]
+    private let messageFields: ReportMessageFields
 
-    private let layerNames: [Int: String]
+    /// By field id (an array: this is read for every node of every frame): the layer's short
+    /// name, nil for fields that are not protocol layers.
+    private let layerNames: [String?]
     private let malformed: FieldID?
     private let devicesFields: DeviceNodeFields
+    /// By field id: `rssiRole` for an advert's RSSI (HCI reports, sniffers), `advertRole` for
+    /// the fields that say a frame is an advert, 0 for the rest.
+    private let roles: [UInt8]
+    private static let rssiRole: UInt8 = 1
+    private static let advertRole: UInt8 = 2
 
     init(registry: DissectorRegistry) {
-        var names: [Int: String] = [:]
+        var names = [String?](repeating: nil, count: registry.fields.count)
         // Derived layers (`device`) are added after dissection: not protocols of the frame.
         for (i, layer) in registry.isLayer.enumerated()
         where layer && i < registry.fields.count && !(i < registry.isDerived.count && registry.isDerived[i]) {
@@ -54,9 +96,22 @@ final class ReportCapture {
             if d.abbrev != "frame" { names[i] = d.short.isEmpty ? d.abbrev : d.short }
         }
         layerNames = names
+        layerFrames = [Int](repeating: 0, count: names.count)
+        layerCounted = [Int](repeating: 0, count: names.count)
         malformed = registry.field(named: "_ws.malformed")
         devicesFields = DeviceNodeFields(registry)
+        messageFields = ReportMessageFields(registry)
+        var roles = [UInt8](repeating: 0, count: registry.fields.count)
+        for (name, role) in [
+            ("bthci_evt.rssi", Self.rssiRole), ("nordic_ble.rssi", Self.rssiRole),
+            ("bthci_evt.le_meta_subevent", Self.advertRole), ("btle.advertising_header.pdu_type", Self.advertRole),
+        ] {
+            if let f = registry.field(named: name), Int(f.rawValue) < roles.count { roles[Int(f.rawValue)] = role }
+        }
+        self.roles = roles
     }
+
+    private func role(_ field: Int) -> UInt8 { field < roles.count ? roles[field] : 0 }
 
     /// Takes a frame after the connections' builder has: `connection` is the record it went to.
     func add(_ frame: CapturedFrame, _ tree: borrowing ProtocolTree, connection: ConnsRecord?) {
@@ -65,12 +120,21 @@ final class ReportCapture {
         last = moment
         frames &+= 1
         TreeWalk.with(frame, tree) { walk in
-            var seen: Set<Int> = []
             var broken = false
             var warned = false
+            var rssi: Int64?
+            var advert = false
             for node in walk.nodes {
                 let field = Int(node.field.rawValue)
-                if let name = layerNames[field], seen.insert(field).inserted { layers[name, default: 0] &+= 1 }
+                switch role(field) {
+                case Self.rssiRole: if rssi == nil, case .signed(let v) = node.value, v != 127 { rssi = v }
+                case Self.advertRole: advert = true
+                default: break
+                }
+                if field < layerNames.count, layerNames[field] != nil, layerCounted[field] != frames {
+                    layerCounted[field] = frames
+                    layerFrames[field] &+= 1
+                }
                 if case .expert(let severity, _) = node.value {
                     if node.field == malformed { broken = true } else if severity >= .warning { warned = true }
                 }
@@ -87,27 +151,36 @@ final class ReportCapture {
                 problems[key] = p
             }
             if let d = devicesFields.read(walk), let address = d.identity ?? d.address {
-                device(address, d.name, moment)
+                device(address, d.name, moment, advert: advert && rssi != nil ? rssi : nil)
+            }
+            if let connection, let m = messageFields.read(walk, frame) {
+                let sequence = sequences[connection.number] ?? ReportSequence()
+                sequences[connection.number] = sequence
+                messagesKept &+= sequence.add(m, budgetLeft: messagesKept < messageBudget)
             }
         }
     }
 
-    private func device(_ address: BDAddr, _ name: String?, _ moment: ConnsMoment) {
-        if var d = devices[address] {
-            d.frames &+= 1
-            if let name { d.name = name }
-            devices[address] = d
-        } else if devices.count < Self.deviceLimit {
-            devices[address] = ReportDevice(address: address, name: name, frames: 1, first: moment)
-        } else {
+    /// `advert`: the RSSI of an advert the frame is.
+    private func device(_ address: BDAddr, _ name: String?, _ moment: ConnsMoment, advert: Int64?) {
+        guard
+            var d = devices[address]
+                ?? (devices.count < Self.deviceLimit ? ReportDevice(address: address, name: name, first: moment) : nil)
+        else {
             devicesDropped &+= 1
+            return
         }
+        d.frames &+= 1
+        if let name { d.name = name }
+        if let advert, let time = moment.time { d.advert(time, rssi: advert) }
+        devices[address] = d
     }
 
     /// Takes a finished connection (in any order: `sorted` puts them in order).
     func take(_ r: ConnsRecord) {
         guard connections.count < Self.connectionLimit else {
             connectionsDropped &+= 1
+            sequences[r.number] = nil
             return
         }
         let kept =
@@ -121,6 +194,15 @@ final class ReportCapture {
             points += kept
         }
         connections.append(r)
+    }
+
+    /// Frames holding each protocol layer, by its short name.
+    var layers: [String: Int] {
+        var out: [String: Int] = [:]
+        for (field, count) in layerFrames.enumerated() where count > 0 {
+            if let name = layerNames[field] { out[name, default: 0] &+= count }
+        }
+        return out
     }
 
     /// The connections in the order they began, as `conns` lists them.

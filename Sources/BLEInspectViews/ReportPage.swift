@@ -13,16 +13,28 @@ struct ReportPage {
     /// What reading the inputs reported (damage, an input it could not read), as on the error
     /// output; the report holds the frames read before each.
     let problems: [String]
+    /// The GATT databases, as `gatt` rebuilds and words them.
+    let gatt: GATTModel
+    let gattWords: GATTReport
+    /// The frames the page refers to, each a control that shows its decode.
+    let frames = ReportFrames()
 
     /// The most input problems the page lists.
     static let maximumProblems = 64
 
     /// What the report does not hold yet, said in its footer and in docs/REPORT.md.
     static let later =
-        "Not in this report yet: the sequence chart of each connection, RSSI over time per device, the GATT tree, frame decodes on click, and downsampling for very large captures."
+        "Not in this report yet: downsampled credit lines (they stop at 4,096 steps a channel direction)."
 
-    var html: String {
-        HTML(
+    /// The document. `decode` is given the frames the page refers to (after the rest of the page
+    /// is built) and returns their decodes.
+    func html(decode: (ReportFrames) -> ReportDecodes) -> String {
+        let content: [Node<HTML.BodyContext>] =
+            [overview, deviceCharts] + capture.sorted.map(connection) + [
+                .raw(ReportGATT(model: gatt, words: gattWords, frames: frames).html)
+            ]
+        let decodes = decode(frames)
+        let page = HTML(
             .lang(.english),
             .head(
                 .encoding(.utf8),
@@ -34,10 +46,13 @@ struct ReportPage {
             ),
             .body(
                 .header(.h1(Self.text(title)), .p(Self.text(ReportPage.later))),
-                .element(named: "main", nodes: [overview] + capture.sorted.map(connection)),
-                .footer(.p(Self.text(ReportPage.later + " Made by bleinspect report; it needs no network.")))
+                .element(named: "main", nodes: content + [Self.decodeSection(decodes)]),
+                .footer(.p(Self.text(ReportPage.later + " Made by bleinspect report; it needs no network."))),
+                Self.decodePanel,
+                .raw(decodes.store)
             )
         ).render()
+        return decodes.fill(page)
     }
 
     /// Untrusted text, escaped.
@@ -51,6 +66,15 @@ struct ReportPage {
 
     static func table<C: HTML.BodyContext>(_ caption: String, _ head: [String], _ rows: [[String]]) -> Node<C> {
         .table(.caption(text(caption)), row(head, header: true), .forEach(rows) { row($0) })
+    }
+
+    /// A table whose cells are markup already (escaped text, or frame buttons).
+    static func table<C: HTML.BodyContext>(_ caption: String, _ head: [String], markup rows: [[String]]) -> Node<C> {
+        .table(
+            .caption(text(caption)),
+            row(head, header: true),
+            .forEach(rows) { cells in .tr(.forEach(cells) { .td(.raw($0)) }) }
+        )
     }
 
     // MARK: Overview
@@ -87,9 +111,16 @@ struct ReportPage {
                 "Devices"
                     + (capture.devicesDropped > 0
                         ? " (\(capture.devicesDropped) frames of further devices not listed)" : ""),
-                ["address", "name", "frames", "first frame"],
-                devices.map {
-                    [ViewText.address($0.address, upperCase: true), $0.name ?? "", "\($0.frames)", "\($0.first.frame)"]
+                [
+                    "address", "name", "frames", "first frame", "adverts", "RSSI min / mean / max (dBm)",
+                    "advertising interval",
+                ],
+                markup: devices.map {
+                    [
+                        Markup.text(ViewText.address($0.address, upperCase: true)), Markup.text($0.name ?? ""),
+                        "\($0.frames)", frames.button($0.first.frame), "\($0.rssi.samples)", Markup.text(Self.rssi($0)),
+                        Markup.text(Self.interval($0)),
+                    ]
                 }
             ),
             .h3("Connections"),
@@ -100,6 +131,12 @@ struct ReportPage {
                     .forEach(capture.sorted) { r in
                         .li(.a(.href("#" + Self.anchor(r.number)), Self.text(Self.heading(r, names))))
                     }
+                ),
+            gatt.devices.isEmpty
+                ? .empty
+                : .p(
+                    .a(.href("#gatt"), .text("GATT databases")),
+                    Self.text(" of \(gatt.devices.count) device" + (gatt.devices.count == 1 ? "" : "s") + ".")
                 ),
             capture.connectionsDropped > 0
                 ? .p(Self.text("\(capture.connectionsDropped) further connections are not drawn."))
@@ -114,18 +151,18 @@ struct ReportPage {
             .h3("Findings"),
             findings.isEmpty
                 ? .p("No findings: no stalls, ATT errors, failed pairings, malformed frames or warnings.")
-                : .ul(.class("findings"), .forEach(findings) { Self.finding($0) })
+                : .ul(.class("findings"), .forEach(findings) { finding($0) })
         )
     }
 
-    static func finding(_ f: ReportFinding) -> Node<HTML.ListContext> {
+    func finding(_ f: ReportFinding) -> Node<HTML.ListContext> {
         .li(
             .class("finding " + f.kind.rawValue),
-            .span(.class("kind"), text(f.kind.rawValue.replacing("-", with: " "))),
+            .span(.class("kind"), Self.text(f.kind.rawValue.replacing("-", with: " "))),
             .text(" "),
-            f.connection.map { n in .group(.a(.href("#" + anchor(n)), .text("Connection \(n)")), .text(": ")) }
+            f.connection.map { n in .group(.a(.href("#" + Self.anchor(n)), .text("Connection \(n)")), .text(": ")) }
                 ?? .empty,
-            text(f.text)
+            .raw(frames.linked(f.text))
         )
     }
 

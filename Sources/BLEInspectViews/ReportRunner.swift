@@ -1,4 +1,5 @@
 public import BLECapture
+import BLEInspectCore
 public import BLEInspectSession
 
 /// `bleinspect report`: reads the captures once through `conns`' builder (keeping the series it
@@ -10,7 +11,7 @@ public enum ReportCommandRunner {
         errorOutput: (String) -> Void
     ) -> ExitStatus {
         var sink: OutputSink? = nil
-        var built: (ReportCapture, ConnsBuilder, ConnsNames)? = nil
+        var built: (ReportCapture, ConnsBuilder, ConnsNames, GATTBuilder, GATTReport)? = nil
         // What the scan reports (a damaged or unreadable input) goes on the page too, so that a
         // report of the frames before the damage never reads as the whole capture.
         var problems: [String] = []
@@ -28,15 +29,22 @@ public enum ReportCommandRunner {
             let capture = ReportCapture(registry: registry)
             let builder = ConnsBuilder(registry: registry) { capture.take($0) }
             builder.keepsSeries = true
-            built = (capture, builder, ConnsNames(registry))
+            // The GATT databases as `gatt` rebuilds them.
+            let gatt = GATTBuilder(registry: registry)
+            built = (
+                capture, builder, ConnsNames(registry), gatt, GATTReport(uuids: UUIDText(names: registry.uuidNames))
+            )
             return .success(
-                .init(missing: builder.missingFields) { frame, tree in
+                .init(missing: builder.missingFields + gatt.missingFields) { frame, tree in
                     builder.add(frame, tree)
                     capture.add(frame, tree, connection: builder.touched)
+                    gatt.add(frame, tree)
                 }
             )
         }
-        guard let sink, let (capture, builder, names) = built, status != .software else { return status }
+        guard let sink, let (capture, builder, names, gatt, gattWords) = built, status != .software else {
+            return status
+        }
         builder.finish()
         let files = scan.paths.map { $0 == "-" ? "standard input" : $0 }.joined(separator: ", ")
         let page = ReportPage(
@@ -45,9 +53,21 @@ public enum ReportCommandRunner {
             findings: ReportFinding.all(capture, builder, names),
             names: names,
             links: builder.links,
-            problems: problems
+            problems: problems,
+            gatt: gatt.model,
+            gattWords: gattWords
         )
-        sink.append(page.html)
+        // The decodes come from a second reading, once the page knows which frames it shows.
+        sink.append(
+            page.html { frames in
+                ReportDecodes.read(
+                    frames,
+                    paths: scan.paths,
+                    frameLimit: scan.frameLimit,
+                    registry: scan.session.registry
+                )
+            }
+        )
         do throws(CaptureError) {
             try sink.flush(name: outputPath)
         } catch {

@@ -27,16 +27,55 @@ enum ReportStyle {
         .key { display: inline-block; width: 12px; height: 12px; margin-right: .4em; vertical-align: middle; }
         .key.event { background: var(--blue); } .key.att { background: var(--blue); border-radius: 50%; }
         .key.att-error { background: var(--vermillion); } .key.credits { border-top: 2px solid var(--green); height: 0; }
-        .key.stall { background: var(--orange); opacity: .5; }
+        .key.stall { background: var(--orange); opacity: .5; } .key.sdu { background: var(--purple); }
+        svg .sdu { fill: var(--purple); } svg .sdu.received { fill: var(--sky); }
+        ul.gatt-tree { list-style: none; padding-left: 0; font: 13px/1.5 ui-monospace, monospace; }
+        ul.gatt-tree ul { list-style: none; padding-left: 1.6em; border-left: 1px solid #ddd; margin: 0; }
+        ul.gatt-tree li { white-space: pre-wrap; } li.gatt-service { font-weight: 600; margin-top: .3em; }
+        li.gatt-service li { font-weight: normal; } p.note { color: var(--faint); }
+        .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+        .lifelines, ol.sequence li.msg, ol.sequence summary { display: grid; grid-template-columns: 8.5em 18em 1fr;
+          align-items: center; column-gap: .6em; }
+        .lifelines { font-weight: 600; font-size: .9em; } .lifelines span:first-child { text-align: right; }
+        ol.sequence { list-style: none; padding: 0; margin: 0 0 1em; font-size: .9em; }
+        ol.sequence.members { margin: 0; background: #f6f6f6; }
+        ol.sequence li.more { padding-left: 27.7em; color: var(--faint); }
+        ol.sequence summary { cursor: pointer; list-style: none; } ol.sequence summary::-webkit-details-marker { display: none; }
+        ol.sequence .time { color: var(--faint); font-variant-numeric: tabular-nums; text-align: right; }
+        ol.sequence .arrow { position: relative; align-self: stretch; min-height: 1.5em;
+          border-left: 2px solid var(--ink); border-right: 2px solid var(--ink); color: var(--blue); }
+        ol.sequence .arrow::before { content: ""; position: absolute; top: 50%; left: 4px; right: 4px; border-top: 2px solid currentColor; }
+        ol.sequence .arrow::after { content: ""; position: absolute; top: calc(50% - 4px); border: 5px solid transparent; }
+        ol.sequence .rightward .arrow::after { right: 0; border-left: 8px solid currentColor; border-right: 0; }
+        ol.sequence .leftward .arrow::after { left: 0; border-right: 8px solid currentColor; border-left: 0; }
+        ol.sequence .signalling .arrow { color: var(--green); } ol.sequence .smp .arrow { color: var(--vermillion); }
+        ol.sequence .control .arrow { color: var(--orange); } ol.sequence .k-frame .arrow { color: var(--sky); }
+        ol.sequence li.run > details > summary .arrow::before { border-top: 4px double currentColor; }
+        ol.sequence li.run strong { color: var(--ink); }
+        ol.sequence summary:focus-visible { outline: 3px solid var(--orange); }
+        svg.rssi-chart { width: 100%; height: auto; } svg .rssi { fill: none; stroke: var(--blue); stroke-width: 1.5; }
+        svg .rssi-band { fill: var(--sky); fill-opacity: .3; } svg .connect { stroke: var(--vermillion); stroke-dasharray: 4 3; stroke-width: 2; }
         footer { margin-top: 3em; color: var(--faint); font-size: .9em; }
+        button.frame { font: inherit; font-variant-numeric: tabular-nums; color: var(--blue); background: none; border: 0;
+          padding: 0; text-decoration: underline dotted; cursor: pointer; }
+        button.frame:hover { text-decoration-style: solid; } svg a.frame { cursor: pointer; }
+        button:focus-visible, svg a.frame:focus-visible, #decode-heading:focus { outline: 3px solid var(--orange); outline-offset: 2px; }
+        #decode { position: fixed; right: 1em; bottom: 1em; width: min(760px, calc(100vw - 2em)); max-height: 55vh; z-index: 10;
+          display: flex; flex-direction: column; background: #fff; border: 2px solid var(--blue); box-shadow: 0 2px 12px rgba(0,0,0,.25); }
+        #decode[hidden] { display: none; }
+        .decode-bar { display: flex; justify-content: space-between; align-items: center; padding: .2em .6em; background: #eef5fb; }
+        .decode-bar h2 { margin: 0; padding: 0; font-size: 1.05em; border: 0; }
+        #decode pre { margin: 0; padding: .5em .8em; overflow: auto; font: 12px/1.35 ui-monospace, monospace; }
         @media print { body { max-width: none; margin: 0; font-size: 10pt; }
-          section.connection { break-inside: avoid-page; }
-          a { color: inherit; text-decoration: none; } svg.timeline { max-height: 60vh; } }
+          section.connection { break-inside: avoid-page; } #decode { display: none; }
+          a, button.frame { color: inherit; text-decoration: none; } svg.timeline { max-height: 60vh; } }
         """
 
     /// Marks that the page's own script ran (`data-script`) and would show any script error in
     /// the page (`#report-error`). `alert` is replaced: a report never calls it, so `data-alert`
-    /// would betray code that got into the page.
+    /// would betray code that got into the page. A click on a frame number (`.frame[data-frame]`)
+    /// copies the text of its `<template>` (`ReportDecodes`) into the decode panel with
+    /// `textContent`, never as markup; `#frame-N` in the address opens frame N's decode.
     static let script = """
         document.documentElement.setAttribute("data-script", "ran");
         window.alert = function () { document.documentElement.setAttribute("data-alert", "called"); };
@@ -44,5 +83,39 @@ enum ReportStyle {
           var p = document.createElement("p"); p.id = "report-error"; p.textContent = "Script error: " + e.message;
           (document.body || document.documentElement).appendChild(p);
         });
+        (function () {
+          var opener = null;
+          function byId(id) { return document.getElementById(id); }
+          function show(n, from) {
+            var panel = byId("decode"), text = byId("decode-text"), heading = byId("decode-heading");
+            if (!panel || !text || !heading) return;
+            var t = byId("decode-" + n);
+            heading.textContent = "Frame " + n;
+            text.textContent = t ? t.content.textContent
+              : "No decode of frame " + n + " is embedded in this report (see Frame decodes).";
+            panel.setAttribute("data-frame", n);
+            panel.hidden = false;
+            opener = from;
+            heading.focus();
+          }
+          function hide() {
+            var panel = byId("decode");
+            if (!panel || panel.hidden) return;
+            panel.hidden = true;
+            if (opener && opener.focus) opener.focus();
+          }
+          document.addEventListener("click", function (e) {
+            var t = e.target && e.target.closest ? e.target : null;
+            if (!t) return;
+            if (t.closest("#decode-close")) { hide(); return; }
+            var c = t.closest(".frame[data-frame]");
+            if (c) { e.preventDefault(); show(c.getAttribute("data-frame"), c); }
+          });
+          document.addEventListener("keydown", function (e) { if (e.key === "Escape") hide(); });
+          window.addEventListener("DOMContentLoaded", function () {
+            var m = /^#frame-([0-9]+)$/.exec(location.hash);
+            if (m) show(m[1], null);
+          });
+        })();
         """
 }

@@ -15,12 +15,15 @@ struct ReportTimeline {
     let names: ConnsNames
     let time: ReportScale
     let origin: Int64
+    /// Makes each mark a control that shows its frame's decode.
+    let frames: ReportFrames
 
     /// Nil when the connection's times are unknown.
-    init?(_ r: ConnsRecord, _ names: ConnsNames) {
+    init?(_ r: ConnsRecord, _ names: ConnsNames, _ frames: ReportFrames) {
         guard let start = r.origin.time, let end = (r.end ?? r.last).time else { return nil }
         record = r
         self.names = names
+        self.frames = frames
         origin = start
         // Microseconds since the origin; Double keeps a hostile capture's far-apart times finite.
         let span = max(Double(end) - Double(start), 0)

@@ -3,7 +3,8 @@ extension ReportTimeline {
     var height: Double {
         let events = Double(eventRows.count) * Self.rowHeight + Self.gap
         let latency = hasLatency ? Self.latencyHeight + Self.gap : 0
-        return events + latency + Double(creditLanes.count) * (Self.creditHeight + Self.gap) + 30
+        return events + latency + Double(creditLanes.count) * (Self.creditHeight + Self.gap)
+            + Double(rateLanes.count) * (Self.rateHeight + Self.gap) + 30
     }
 
     /// The SVG, with a `<title>` and `<desc>` naming what it shows; `id` makes their ids unique.
@@ -24,21 +25,27 @@ extension ReportTimeline {
             body += credits(lane.channel, lane.side, lane.steps, y: y)
             y += Self.creditHeight + Self.gap
         }
+        let rates = rateLanes
+        for lane in rates {
+            body += rateLane(lane.channel, lane.side, lane.rate, y: y)
+            y += Self.rateHeight + Self.gap
+        }
         body += bounds(top: top, bottom: y)
         body += axis(y: y)
         let title = "Timeline of connection \(record.number)"
         let desc =
-            "Connection events, \(record.latencyPoints?.items.count ?? 0) ATT response times and \(creditLanes.count) credit lines over "
+            "Connection events, \(record.latencyPoints?.items.count ?? 0) ATT response times"
+            + (record.latencyPoints?.thinned == true ? " (one in \(record.latencyPoints?.stride ?? 1))" : "")
+            + ", \(creditLanes.count) credit lines and \(rates.count) SDU throughput lanes over "
             + ConnsTime.seconds(ReportScale.integer(time.high - time.low)) + "; the table below holds the same events."
-        return Markup.element(
-            "svg",
-            [
-                ("xmlns", "http://www.w3.org/2000/svg"), ("class", "timeline"), ("role", "img"),
-                ("viewBox", "0 0 \(Markup.number(Self.width)) \(Markup.number(height))"),
-                ("aria-labelledby", "\(id)-title \(id)-desc"),
-            ],
-            Markup.element("title", [("id", "\(id)-title")], Markup.text(title))
-                + Markup.element("desc", [("id", "\(id)-desc")], Markup.text(desc)) + body
+        return Markup.chart(
+            id: id,
+            class: "timeline",
+            width: Self.width,
+            height: height,
+            title: title,
+            desc: desc,
+            body
         )
     }
 
@@ -58,14 +65,17 @@ extension ReportTimeline {
         for e in row.events {
             guard let x = x(e.moment) else { continue }
             let tip = offset(e.moment) + " " + e.text + " (frame \(e.moment.frame))"
-            out += Markup.element(
-                "rect",
-                [
-                    ("class", "event " + row.kind), ("x", Markup.number(x - 2)), ("y", Markup.number(y + 2)),
-                    ("width", "4"), ("height", Markup.number(Self.rowHeight - 4)),
-                    ("data-frame", "\(e.moment.frame)"),
-                ],
-                Markup.element("title", [], Markup.text(tip))
+            out += frames.svgLink(
+                e.moment.frame,
+                .primary,
+                Markup.element(
+                    "rect",
+                    [
+                        ("class", "event " + row.kind), ("x", Markup.number(x - 2)), ("y", Markup.number(y + 2)),
+                        ("width", "4"), ("height", Markup.number(Self.rowHeight - 4)),
+                    ],
+                    Markup.element("title", [], Markup.text(tip))
+                )
             )
         }
         return out
@@ -109,7 +119,7 @@ extension ReportTimeline {
                     [("class", "att"), ("cx", Markup.number(x)), ("cy", Markup.number(cy)), ("r", "3")],
                     Markup.element("title", [], Markup.text(tip))
                 )
-            out += shape
+            out += frames.svgLink(p.moment.frame, .point, focusable: false, shape)
         }
         return out
     }
@@ -130,16 +140,20 @@ extension ReportTimeline {
                 "\(who) stalled at 0 credits " + offset(s.start) + " for "
                 + (s.end.flatMap { $0.since(s.start) }.map(ConnsTime.short) ?? "?")
                 + " (frames \(s.start.frame)→" + (s.end.map { "\($0.frame)" } ?? "?") + ")"
-            out += Markup.element(
-                "rect",
-                [
-                    ("class", "stall"), ("x", Markup.number(x0)), ("y", Markup.number(y)),
-                    ("width", Markup.number(max(x1 - x0, 1))), ("height", Markup.number(Self.creditHeight)),
-                    ("data-channel", "\(c.number)"), ("data-side", side == 0 ? "sent" : "received"),
-                    ("data-start", s.start.time.map { "\($0)" } ?? ""),
-                    ("data-end", s.end?.time.map { "\($0)" } ?? ""),
-                ],
-                Markup.element("title", [], Markup.text(tip))
+            out += frames.svgLink(
+                s.start.frame,
+                .primary,
+                Markup.element(
+                    "rect",
+                    [
+                        ("class", "stall"), ("x", Markup.number(x0)), ("y", Markup.number(y)),
+                        ("width", Markup.number(max(x1 - x0, 1))), ("height", Markup.number(Self.creditHeight)),
+                        ("data-channel", "\(c.number)"), ("data-side", side == 0 ? "sent" : "received"),
+                        ("data-start", s.start.time.map { "\($0)" } ?? ""),
+                        ("data-end", s.end?.time.map { "\($0)" } ?? ""),
+                    ],
+                    Markup.element("title", [], Markup.text(tip))
+                )
             )
         }
         let points = steps.compactMap { s in x(s.moment).map { (x: $0, y: scale(Double(s.credits))) } }

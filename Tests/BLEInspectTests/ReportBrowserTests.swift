@@ -60,6 +60,15 @@ struct ReportDOM {
         }
     }
 
+    /// The bytes of the SDU throughput bars (`data-bytes`) of each connection section.
+    var sduBytes: [Int] {
+        dom.split(separator: "<section id=\"conn-").dropFirst().map { section in
+            section.matches(of: /<rect class="sdu [^"]*"[^>]*data-bytes="(\d+)"/).reduce(0) {
+                $0 + (Int($1.output.1) ?? 0)
+            }
+        }
+    }
+
     /// The `<html>` start tag, where the page's script leaves its marks.
     var root: String { dom.firstMatch(of: /<html[^>]*>/).map { String($0.output) } ?? "" }
 
@@ -77,6 +86,9 @@ extension ReportDOM: CustomStringConvertible {
 
 @Suite("report in a real browser", .enabled(if: Chromium.path != nil, "chromium is not installed"))
 struct ReportBrowserTests {
+    /// The shared capture with twelve connections and a GATT discovery on each.
+    static let blefun = TestPaths.sharedCaptures.appendingPathComponent("blefun_btsnoop_hci.log").path
+
     /// `conns --json` of `capture`: its connections.
     static func conns(_ capture: String) throws -> [[String: Any]] {
         let result = try Run.bleinspect(["conns", "--json", capture])
@@ -116,11 +128,22 @@ struct ReportBrowserTests {
         #expect(report.connectionSections == connections.count)
         #expect(report.charts == connections.count)
         #expect(report.stalls == stalls(connections))
-        // One mark per response time conns counted (each connection keeps at most 4,096).
+        // One mark per response time conns counted; past 4,096 a connection's are thinned, to
+        // between 2,049 and 4,096 (every error response kept).
         let responses = connections.map {
             ((($0["att"] as? [String: Any])?["response_time_us"] as? [String: Any])?["count"] as? Int) ?? -1
         }
-        #expect(report.latencyPoints == responses.map { min($0, 4096) })
+        for (drawn, count) in zip(report.latencyPoints, responses) {
+            if count <= 4096 { #expect(drawn == count) } else { #expect((2049...4096).contains(drawn)) }
+        }
+        #expect(report.latencyPoints.count == responses.count)
+        // The throughput bars hold every byte of the SDUs conns counts.
+        let sduBytes = connections.map { c in
+            (c["channels"] as? [[String: Any]] ?? []).reduce(0) { sum, ch in
+                sum + ["sent", "received"].reduce(0) { $0 + (((ch[$1] as? [String: Any])?["sdu_bytes"] as? Int) ?? 0) }
+            }
+        }
+        #expect(report.sduBytes == sduBytes)
         #expect(Chromium.consoleErrors(log).isEmpty, "\(Chromium.consoleErrors(log))")
         #expect(report.scriptRanCleanly)
         return report.stalls
@@ -144,7 +167,7 @@ struct ReportBrowserTests {
         .enabled(if: TestPaths.sharedCapturesAvailable, "../shared/captures is absent")
     )
     func manyConnections() throws {
-        let path = TestPaths.sharedCaptures.appendingPathComponent("blefun_btsnoop_hci.log").path
+        let path = ReportBrowserTests.blefun
         _ = try Self.check(path)
         #expect(try Self.conns(path).count == 12)
     }

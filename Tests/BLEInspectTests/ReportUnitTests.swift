@@ -77,13 +77,34 @@ struct ReportUnitTests {
         #expect(html.contains("&lt;i&gt;") && !html.contains("<i>"))
     }
 
+    @Test("response times thin evenly past the limit, one in 2, 4, …, and error responses stay")
+    func latencyThinning() {
+        var s = ConnsLatencySeries(limit: 4)
+        let point = { (k: Int, error: Bool) in
+            ConnsLatencyPoint(moment: ConnsMoment(frame: k, time: Int64(k)), microseconds: 10, error: error)
+        }
+        for k in 0..<4 { s.append(point(k, false)) }
+        #expect(s.items.map(\.moment.frame) == [0, 1, 2, 3] && !s.thinned)
+        s.append(point(4, false))
+        #expect(s.items.map(\.moment.frame) == [0, 2, 4] && s.stride == 2)
+        s.append(point(5, true))
+        s.append(point(6, false))
+        #expect(s.items.map(\.moment.frame) == [0, 2, 4, 5])
+        for k in 7..<13 { s.append(point(k, false)) }
+        // The responses numbered 0, 4 and 8 (one in four: frames 0, 4 and 9) and the error in frame 5.
+        #expect(s.items.map(\.moment.frame) == [0, 4, 5, 9] && s.stride == 4 && s.responses == 12)
+        var errors = ConnsLatencySeries(limit: 2)
+        for k in 0..<4 { errors.append(point(k, true)) }
+        #expect(errors.items.count == 2 && errors.errorsDropped == 2)
+    }
+
     @Test("past the point budget a connection keeps its stalls but not its series")
     func pointBudget() throws {
         let capture = ReportCapture(registry: try StandardModules.registry())
         capture.pointBudget = 5
         func record(_ n: Int, points: Int) -> ConnsRecord {
             let r = ConnsRecord(number: n, controller: nil, handle: 1, first: ConnsMoment(frame: 1, time: 0))
-            r.latencyPoints = CappedList(limit: ConnsSeries.limit)
+            r.latencyPoints = ConnsLatencySeries(limit: ConnsSeries.limit)
             for k in 0..<points {
                 r.latencyPoints?.append(
                     ConnsLatencyPoint(moment: ConnsMoment(frame: k, time: Int64(k)), microseconds: 10, error: false)
@@ -97,5 +118,61 @@ struct ReportUnitTests {
         #expect(b.latencyPoints == nil)
         #expect(c.latencyPoints?.items.count == 2)
         #expect(capture.seriesDropped == 1 && capture.sorted.map(\.number) == [1, 2, 3])
+    }
+}
+
+@Suite("report: frame controls")
+struct ReportFramesTests {
+    @Test("frame numbers in text become buttons; times, other numbers and markup do not")
+    func linked() {
+        let frames = ReportFrames()
+        let button = { (n: Int) in
+            "<button type=\"button\" class=\"frame\" data-frame=\"\(n)\" aria-describedby=\"frame-hint\">\(n)</button>"
+        }
+        #expect(frames.linked("failed: reason (frame 12)") == "failed: reason (frame \(button(12)))")
+        #expect(
+            frames.linked("3 malformed frames (frames 3, 4, …)")
+                == "3 malformed frames (frames \(button(3)), \(button(4)), …)"
+        )
+        #expect(frames.linked("frames 117→130") == "frames \(button(117))→\(button(130))")
+        #expect(frames.linked("until frame 130, 748.900 ms") == "until frame \(button(130)), 748.900 ms")
+        #expect(frames.linked("<b>frame 5</b> 7 frames") == "&lt;b&gt;frame \(button(5))&lt;/b&gt; 7 frames")
+        #expect(frames.linked("frame 99999999999999999999") == "frame 99999999999999999999")
+        #expect(
+            frames.linked("frames 32–97; discovery in #37")
+                == "frames \(button(32))–\(button(97)); discovery in #\(button(37))"
+        )
+        #expect(frames.ordered == [12, 3, 4, 117, 130, 5, 32, 97, 37])
+    }
+
+    @Test("decodes are embedded by rank (the lowest a frame had), then in the order the page first refers to them")
+    func ranks() {
+        let frames = ReportFrames()
+        _ = frames.svgLink(40, .point, focusable: false, "")
+        _ = frames.button(7)
+        _ = frames.svgLink(9, .sequence, "")
+        _ = frames.button(40)
+        _ = frames.svgLink(8, .sequence, "")
+        #expect(frames.ordered == [40, 7, 9, 8])
+        #expect(
+            frames.svgLink(1, .point, focusable: false, "x")
+                == "<a class=\"frame\" href=\"#frame-1\" data-frame=\"1\" tabindex=\"-1\">x</a>"
+        )
+    }
+
+    @Test("the page says how many decodes it holds and names frames without one")
+    func note() {
+        var decodes = ReportDecodes(texts: [1: "a", 2: "<b>"])
+        #expect(decodes.note.hasSuffix("2 decodes are embedded, one for every frame the report refers to."))
+        decodes.missing = [5, 6]
+        #expect(
+            decodes.note.hasSuffix(
+                "2 frames the report refers to have none: the report embeds at most 2000 decodes. Without a decode: 5, 6."
+            )
+        )
+        #expect(
+            decodes.store
+                == "<div id=\"decodes-store\" hidden><template id=\"decode-1\">a</template><template id=\"decode-2\">&lt;b&gt;</template></div>"
+        )
     }
 }
