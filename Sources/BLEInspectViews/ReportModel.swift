@@ -61,6 +61,9 @@ final class ReportCapture {
     private var layerCounted: [Int]
     private(set) var devices: [BDAddr: ReportDevice] = [:]
     private(set) var devicesDropped = 0
+    /// Advertising report events that carried several reports: each counted only its first
+    /// report's device and RSSI.
+    private(set) var multiReportEvents = 0
     /// The finished connections, in order of their numbers; past the limit they are counted.
     private(set) var connections: [ConnsRecord] = []
     private(set) var connectionsDropped = 0
@@ -86,6 +89,7 @@ final class ReportCapture {
     private let roles: [UInt8]
     private static let rssiRole: UInt8 = 1
     private static let advertRole: UInt8 = 2
+    private static let reportCountRole: UInt8 = 3
 
     init(registry: DissectorRegistry) {
         var names = [String?](repeating: nil, count: registry.fields.count)
@@ -105,6 +109,7 @@ final class ReportCapture {
         for (name, role) in [
             ("bthci_evt.rssi", Self.rssiRole), ("nordic_ble.rssi", Self.rssiRole),
             ("bthci_evt.le_meta_subevent", Self.advertRole), ("btle.advertising_header.pdu_type", Self.advertRole),
+            ("bthci_evt.le_num_reports", Self.reportCountRole),
         ] {
             if let f = registry.field(named: name), Int(f.rawValue) < roles.count { roles[Int(f.rawValue)] = role }
         }
@@ -124,11 +129,13 @@ final class ReportCapture {
             var warned = false
             var rssi: Int64?
             var advert = false
+            var severalReports = false
             for node in walk.nodes {
                 let field = Int(node.field.rawValue)
                 switch role(field) {
                 case Self.rssiRole: if rssi == nil, case .signed(let v) = node.value, v != 127 { rssi = v }
                 case Self.advertRole: advert = true
+                case Self.reportCountRole: if case .unsigned(let n) = node.value, n > 1 { severalReports = true }
                 default: break
                 }
                 if field < layerNames.count, layerNames[field] != nil, layerCounted[field] != frames {
@@ -150,6 +157,7 @@ final class ReportCapture {
                 p.frames.append(frame.number)
                 problems[key] = p
             }
+            if severalReports { multiReportEvents &+= 1 }
             if let d = devicesFields.read(walk), let address = d.identity ?? d.address {
                 device(address, d.name, moment, advert: advert && rssi != nil ? rssi : nil)
             }

@@ -110,7 +110,11 @@ struct ReportPage {
             Self.table(
                 "Devices"
                     + (capture.devicesDropped > 0
-                        ? " (\(capture.devicesDropped) frames of further devices not listed)" : ""),
+                        ? " (\(capture.devicesDropped) frames of further devices not listed)" : "")
+                    + (capture.multiReportEvents > 0
+                        ? " (\(capture.multiReportEvents == 1 ? "an advertising report event" : "\(capture.multiReportEvents) advertising report events")"
+                            + " carried several reports: each is counted here by its first report only; read shows them all)"
+                        : ""),
                 [
                     "address", "name", "frames", "first frame", "adverts", "RSSI min / mean / max (dBm)",
                     "advertising interval",

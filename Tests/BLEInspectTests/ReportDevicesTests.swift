@@ -1,4 +1,8 @@
+import BLECapture
+import BLECaptureIO
+import BLECaptureTestSupport
 import BLEDissectorTestSupport
+import BLEInspectCore
 import Foundation
 import Testing
 
@@ -65,6 +69,38 @@ struct ReportDevicesTests {
         #expect(html.matches(of: /<svg [^>]*class="rssi-chart"/).count == 4)
         #expect(html.contains("286 adverts; RSSI min / mean / max -68 / -55.8 / -44 dBm"))
         #expect(html.contains("each point is the mean of up to 4 adverts"))
+    }
+
+    @Test("an advertising report event with two reports: the page says it counted the first only")
+    func severalReports() throws {
+        let dir = TemporaryDirectory()
+        let capture = dir.path("two-reports.btsnoop")
+        // Two reports in one LE Advertising Report event, each whole in turn (as controllers
+        // send them and Wireshark reads them): c0:de:c0:de:00:01 at -60 dBm, :02 at -70 dBm.
+        func report(_ n: UInt8, rssi: UInt8) -> [UInt8] {
+            [0x00, 0x01, n, 0x00, 0xDE, 0xC0, 0xDE, 0xC0, 0x03, 0x02, 0x01, 0x06, rssi]
+        }
+        let body: [UInt8] = [0x02, 0x02] + report(1, rssi: 0xC4) + report(2, rssi: 0xBA)
+        var two = StatelessFrameTests.frame(.hciEvent, [0x3E, UInt8(body.count)] + body)
+        two.number = 2
+        two.timestamp = Timestamp(seconds: 1_735_689_602, nanoseconds: 0, precision: .microseconds)
+        try CaptureFiles.write(
+            [ReportBrowserTests.advert(3, name: "one", frame: 1), two],
+            to: capture,
+            format: .btsnoop
+        )
+        let read = try Run.bleinspect([
+            "read", "-Y", "bthci_evt.le_num_reports == 2 && !_ws.malformed", "--count", capture,
+        ])
+        #expect(read.stdoutText == "1\n", "the event must decode whole, with its two reports")
+        let out = dir.path("report.html")
+        #expect(try Run.bleinspect(["report", capture, "-o", out]).status == 0)
+        let html = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(html.contains("an advertising report event carried several reports"))
+        let single = dir.path("single.btsnoop")
+        try CaptureFiles.write([ReportBrowserTests.advert(3, name: "one", frame: 1)], to: single, format: .btsnoop)
+        #expect(try Run.bleinspect(["report", single, "-o", out]).status == 0)
+        #expect(!(try String(contentsOfFile: out, encoding: .utf8)).contains("carried several reports"))
     }
 
     @Test("SDU bytes fall in buckets of 10 ms that double in width to fit the span, no byte lost")
