@@ -510,7 +510,7 @@ final class ConnsBuilder {
         guard let n = value(.channel, walk, in: range), let channel = r.channel(n) else { return }
         if keepsSeries, channel.sides[0].creditSteps == nil {
             for s in channel.sides.indices {
-                channel.sides[s].creditSteps = CappedList(limit: ConnsSeries.limit)
+                channel.sides[s].creditSteps = ConnsCreditSeries(limit: ConnsSeries.limit)
                 channel.sides[s].sduRate = ReportRate()
             }
         }

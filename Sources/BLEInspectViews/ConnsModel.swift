@@ -184,7 +184,7 @@ struct ConnsChannelSide {
     var stalledMicroseconds: Int64 = 0
     var zeroCreditIntervals = 0
     /// Every balance, when the builder keeps series (`ConnsSeries`).
-    var creditSteps: CappedList<ConnsCreditStep>?
+    var creditSteps: ConnsCreditSeries?
     /// The bytes of its finished SDUs over time, when the builder keeps series.
     var sduRate: ReportRate?
 

@@ -22,10 +22,6 @@ struct ReportPage {
     /// The most input problems the page lists.
     static let maximumProblems = 64
 
-    /// What the report does not hold yet, said in its footer and in docs/REPORT.md.
-    static let later =
-        "Not in this report yet: downsampled credit lines (they stop at 4,096 steps a channel direction)."
-
     /// The document. `decode` is given the frames the page refers to (after the rest of the page
     /// is built) and returns their decodes.
     func html(decode: (ReportFrames) -> ReportDecodes) -> String {
@@ -45,9 +41,9 @@ struct ReportPage {
                 .script(.raw(ReportStyle.script))
             ),
             .body(
-                .header(.h1(Self.text(title)), .p(Self.text(ReportPage.later))),
+                .header(.h1(Self.text(title))),
                 .element(named: "main", nodes: content + [Self.decodeSection(decodes)]),
-                .footer(.p(Self.text(ReportPage.later + " Made by bleinspect report; it needs no network."))),
+                .footer(.p(Self.text("Made by bleinspect report; it needs no network."))),
                 Self.decodePanel,
                 .raw(decodes.store)
             )

@@ -3,7 +3,7 @@
 /// so that a long series is downsampled evenly. Each point keeps its samples' mean, minimum and
 /// maximum and the time of its first sample; the page says how many samples a point holds.
 struct ReportSeries {
-    struct Point: Equatable {
+    struct Point: Equatable, PairMergeable {
         var time: Int64
         var sum: Int64
         var count: Int
@@ -36,16 +36,7 @@ struct ReportSeries {
             return
         }
         if points.count >= limit {
-            var merged: [Point] = []
-            merged.reserveCapacity(limit / 2 + 1)
-            var i = 0
-            while i < points.count {
-                var p = points[i]
-                if i + 1 < points.count { p.merge(points[i + 1]) }
-                merged.append(p)
-                i += 2
-            }
-            points = merged
+            points = points.mergedInPairs()
             perPoint = perPoint.multipliedReportingOverflow(by: 2).overflow ? perPoint : perPoint * 2
             if let k = points.indices.last, points[k].count < perPoint {
                 points[k].merge(point)

@@ -36,7 +36,8 @@ extension ReportTimeline {
         let desc =
             "Connection events, \(record.latencyPoints?.items.count ?? 0) ATT response times"
             + (record.latencyPoints?.thinned == true ? " (one in \(record.latencyPoints?.stride ?? 1))" : "")
-            + ", \(creditLanes.count) credit lines and \(rates.count) SDU throughput lanes over "
+            + ", \(creditLanes.count) credit lines" + Self.thinnedNote(creditLanes)
+            + " and \(rates.count) SDU throughput lanes over "
             + ConnsTime.seconds(ReportScale.integer(time.high - time.low)) + "; the table below holds the same events."
         return Markup.chart(
             id: id,
@@ -126,7 +127,7 @@ extension ReportTimeline {
 
     private func credits(_ c: ConnsChannel, _ side: Int, _ steps: [ConnsCreditStep], y: Double) -> String {
         let who = side == 0 ? "local host" : "peer"
-        let most = steps.map(\.credits).max() ?? 1
+        let most = steps.map(\.high).max() ?? 1
         let top = Double(most)
         let scale = ReportScale(domain: 0, top, pixels: y + Self.creditHeight, y + 4)
         let end = time.to
@@ -156,7 +157,12 @@ extension ReportTimeline {
                 )
             )
         }
-        let points = steps.compactMap { s in x(s.moment).map { (x: $0, y: scale(Double(s.credits))) } }
+        // A merged step (the series thinned) draws its range at its moment, then its last balance.
+        let points = steps.flatMap { s -> [(x: Double, y: Double)] in
+            guard let px = x(s.moment) else { return [] }
+            let levels = s.low == s.high ? [s.credits] : [s.high, s.low, s.credits]
+            return levels.map { (x: px, y: scale(Double($0))) }
+        }
         guard !points.isEmpty else { return out }
         out += Markup.element(
             "path",
@@ -164,9 +170,25 @@ extension ReportTimeline {
                 ("class", "credits " + (side == 0 ? "sent" : "received")),
                 ("d", ReportStepLine.path(ReportStepLine.corners(points, endX: end))),
             ],
-            Markup.element("title", [], Markup.text("credits the \(who) held on channel \(c.number)"))
+            Markup.element(
+                "title",
+                [],
+                Markup.text(
+                    "credits the \(who) held on channel \(c.number)"
+                        + Self.thinnedNote([(c, side, steps)])
+                )
+            )
         )
         return out
+    }
+
+    /// What the page says of credit lines that were thinned (`ConnsCreditSeries`): nothing when
+    /// none was.
+    static func thinnedNote(_ lanes: [(channel: ConnsChannel, side: Int, steps: [ConnsCreditStep])]) -> String {
+        let strides = lanes.compactMap { $0.channel.sides[$0.side].creditSteps }.filter(\.thinned).map(\.stride)
+        guard let most = strides.max() else { return "" }
+        return " (\(strides.count == 1 ? "one" : "\(strides.count)") thinned past \(ConnsSeries.limit) steps:"
+            + " a step stands for up to \(most) balances, drawn as a bar from the lowest to the highest)"
     }
 
     /// The connection's start and end as vertical lines.

@@ -77,6 +77,32 @@ struct ReportUnitTests {
         #expect(html.contains("&lt;i&gt;") && !html.contains("<i>"))
     }
 
+    @Test(
+        "credit lines thin evenly past the limit: steps merge in pairs, keep every dip and peak, end on the last balance"
+    )
+    func creditThinning() {
+        // Balances 4, 3, 0, 4, 2, 1, 0, 5, 3, 3 at frames 1…10; a limit of 4 steps.
+        let balances: [UInt64] = [4, 3, 0, 4, 2, 1, 0, 5, 3, 3]
+        var s = ConnsCreditSeries(limit: 4)
+        for (k, b) in balances.enumerated() {
+            s.append(ConnsCreditStep(moment: ConnsMoment(frame: k + 1, time: Int64(k)), credits: b))
+            #expect(s.items.count <= 4)
+        }
+        #expect(s.balances == 10 && s.thinned && s.stride == 4)
+        // Steps of four balances: frames 1-4, 5-8, then 9-10 so far.
+        #expect(s.items.map(\.moment.frame) == [1, 5, 9])
+        #expect(s.items.map(\.low) == [0, 0, 3] && s.items.map(\.high) == [4, 5, 3])
+        #expect(s.items.map(\.credits) == [4, 5, 3])
+        // Independently: each step's range is that of the balances it stands for.
+        for (i, step) in s.items.enumerated() {
+            let covered = balances[(i * 4)..<min(i * 4 + 4, balances.count)]
+            #expect(step.low == covered.min() && step.high == covered.max() && step.credits == covered.last)
+        }
+        var short = ConnsCreditSeries(limit: 4)
+        for k in 0..<4 { short.append(ConnsCreditStep(moment: ConnsMoment(frame: k, time: nil), credits: 2)) }
+        #expect(short.items.count == 4 && !short.thinned)
+    }
+
     @Test("response times thin evenly past the limit, one in 2, 4, …, and error responses stay")
     func latencyThinning() {
         var s = ConnsLatencySeries(limit: 4)
