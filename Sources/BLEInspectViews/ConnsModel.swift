@@ -192,7 +192,7 @@ struct ConnsChannelSide {
     /// when this frame is a K-frame of this sender that leaves one.
     mutating func balance(_ value: UInt64, at moment: ConnsMoment, unfinishedSDU sdu: UInt64?, granted: UInt64?) {
         defer { credits = value }
-        creditSteps?.append(ConnsCreditStep(moment: moment, credits: value))
+        creditSteps?.add(ConnsCreditStep(moment: moment, credits: value))
         if value == 0 {
             if current == nil, credits != 0 || sdu != nil {
                 current = ZeroCredits(start: moment, end: nil, sdu: sdu, creditsGranted: nil)

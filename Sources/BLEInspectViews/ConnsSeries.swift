@@ -15,9 +15,10 @@ struct ConnsLatencyPoint {
     var error: Bool
 }
 
-/// A point of a series that thins by merging neighbours (`mergedInPairs`).
+/// A point of a `ThinnedSeries`: how many samples it stands for, and how it takes in the next.
 protocol PairMergeable {
-    /// Takes in `later`, the point after this one.
+    var count: Int { get }
+    /// Takes in `later`, the point after this one (adding its count).
     mutating func merge(_ later: Self)
 }
 
@@ -38,6 +39,40 @@ extension Array where Element: PairMergeable {
     }
 }
 
+/// A series kept at most `limit` points however many samples come: past the limit, neighbouring
+/// points merge in pairs and later points take twice as many samples, so that a long series is
+/// thinned evenly over its whole length rather than cut. For the report's RSSI and credit lines.
+struct ThinnedSeries<Point: PairMergeable> {
+    let limit: Int
+    private(set) var points: [Point] = []
+    /// How many samples a point takes now: 1 until the first merge, then doubling.
+    private(set) var perPoint = 1
+    private(set) var samples = 0
+
+    init(limit: Int) { self.limit = max(limit, 2) }
+
+    /// Adds `point`, one sample.
+    mutating func add(_ point: Point) {
+        samples &+= 1
+        if let k = points.indices.last, points[k].count < perPoint {
+            points[k].merge(point)
+            return
+        }
+        if points.count >= limit {
+            points = points.mergedInPairs()
+            perPoint = perPoint.multipliedReportingOverflow(by: 2).overflow ? perPoint : perPoint * 2
+            if let k = points.indices.last, points[k].count < perPoint {
+                points[k].merge(point)
+                return
+            }
+        }
+        points.append(point)
+    }
+
+    /// Whether points hold more than one sample.
+    var downsampled: Bool { perPoint > 1 }
+}
+
 /// A sender's credits after a frame of its channel; once the series thins, after the last of
 /// the frames the step stands for, with the lowest and highest balance among them.
 struct ConnsCreditStep: PairMergeable {
@@ -45,6 +80,7 @@ struct ConnsCreditStep: PairMergeable {
     var credits: UInt64
     var low: UInt64
     var high: UInt64
+    var count = 1
 
     init(moment: ConnsMoment, credits: UInt64) {
         self.moment = moment
@@ -58,45 +94,14 @@ struct ConnsCreditStep: PairMergeable {
         credits = later.credits
         low = min(low, later.low)
         high = max(high, later.high)
+        count &+= later.count
     }
 }
 
-/// A sender's credit balances for the chart, at most `limit` steps however many come: past the
-/// limit, neighbouring steps merge in pairs and later balances join the last step until it
-/// stands for `stride` of them, so the line thins evenly over the whole channel rather than
-/// stop. A merged step keeps the lowest and highest balance it covers (a dip to 0 stays seen)
-/// and starts where its first balance did.
-struct ConnsCreditSeries {
-    let limit: Int
-    private(set) var items: [ConnsCreditStep] = []
-    /// Balances a step stands for, and how many the last one holds so far.
-    private(set) var stride = 1
-    private var lastHolds = 0
-    /// Every balance taken.
-    private(set) var balances = 0
-
-    init(limit: Int) { self.limit = max(limit, 2) }
-
-    mutating func append(_ step: ConnsCreditStep) {
-        balances &+= 1
-        if lastHolds > 0, lastHolds < stride, !items.isEmpty {
-            items[items.count - 1].merge(step)
-            lastHolds += 1
-            return
-        }
-        items.append(step)
-        lastHolds = 1
-        guard items.count > limit, stride < Int.max / 2 else { return }
-        // Every step before the last holds `stride` balances; a pair merges into one.
-        let paired = items.count % 2 == 0
-        items = items.mergedInPairs()
-        lastHolds = paired ? stride + lastHolds : lastHolds
-        stride *= 2
-    }
-
-    /// Whether steps were merged.
-    var thinned: Bool { stride > 1 }
-}
+/// A sender's credit balances for the chart, thinned evenly past `ConnsSeries.limit`: a merged
+/// step keeps the lowest and highest balance it stands for (a dip to 0 stays seen), ends on the
+/// last, and starts where its first balance did.
+typealias ConnsCreditSeries = ThinnedSeries<ConnsCreditStep>
 
 /// A connection's response times for the chart, at most `limit` however many come: past the
 /// limit every other response is dropped and later ones are kept one in `stride` (doubling), so

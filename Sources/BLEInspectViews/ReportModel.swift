@@ -193,7 +193,7 @@ final class ReportCapture {
         }
         let kept =
             (r.latencyPoints?.items.count ?? 0)
-            + r.channels.reduce(0) { $0 + $1.sides.reduce(0) { $0 + ($1.creditSteps?.items.count ?? 0) } }
+            + r.channels.reduce(0) { $0 + $1.sides.reduce(0) { $0 + ($1.creditSteps?.points.count ?? 0) } }
         if points + kept > pointBudget {
             r.latencyPoints = nil
             for c in r.channels { for s in c.sides.indices { c.sides[s].creditSteps = nil } }

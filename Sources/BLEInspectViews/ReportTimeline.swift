@@ -76,7 +76,7 @@ struct ReportTimeline {
     var creditLanes: [(channel: ConnsChannel, side: Int, steps: [ConnsCreditStep])] {
         record.channels.flatMap { c in
             c.sides.indices.compactMap { s -> (ConnsChannel, Int, [ConnsCreditStep])? in
-                let steps = c.sides[s].creditSteps?.items ?? []
+                let steps = c.sides[s].creditSteps?.points ?? []
                 guard !steps.isEmpty || !c.sides[s].stalls.isEmpty else { return nil }
                 return (c, s, steps)
             }

@@ -185,7 +185,7 @@ extension ReportTimeline {
     /// What the page says of credit lines that were thinned (`ConnsCreditSeries`): nothing when
     /// none was.
     static func thinnedNote(_ lanes: [(channel: ConnsChannel, side: Int, steps: [ConnsCreditStep])]) -> String {
-        let strides = lanes.compactMap { $0.channel.sides[$0.side].creditSteps }.filter(\.thinned).map(\.stride)
+        let strides = lanes.compactMap { $0.channel.sides[$0.side].creditSteps }.filter(\.downsampled).map(\.perPoint)
         guard let most = strides.max() else { return "" }
         return " (\(strides.count == 1 ? "one" : "\(strides.count)") thinned past \(ConnsSeries.limit) steps:"
             + " a step stands for up to \(most) balances, drawn as a bar from the lowest to the highest)"

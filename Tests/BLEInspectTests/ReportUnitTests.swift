@@ -85,22 +85,22 @@ struct ReportUnitTests {
         let balances: [UInt64] = [4, 3, 0, 4, 2, 1, 0, 5, 3, 3]
         var s = ConnsCreditSeries(limit: 4)
         for (k, b) in balances.enumerated() {
-            s.append(ConnsCreditStep(moment: ConnsMoment(frame: k + 1, time: Int64(k)), credits: b))
-            #expect(s.items.count <= 4)
+            s.add(ConnsCreditStep(moment: ConnsMoment(frame: k + 1, time: Int64(k)), credits: b))
+            #expect(s.points.count <= 4)
         }
-        #expect(s.balances == 10 && s.thinned && s.stride == 4)
+        #expect(s.samples == 10 && s.downsampled && s.perPoint == 4)
         // Steps of four balances: frames 1-4, 5-8, then 9-10 so far.
-        #expect(s.items.map(\.moment.frame) == [1, 5, 9])
-        #expect(s.items.map(\.low) == [0, 0, 3] && s.items.map(\.high) == [4, 5, 3])
-        #expect(s.items.map(\.credits) == [4, 5, 3])
+        #expect(s.points.map(\.moment.frame) == [1, 5, 9])
+        #expect(s.points.map(\.low) == [0, 0, 3] && s.points.map(\.high) == [4, 5, 3])
+        #expect(s.points.map(\.credits) == [4, 5, 3])
         // Independently: each step's range is that of the balances it stands for.
-        for (i, step) in s.items.enumerated() {
+        for (i, step) in s.points.enumerated() {
             let covered = balances[(i * 4)..<min(i * 4 + 4, balances.count)]
             #expect(step.low == covered.min() && step.high == covered.max() && step.credits == covered.last)
         }
         var short = ConnsCreditSeries(limit: 4)
-        for k in 0..<4 { short.append(ConnsCreditStep(moment: ConnsMoment(frame: k, time: nil), credits: 2)) }
-        #expect(short.items.count == 4 && !short.thinned)
+        for k in 0..<4 { short.add(ConnsCreditStep(moment: ConnsMoment(frame: k, time: nil), credits: 2)) }
+        #expect(short.points.count == 4 && !short.downsampled)
     }
 
     @Test("response times thin evenly past the limit, one in 2, 4, …, and error responses stay")
