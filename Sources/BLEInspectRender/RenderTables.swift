@@ -95,7 +95,8 @@ final class RenderTables {
         /// The unit shown after a value (`FieldDescriptor.unit`), escaped: it may come from a
         /// user's plugin. Read only when `facts.hasUnit`.
         var unit: Span
-        /// Equal for fields with equal abbreviations: JSON merges them into one key.
+        /// The number of the field's JSON key, by which JSON merges repeated fields into one key:
+        /// the field's id, since a registry's names are unique.
         var keyID: UInt32
         var hasValueNames: Bool
     }
@@ -117,40 +118,43 @@ final class RenderTables {
         var pool: [UInt8] = []
         var entries: [Entry] = []
         var lookups: [ValueNameLookup?] = []
-        var keyIDs: [String: UInt32] = [:]
         entries.reserveCapacity(registry.fields.count)
-        func span(_ bytes: [UInt8]) -> Span {
+        // Made at every start-up, for some 1,250 fields: the names go straight into the pool,
+        // with no array or buffer of their own.
+        func span(_ text: String) -> Span {
+            let start = pool.count
+            pool.append(contentsOf: text.utf8)
+            return Span(start: UInt32(start), count: UInt32(pool.count - start))
+        }
+        func span(_ bytes: UnsafeBufferPointer<UInt8>) -> Span {
             let start = pool.count
             pool.append(contentsOf: bytes)
             return Span(start: UInt32(start), count: UInt32(bytes.count))
         }
+        var quoted = TextBuffer()
         for (i, d) in registry.fields.enumerated() {
             // The name, with the indent of a tree line before it and `: ` after it
             // (`linePrefix`).
             pool.append(contentsOf: repeatElement(0x20, count: Self.indentWidth))
-            let name = span(Array(d.name.utf8))
+            let name = span(d.name)
             pool.append(0x3A)
             pool.append(0x20)
-            var quoted = TextBuffer()
+            quoted.removeAll()
             JSONFrame.appendQuoted(d.abbrev, to: &quoted)
             quoted.append(0x3A)
-            let key = Array(quoted.bytes)
-            let keyID: UInt32
-            if let known = keyIDs[d.abbrev] {
-                keyID = known
-            } else {
-                keyID = UInt32(keyIDs.count)
-                keyIDs[d.abbrev] = keyID
-            }
+            let key = span(quoted.bytes)
+            // A registry's field names are unique (`RegistryBuilder` refuses one registered
+            // twice), so each field is its own JSON key.
+            let keyID = UInt32(i)
             let short = i < registry.shortNames.count ? registry.shortNames[i] : ""
             let facts = FieldFacts(d)
-            let unit = facts.hasUnit ? Array(TerminalSafeText.escape(d.unit).utf8) : []
+            let unit = facts.hasUnit ? TerminalSafeText.escape(d.unit) : ""
             entries.append(
                 Entry(
                     facts: facts,
                     name: name,
-                    key: span(key),
-                    short: span(Array(short.utf8)),
+                    key: key,
+                    short: span(short),
                     unit: span(unit),
                     keyID: keyID,
                     hasValueNames: d.valueNames != nil
@@ -163,8 +167,8 @@ final class RenderTables {
         self.pool = .allocate(capacity: max(1, pool.count))
         _ = self.pool.initialize(from: pool)
         self.lookups = lookups
-        self.keyCount = keyIDs.count
-        self.frameKeyID = keyIDs["frame"] ?? UInt32.max
+        self.keyCount = registry.fields.count
+        self.frameKeyID = registry.core.layer.rawValue
         self.uuidNames = registry.uuidNames
         self.coreLayer = registry.core.layer
         self.malformed = registry.core[.malformed]

@@ -25,7 +25,27 @@ public struct RegistryBuilder: Sendable {
     public init() {}
 
     /// Registers a field set; its layer descriptor first, then its cases in raw-value order.
+    /// Inlinable, so that each module's call is specialized for its field set: every run
+    /// registers some thirty sets at start-up, and the generic code took about 6M instructions
+    /// more than the specialized loop.
+    @inlinable
     public mutating func register<F: FieldSet>(_ type: F.Type) -> Fields<F> {
+        let cases = F.allCases
+        var descriptors: [FieldDescriptor] = []
+        descriptors.reserveCapacity(cases.count)
+        for c in cases {
+            // Out of order or misnumbered: the general path sorts and says which.
+            guard Int(c.rawValue) == descriptors.count else { return registerSorted(F.self) }
+            descriptors.append(c.descriptor)
+        }
+        let (layer, base) = register(layer: F.layer, fields: descriptors)
+        return Fields(layer: layer, base: base)
+    }
+
+    /// `register(_:)` for a field set whose cases are not declared in raw-value order, or whose
+    /// raw values do not run 0, 1, 2…: the latter is a problem `build` reports.
+    @usableFromInline
+    mutating func registerSorted<F: FieldSet>(_ type: F.Type) -> Fields<F> {
         let cases = Array(F.allCases).sorted { $0.rawValue < $1.rawValue }
         for (i, c) in cases.enumerated() where Int(c.rawValue) != i {
             problems.append(
@@ -273,22 +293,24 @@ public struct RegistryBuilder: Sendable {
     private mutating func freeze() throws(RegistryError) -> DissectorRegistry {
         var overrides: [BindingOverride] = []
         var index: [String: FieldID] = [:]
+        index.reserveCapacity(fields.count + aliases.count)
         var layerOfField: [UInt32] = []
+        layerOfField.reserveCapacity(fields.count)
         var currentLayer: UInt32 = 0
         for (i, d) in fields.enumerated() {
             if d.kind == .layer { currentLayer = UInt32(i) }
             layerOfField.append(currentLayer)
-            if let existing = index[d.abbrev] {
+            // One look-up a field: the first registration of a name keeps it.
+            if let existing = index.updateValue(FieldID(UInt32(i)), forKey: d.abbrev) {
+                index[d.abbrev] = existing
                 problems.append(
                     .init(
                         .fieldRegisteredTwice,
                         "field \(d.abbrev) registered twice (by \(fieldOwners[Int(existing.rawValue)]) and \(fieldOwners[i]))"
                     )
                 )
-            } else {
-                index[d.abbrev] = FieldID(UInt32(i))
             }
-            if d.kind != .layer && !d.abbrev.contains(".") {
+            if d.kind != .layer && !d.abbrev.utf8.contains(0x2E) {
                 problems.append(.init(.fieldWithoutPrefix, "field \(d.abbrev) has no protocol prefix"))
             }
         }
@@ -306,12 +328,14 @@ public struct RegistryBuilder: Sendable {
             index[alias] = id
         }
         for (table, key, kind, binding) in pendingBindings {
-            guard var t = tables[table] else {
+            // Taken out while it changes, so that its bindings are not copied for each key.
+            guard var t = tables.removeValue(forKey: table) else {
                 problems.append(
                     .init(.undeclaredTable, "\(binding.owner) binds to table \(table), which no module declares")
                 )
                 continue
             }
+            defer { tables[table] = t }
             if let kind, kind != t.keyKind {
                 problems.append(
                     .init(
@@ -325,7 +349,6 @@ public struct RegistryBuilder: Sendable {
                 if existing.fromPlugin != binding.fromPlugin {
                     let (plugin, builtIn) = binding.fromPlugin ? (binding, existing) : (existing, binding)
                     t.bindings[key] = plugin.replacing(builtIn)
-                    tables[table] = t
                     overrides.append(
                         BindingOverride(
                             table: table,
@@ -346,7 +369,6 @@ public struct RegistryBuilder: Sendable {
                 continue
             }
             t.bindings[key] = binding
-            tables[table] = t
         }
         guard problems.isEmpty else { throw RegistryError(issues: problems) }
         settleStatelessness()
