@@ -56,6 +56,9 @@ struct BatchFrame {
     /// The tree's texts in the batch's `texts`, which the flat tree leaves out.
     var textStart = 0
     var textCount = 0
+    /// Set when the reading thread handed over only what the summary line reads of the tree
+    /// (`FrameBatch.storeLine`); its summary text is then at `treeOffset` in `trees`.
+    var line: LineFacts? = nil
     /// The output run the frame's result is in: a worker's index; the worker count when the
     /// reading thread finished it as it read it; one more when it took it from the batch's pool
     /// (`FrameBatch.pool`).
@@ -105,10 +108,15 @@ struct BatchFrame {
 /// texts of finished trees is plain memory, so that handing it over moves few reference counts
 /// (most texts are short: Strings that hold no reference).
 final class FrameBatch: @unchecked Sendable {
-    /// Frames per batch: enough to make handing over rare. Batches of finished trees are smaller,
-    /// since each frame carries its tree and makes more output (the ring's memory stays small).
-    static let frameCapacity = 256
+    /// Frames per batch: enough to make handing over rare, since each hand-over wakes a worker
+    /// that ran out of work, and on a virtual machine a wake costs several microseconds of the
+    /// reading thread's time. Batches of finished trees are smaller, since each frame carries its
+    /// whole tree and makes several lines of output (the ring's memory stays small).
+    static let frameCapacity = 1024
     static let treeCapacity = 64
+    /// A batch is also handed over once the bytes it keeps for the workers (frames and trees)
+    /// pass this, so that frames long or rich in fields keep the ring's memory bounded.
+    static let byteBudget = 96 << 10
     let capacity: Int
     /// Buffers past these sizes, made large by an unusual frame, are not kept.
     static let keptFrameBytes = 16 << 10
@@ -129,7 +137,8 @@ final class FrameBatch: @unchecked Sendable {
     let claimed = Atomic<Int>(0)
     /// The bytes of the frames that a worker dissects or renders (or that `-w` writes).
     var bytes = TextBuffer(capacity: 64 << 10)
-    /// The finished trees of the frames that a worker only renders, and their texts.
+    /// The finished trees of the frames that a worker only renders (or their summary texts:
+    /// `storeLine`), and the trees' texts.
     var trees = TextBuffer(capacity: 64 << 10)
     var texts: [String] = []
     /// The output runs: one per worker, then the reading thread's for the frames it finished as
@@ -170,6 +179,9 @@ final class FrameBatch: @unchecked Sendable {
         if !texts.isEmpty { texts.removeAll(keepingCapacity: true) }
         for t in 0..<threads { outputs[t].text.removeAll(keepingAtMost: FrameBatch.keptRunBytes) }
     }
+
+    /// Whether the batch can take another frame: room in `frames`, and bytes within the budget.
+    var hasRoom: Bool { count < capacity && bytes.count + trees.count < Self.byteBudget }
 
     /// Leaves frame `i` to whichever thread takes it from the pool.
     func leaveToPool(_ i: Int) {
@@ -212,6 +224,24 @@ final class FrameBatch: @unchecked Sendable {
         frames[i].textStart = texts.count
         frames[i].textCount = given.count
         for k in given.indices { texts.append(given[k]) }
+    }
+
+    /// Keeps, for the worker that renders it, only what the summary line reads of `tree`:
+    /// `facts`, the summary text, and the direction its dissection learnt. A summary line costs
+    /// less to hand over this way than as the tree, and takes a third of the batch's bytes.
+    func storeLine(_ tree: borrowing ProtocolTree, facts: LineFacts, at i: Int) {
+        if let learned = tree.learnedDirection { frames[i].direction = learned }
+        frames[i].line = facts
+        let start = trees.count
+        tree.withInfoBytes { trees.append(contentsOf: $0) }
+        frames[i].treeOffset = start
+        frames[i].treeLength = trees.count - start
+    }
+
+    /// The summary text `storeLine` kept for frame `i`.
+    func lineInfo(at i: Int) -> UnsafeBufferPointer<UInt8> {
+        let start = frames[i].treeOffset
+        return UnsafeBufferPointer(rebasing: trees.bytes[start..<(start + frames[i].treeLength)])
     }
 
     /// Makes `tree` the one `storeTree` kept for frame `i`.
@@ -259,6 +289,17 @@ struct FrameFinisher {
         }
         Self.record(batch, i, output: output, matched: matched)
         return matched
+    }
+
+    /// Renders the summary line whose facts the reading thread handed over for frame `i` (a
+    /// frame that matched).
+    func finishLine(_ batch: FrameBatch, _ i: Int, _ frame: CapturedFrame, _ facts: LineFacts) {
+        let out = batch.outputs + output
+        let times = batch.frames[i].times
+        renderer.renderLine(frame, facts, info: batch.lineInfo(at: i), first: times.first, previous: times.previous) {
+            out.pointee.text.append(contentsOf: $0)
+        }
+        Self.record(batch, i, output: output, matched: true)
     }
 
     /// Records whether frame `i` of `batch` matched, and where its output ends in run `output`.
@@ -319,7 +360,9 @@ extension FrameFinisher {
         let wantsInfo = printLines && renderer.wantsInfo
         batch.takeFromPool(output: output) { i in
             batch.frames[i].load(into: &frame, from: batch.bytes.bytes)
-            if batch.frames[i].treeLength > 0 {
+            if let line = batch.frames[i].line {
+                finishLine(batch, i, frame, line)
+            } else if batch.frames[i].treeLength > 0 {
                 // The reading thread filtered it: it hands over only frames that matched.
                 batch.loadTree(at: i, into: &tree)
                 finish(batch, i, frame, tree, matched: true)
@@ -346,7 +389,8 @@ struct ParallelReadResult {
 /// the stateless frames (advertising reports and the like; see `Binding.keepsNoState`) to the
 /// workers, in batches, and with them the finished trees of its own frames that matched, for the
 /// workers to render (on a real capture most frames are stateful, and rendering them is the part
-/// that can move). Each worker dissects, filters and renders its stateless frames with its own
+/// that can move). For the one-line summary, only what the line reads of a tree crosses: its
+/// innermost layer, the malformed mark and the summary text (`FrameBatch.storeLine`). Each worker dissects, filters and renders its stateless frames with its own
 /// engine, filter and renderer, and renders the trees, into its own output run. The reading
 /// thread then writes each batch's output in frame order. The output is the same, byte for
 /// byte, as reading on one thread.
@@ -403,6 +447,8 @@ struct ParallelReader {
         var inFlight = 0
         var written = CapturedFrame.blank()
         let timed = main.printLines || engine.addsFrameLayer
+        // Frames this thread decodes hand over only their summary line's facts.
+        let lineOnly = main.printLines && main.renderer.rendersLineOnly
         // The frame being read: refilled for every frame, its bytes' storage reused.
         var frame = CapturedFrame.blank()
 
@@ -478,12 +524,15 @@ struct ParallelReader {
             }
             // This thread decodes and filters the frame: every frame when the workers only
             // render, else those only it can decode (they read capture state). A frame that
-            // matched goes to the pool as its finished tree, to be rendered.
+            // matched goes to the pool as its finished tree, or its summary line's facts, to be
+            // rendered.
             var handOver = false
             let matched = engine.dissect(frame, times: times, wantsInfo: wantsInfo) { tree in
                 let matched = main.matches(frame, tree)
                 handOver = matched && main.printLines
-                if handOver {
+                if handOver && lineOnly {
+                    batch.storeLine(tree, facts: main.renderer.lineFacts(tree), at: i)
+                } else if handOver {
                     batch.storeTree(tree, at: i)
                 } else {
                     // Nothing to render (counting, writing, or no match): only the verdict.
@@ -493,7 +542,8 @@ struct ParallelReader {
             }
             if !matched { engine.timeline.lastNotDisplayed() }
             if handOver {
-                batch.storeBytes(frame, at: i)
+                // A summary line reads the frame's bytes only when it has no summary text.
+                if !lineOnly || batch.frames[i].treeLength == 0 || capture != nil { batch.storeBytes(frame, at: i) }
                 batch.leaveToPool(i)
             } else {
                 batch.frames[i].owner = k
@@ -510,7 +560,7 @@ struct ParallelReader {
                 if result.error != nil { break }
             }
             batch.reset()
-            while batch.count < batch.capacity, result.read < limit {
+            while batch.hasRoom, result.read < limit {
                 do throws(CaptureError) {
                     guard try reader.next(into: &frame) else { break }
                 } catch {

@@ -121,9 +121,8 @@ public struct FrameRenderer: FrameRendering {
         case .text(let verbose, let hexDump):
             summaryLine(
                 frame,
-                view,
+                lineFacts(view.nodes, derivedStart: derivedStart),
                 info: info,
-                derivedStart: derivedStart,
                 first: first,
                 previous: previous,
                 to: &scratch.text
@@ -148,33 +147,70 @@ public struct FrameRenderer: FrameRendering {
         emit(scratch.text.bytes)
     }
 
-    /// Appends the innermost layer's short name, the protocol column, and returns its length;
-    /// writes nothing and returns 0 when the frame has no layer but the frame's own.
-    private func appendProtocolName(_ view: FrameView, derivedStart: Int, to out: inout TextBuffer) -> Int {
-        // The last layer before the derived nodes: search from the end.
-        var last: RenderTables.Span? = nil
+    /// Whether the output is the summary line alone, which reads of the tree only its
+    /// `LineFacts` and its summary text (`renderLine`).
+    public var rendersLineOnly: Bool {
+        if case .text(verbose: false, hexDump: false) = mode { return true }
+        return false
+    }
+
+    /// What the summary line reads of `tree` besides its summary text.
+    public func lineFacts(_ tree: borrowing ProtocolTree) -> LineFacts {
+        let derivedStart = tree.derivedStart
+        return tree.withNodes { lineFacts($0, derivedStart: derivedStart) }
+    }
+
+    /// The innermost layer before the derived nodes (searched from the end), and, in colour,
+    /// whether the frame is malformed.
+    private func lineFacts(_ nodes: UnsafeBufferPointer<FieldNode>, derivedStart: Int) -> LineFacts {
+        var facts = LineFacts()
         let core = tables.coreLayer
-        var i = min(derivedStart, view.nodes.count)
+        var i = min(derivedStart, nodes.count)
         while i > 0 {
             i -= 1
-            let node = view.nodes[i]
-            if node.field == core { continue }
-            let e = tables.entry(node.field)
-            if e.facts.kind == .layer {
-                last = e.short
+            let field = nodes[i].field
+            if field == core { continue }
+            if tables.entry(field).facts.kind == .layer {
+                facts.layer = field.rawValue
                 break
             }
         }
-        guard let last, last.count > 0 else { return 0 }
-        out.append(contentsOf: tables.bytes(last))
-        return Int(last.count)
+        if style.enabled {
+            let malformed = tables.malformed
+            facts.malformed = nodes.contains { $0.field == malformed }
+        }
+        return facts
+    }
+
+    /// Renders the summary line of a frame whose tree another thread reduced to `facts` and its
+    /// summary text `info`; the same bytes as `render` for that tree. Only for `rendersLineOnly`.
+    public func renderLine(
+        _ frame: CapturedFrame,
+        _ facts: LineFacts,
+        info: UnsafeBufferPointer<UInt8>,
+        first: Timestamp,
+        previous: Timestamp,
+        emit: (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        scratch.state.text.removeAll()
+        summaryLine(frame, facts, info: info, first: first, previous: previous, to: &scratch.state.text)
+        emit(scratch.state.text.bytes)
+    }
+
+    /// Appends the innermost layer's short name, the protocol column, and returns its length;
+    /// writes nothing and returns 0 when the frame has no layer but the frame's own.
+    private func appendProtocolName(_ facts: LineFacts, to out: inout TextBuffer) -> Int {
+        guard facts.layer != LineFacts.noLayer else { return 0 }
+        let name = tables.entry(FieldID(facts.layer)).short
+        guard name.count > 0 else { return 0 }
+        out.append(contentsOf: tables.bytes(name))
+        return Int(name.count)
     }
 
     func summaryLine(
         _ frame: CapturedFrame,
-        _ view: FrameView,
+        _ facts: LineFacts,
         info: UnsafeBufferPointer<UInt8>,
-        derivedStart: Int,
         first: Timestamp,
         previous: Timestamp,
         to out: inout TextBuffer
@@ -215,7 +251,7 @@ public struct FrameRenderer: FrameRendering {
         }
         out.append(0x20)
         style.append(.bold, to: &out)
-        var protoWidth = appendProtocolName(view, derivedStart: derivedStart, to: &out)
+        var protoWidth = appendProtocolName(facts, to: &out)
         if protoWidth == 0 {
             if frame.kind.isText {
                 out.appendLiteral("NOTE")
@@ -230,11 +266,7 @@ public struct FrameRenderer: FrameRendering {
         }
         style.append(.reset, to: &out)
         out.appendSpaces(max(1, 9 - protoWidth))
-        var malformed = false
-        if style.enabled {
-            let field = tables.malformed
-            malformed = view.nodes.contains { $0.field == field }
-        }
+        let malformed = facts.malformed
         if malformed { style.append(.red, to: &out) }
         if info.isEmpty {
             FrameSummary.append(of: frame, to: &out)
@@ -523,4 +555,16 @@ struct TreeOp: PlanOp {
 
     /// The kind and the unit in the literal text are chosen by the value's case.
     static var readsValueCase: Bool { true }
+}
+
+/// What the summary line reads of a frame's tree besides its summary text: the innermost layer,
+/// whose short name is the protocol column, and whether the frame is malformed (read only in
+/// colour). Plain bits, so that it crosses threads as it is.
+public struct LineFacts: Sendable, BitwiseCopyable {
+    static let noLayer = UInt32.max
+    /// The layer's field id; `noLayer` when the frame has no layer but the frame's own.
+    var layer = LineFacts.noLayer
+    var malformed = false
+
+    public init() {}
 }

@@ -11,14 +11,15 @@ import Testing
 
 /// A capture that mixes every kind of traffic the project records, interleaved, long enough to
 /// fill several batches of the parallel reader: advertising reports (which workers decode) between
-/// GATT discovery, LE credit-based channels and pairing (which only the reading thread may).
+/// GATT discovery, LE credit-based channels and pairing (which only the reading thread may). Now
+/// and then an ACL frame comes again cut short, which the dissectors mark malformed.
 private func interleavedCapture(in dir: TemporaryDirectory) throws -> String {
     let sources = [
         "adv-scan.btsnoop", "adv-extended.btsnoop", "gatt-discovery.btsnoop", "le-coc.btsnoop", "smp-pairing.btsnoop",
     ]
     .map { CaptureFiles.readAll(TestPaths.projectCapture($0)).frames }
     var frames: [CapturedFrame] = []
-    for round in 0..<4 {
+    for round in 0..<8 {
         var cursors = [Int](repeating: 0, count: sources.count)
         var remaining = true
         while remaining {
@@ -33,8 +34,18 @@ private func interleavedCapture(in dir: TemporaryDirectory) throws -> String {
             }
         }
     }
+    var damaged: [CapturedFrame] = []
+    for (n, frame) in frames.enumerated() {
+        damaged.append(frame)
+        if n % 97 == 0, frame.kind == .aclData, frame.bytes.count > 8 {
+            var cut = frame
+            cut.bytes.removeLast(3)
+            cut.originalLength = cut.bytes.count
+            damaged.append(cut)
+        }
+    }
     let path = dir.path("interleaved.btsnoop")
-    try CaptureFiles.write(frames, to: path, format: .btsnoop)
+    try CaptureFiles.write(damaged, to: path, format: .btsnoop)
     return path
 }
 
@@ -43,6 +54,7 @@ struct ParallelReadTests {
     /// The options that change what the threads do: output modes, filters, counting, writing.
     static let modes: [[String]] = [
         [],
+        ["--color", "always"],
         ["-x"],
         ["-V"],
         ["-T", "json"],
@@ -69,7 +81,7 @@ struct ParallelReadTests {
         let dir = TemporaryDirectory()
         let path = try interleavedCapture(in: dir)
         let frames = CaptureFiles.readAll(path).frames.count
-        #expect(frames > 4 * 256, "the capture must span several batches")
+        #expect(frames > 4 * 1024, "the capture must span several batches")
         let single = try Run.bleinspect(["read", "--threads", "0"] + mode + [path])
         #expect(single.status == 0, "\(single.stderr)")
         #expect(!single.stdout.isEmpty)
@@ -78,6 +90,22 @@ struct ParallelReadTests {
             #expect(parallel.status == single.status)
             #expect(parallel.stderr == single.stderr)
             #expect(parallel.stdout == single.stdout, "--threads \(threads) \(mode) differs")
+        }
+    }
+
+    /// The reading thread hands a worker only what a summary line reads of its frames' trees; the
+    /// malformed mark is part of it.
+    @Test("malformed frames' lines are red in colour, with and without threads")
+    func malformedInColour() throws {
+        let dir = TemporaryDirectory()
+        let path = try interleavedCapture(in: dir)
+        let plain = try Run.bleinspect(["read", "--threads", "0", "-Y", "_ws.malformed", "--count", path])
+        let malformed = Int(plain.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(malformed > 10, "the cut frames are malformed: \(plain.stdoutText)")
+        for threads in ["0", "1", "3"] {
+            let coloured = try Run.bleinspect(["read", "--threads", threads, "--color", "always", path])
+            let red = coloured.stdoutText.split(separator: "\n").filter { $0.contains("\u{1B}[31m") }
+            #expect(red.count == malformed, "--threads \(threads)")
         }
     }
 
