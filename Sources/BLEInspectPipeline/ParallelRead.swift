@@ -28,23 +28,26 @@ enum ReadThreads {
 /// reference count), padded to a cache line so that two threads' runs never share one.
 struct OutputRun: ~Copyable {
     var text = TextBuffer(capacity: 64 << 10)
-    private var padding: (Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0)
+    /// How many of the frames whose results are in this run matched.
+    var matched = 0
+    private var padding: (Int, Int, Int, Int) = (0, 0, 0, 0)
 }
 
 /// One frame of a batch: what the reading thread knows of it, where its bytes are, and (written
 /// by the thread that owns it) whether it matched and where its output ends.
 struct BatchFrame {
-    // No default values: `init(_:times:)` runs for every frame read, and a default such as
-    // `Timestamp.zero` (a global) would be loaded before being overwritten.
-    var number: Int
-    var timestamp: Timestamp
-    /// The frame's times, from the reading thread's timeline.
-    var times: FrameTimes
-    var direction: Direction
-    var controllerIndex: UInt16?
-    var kind: FrameKind
-    var originalLength: Int
-    var sourceOffset: Int64
+    // The defaults serve only the ring's allocation: each frame read sets every field (`refill`).
+    var number = 0
+    var timestamp = Timestamp.zero
+    /// The frame's times, from the reading thread's timeline, when anything reads them (`timed`);
+    /// read them as `frameTimes`.
+    var times = FrameTimes(Timestamp.zero)
+    var timed = false
+    var direction = Direction.unknown
+    var controllerIndex: UInt16? = nil
+    var kind = FrameKind.unknown(0)
+    var originalLength = 0
+    var sourceOffset: Int64 = 0
     /// The frame's bytes in the batch's `bytes` run, when `stored`.
     var offset = 0
     var length = 0
@@ -67,20 +70,37 @@ struct BatchFrame {
     /// The end of the frame's output in its owner's run.
     var outputEnd = 0
 
-    init() {
-        self.init(CapturedFrame.blank(), times: FrameTimes(Timestamp.zero))
-    }
-
-    init(_ frame: borrowing CapturedFrame, times: FrameTimes) {
+    /// Makes this entry that of `frame`, just read, with nothing stored or decided yet. Field by
+    /// field, in place: building an entry and copying it in cost the reading thread about 6% of
+    /// its time, in stores and loads of overlapping parts of the copy.
+    mutating func refill(_ frame: borrowing CapturedFrame) {
         number = frame.number
-        timestamp = frame.timestamp
-        self.times = times
+        // A part at a time: the reader has just written them so, and a copy of the whole read
+        // wider than each write would wait for them to reach the cache.
+        timestamp.seconds = frame.timestamp.seconds
+        timestamp.nanoseconds = frame.timestamp.nanoseconds
+        timestamp.precision = frame.timestamp.precision
+        timed = false
         direction = frame.direction
         controllerIndex = frame.controllerIndex
         kind = frame.kind
         originalLength = frame.originalLength
         sourceOffset = frame.sourceOffset
+        offset = 0
+        length = 0
+        stored = false
+        treeOffset = 0
+        treeLength = 0
+        textStart = 0
+        textCount = 0
+        line = nil
+        owner = 0
+        matched = false
+        outputEnd = 0
     }
+
+    /// The frame's times: those the timeline gave, or, when nothing reads them, its own time.
+    var frameTimes: FrameTimes { timed ? times : FrameTimes(timestamp) }
 
     /// Fills `frame` (a thread's reused frame) with this one, its bytes from `run`.
     func load(into frame: inout CapturedFrame, from run: UnsafeBufferPointer<UInt8>) {
@@ -177,7 +197,10 @@ final class FrameBatch: @unchecked Sendable {
         bytes.removeAll(keepingAtMost: FrameBatch.keptRunBytes)
         trees.removeAll(keepingAtMost: FrameBatch.keptRunBytes)
         if !texts.isEmpty { texts.removeAll(keepingCapacity: true) }
-        for t in 0..<threads { outputs[t].text.removeAll(keepingAtMost: FrameBatch.keptRunBytes) }
+        for t in 0..<threads {
+            outputs[t].text.removeAll(keepingAtMost: FrameBatch.keptRunBytes)
+            outputs[t].matched = 0
+        }
     }
 
     /// Whether the batch can take another frame: room in `frames`, and bytes within the budget.
@@ -282,7 +305,7 @@ struct FrameFinisher {
         let matched = known ?? matches(frame, tree)
         if matched && printLines {
             let out = batch.outputs + output
-            let times = batch.frames[i].times
+            let times = batch.frames[i].frameTimes
             renderer.render(frame, tree, first: times.first, previous: times.previous) {
                 out.pointee.text.append(contentsOf: $0)
             }
@@ -295,7 +318,7 @@ struct FrameFinisher {
     /// frame that matched).
     func finishLine(_ batch: FrameBatch, _ i: Int, _ frame: CapturedFrame, _ facts: LineFacts) {
         let out = batch.outputs + output
-        let times = batch.frames[i].times
+        let times = batch.frames[i].frameTimes
         renderer.renderLine(frame, facts, info: batch.lineInfo(at: i), first: times.first, previous: times.previous) {
             out.pointee.text.append(contentsOf: $0)
         }
@@ -306,6 +329,7 @@ struct FrameFinisher {
     static func record(_ batch: FrameBatch, _ i: Int, output: Int, matched: Bool) {
         batch.frames[i].matched = matched
         batch.frames[i].outputEnd = batch.outputs[output].text.count
+        if matched { batch.outputs[output].matched += 1 }
     }
 }
 
@@ -367,7 +391,7 @@ extension FrameFinisher {
                 batch.loadTree(at: i, into: &tree)
                 finish(batch, i, frame, tree, matched: true)
             } else {
-                engine.dissect(frame, times: batch.frames[i].times, wantsInfo: wantsInfo) { tree in
+                engine.dissect(frame, times: batch.frames[i].frameTimes, wantsInfo: wantsInfo) { tree in
                     frame.withDirection(of: tree) { finish(batch, i, $0, tree) }
                 }
             }
@@ -466,6 +490,10 @@ struct ParallelReader {
             // What no worker has taken yet, this thread finishes.
             helper.work(batch, engine: &engine, frame: &helperFrame, tree: &helperTree)
             for _ in 0..<k { batch.done.wait() }
+            for t in 0..<(k + 2) { result.matched += batch.outputs[t].matched }
+            // Only output and frames to write need the frames in order; counting needs neither,
+            // and the frames' entries, written long before, would be read back from memory.
+            guard main.printLines || capture != nil else { return }
             var cursor = [Int](repeating: 0, count: k + 2)
             // Output goes out a run at a time: consecutive frames of one owner are one copy.
             var runOwner = 0
@@ -491,7 +519,6 @@ struct ParallelReader {
                     pendingEnd = end
                 }
                 guard f.pointee.matched else { continue }
-                result.matched += 1
                 if let capture, result.error == nil {
                     f.pointee.load(into: &written, from: batch.bytes.bytes)
                     do throws(CaptureError) {
@@ -511,11 +538,13 @@ struct ParallelReader {
         func place(_ frame: borrowing CapturedFrame, in batch: FrameBatch) {
             // Only the frame layer's time fields and the printed lines read the times (as on one
             // thread, `ReadRunner.show`): counting with a filter on other fields skips them.
-            let times =
-                timed ? engine.timeline.next(frame.timestamp) : FrameTimes(frame.timestamp)
             let i = batch.count
             batch.count += 1
-            batch.frames[i] = BatchFrame(frame, times: times)
+            batch.frames[i].refill(frame)
+            if timed {
+                batch.frames[i].times = engine.timeline.next(frame.timestamp)
+                batch.frames[i].timed = true
+            }
             // Stateless frames go to the pool whole, for whichever thread takes them.
             if !renderOnly && engine.decodesWithoutState(frame) {
                 batch.storeBytes(frame, at: i)
@@ -527,7 +556,7 @@ struct ParallelReader {
             // matched goes to the pool as its finished tree, or its summary line's facts, to be
             // rendered.
             var handOver = false
-            let matched = engine.dissect(frame, times: times, wantsInfo: wantsInfo) { tree in
+            let matched = engine.dissect(frame, times: batch.frames[i].frameTimes, wantsInfo: wantsInfo) { tree in
                 let matched = main.matches(frame, tree)
                 handOver = matched && main.printLines
                 if handOver && lineOnly {
