@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// Why a capture could not be read or written.
 ///
 /// `frame` and `offset` locate the damage: the number the damaged record would have had, and the
@@ -42,6 +48,11 @@ public struct CaptureError: Error, Sendable, CustomStringConvertible {
         self.message = message
         self.frame = frame
         self.offset = offset
+    }
+
+    /// Writing to `name` failed with the system error `code` (an `errno` value).
+    public static func writeFailed(_ name: String, errno code: Int32) -> CaptureError {
+        CaptureError(.writeFailed, "writing \(name) failed: \(String(cString: strerror(code)))")
     }
 
     /// True when the input exists and was read, but its content is damaged or not a capture

@@ -182,7 +182,7 @@ public final class OutputSink {
     public func flush(name: String) throws(CaptureError) {
         flush()
         if let failure {
-            throw CaptureError(.writeFailed, "writing \(name) failed: \(String(cString: strerror(failure)))")
+            throw CaptureError.writeFailed(name, errno: failure)
         }
     }
 }

@@ -62,7 +62,7 @@ public final class PcapWriter: FrameWriter {
     /// Throws when the stream has failed a write.
     private func checkStream() throws(CaptureError) {
         if let file = pcap_dump_file(dumper), ferror(file) != 0 {
-            throw CaptureError(.writeFailed, "writing \(name) failed: \(String(cString: strerror(errno)))")
+            throw CaptureError.writeFailed(name, errno: errno)
         }
     }
 
@@ -74,7 +74,7 @@ public final class PcapWriter: FrameWriter {
     public func flush() throws(CaptureError) {
         guard !closed else { return }
         if pcap_dump_flush(dumper) != 0 {
-            throw CaptureError(.writeFailed, "writing \(name) failed: \(String(cString: strerror(errno)))")
+            throw CaptureError.writeFailed(name, errno: errno)
         }
         try checkStream()
     }
@@ -86,7 +86,7 @@ public final class PcapWriter: FrameWriter {
         let failed = pcap_dump_file(dumper).map { ferror($0) != 0 } ?? false
         pcap_dump_close(dumper)
         if flushed != 0 || failed {
-            throw CaptureError(.writeFailed, "writing \(name) failed: \(String(cString: strerror(errno)))")
+            throw CaptureError.writeFailed(name, errno: errno)
         }
     }
 }

@@ -27,10 +27,9 @@ struct BatchFrame {
     var kind = FrameKind.unknown(0)
     var originalLength = 0
     var sourceOffset: Int64 = 0
-    /// The frame's bytes in the batch's `bytes` run, when `stored`.
+    /// The frame's bytes in the batch's `bytes` run (`storeBytes`); 0 bytes: none kept.
     var offset = 0
     var length = 0
-    var stored = false
     /// The frame's finished tree in the batch's `trees` run (`ProtocolTree.writeFlat`), when the
     /// reading thread decoded it and hands over only its rendering; 0 bytes: none.
     var treeOffset = 0
@@ -67,7 +66,6 @@ struct BatchFrame {
         sourceOffset = frame.sourceOffset
         offset = 0
         length = 0
-        stored = false
         treeOffset = 0
         treeLength = 0
         textStart = 0
@@ -209,7 +207,6 @@ final class FrameBatch: @unchecked Sendable {
     func storeBytes(_ frame: borrowing CapturedFrame, at i: Int) {
         frames[i].offset = bytes.count
         frames[i].length = frame.bytes.count
-        frames[i].stored = true
         frame.bytes.withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
     }
 
@@ -240,19 +237,18 @@ final class FrameBatch: @unchecked Sendable {
         frames[i].treeLength = trees.count - start
     }
 
-    /// The summary text `storeLine` kept for frame `i`.
-    func lineInfo(at i: Int) -> UnsafeBufferPointer<UInt8> {
+    /// What `storeTree` or `storeLine` kept in `trees` for frame `i`.
+    private func kept(at i: Int) -> UnsafeBufferPointer<UInt8> {
         let start = frames[i].treeOffset
         return UnsafeBufferPointer(rebasing: trees.bytes[start..<(start + frames[i].treeLength)])
     }
 
+    /// The summary text `storeLine` kept for frame `i`.
+    func lineInfo(at i: Int) -> UnsafeBufferPointer<UInt8> { kept(at: i) }
+
     /// Makes `tree` the one `storeTree` kept for frame `i`.
     func loadTree(at i: Int, into tree: inout ProtocolTree) {
-        let flat = UnsafeRawBufferPointer(
-            rebasing: UnsafeRawBufferPointer(trees.bytes)[
-                frames[i].treeOffset..<(frames[i].treeOffset + frames[i].treeLength)
-            ]
-        )
-        tree.load(flat: flat, texts: texts[frames[i].textStart..<(frames[i].textStart + frames[i].textCount)])
+        let texts = texts[frames[i].textStart..<(frames[i].textStart + frames[i].textCount)]
+        tree.load(flat: UnsafeRawBufferPointer(kept(at: i)), texts: texts)
     }
 }
